@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record.h - records that cross the kernel/user boundary (BPF ring buffer).
+ *
+ * Included by bpf/benchscope.bpf.c (with vmlinux.h) and by user/ (with
+ * <linux/types.h>). Every record starts with a 32-bit `type` tag so several
+ * kinds share one ring buffer. Fields are fixed width with explicit padding;
+ * the static asserts below pin the layout, and the trace stores these bytes
+ * as they are (see user/trace.h, which records the layout in its schema).
+ *
+ * Units: every *_ns field is nanoseconds; timestamps are CLOCK_MONOTONIC
+ * (bpf_ktime_get_ns()).
+ */
+#ifndef BENCHSCOPE_RECORD_H
+#define BENCHSCOPE_RECORD_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define BS_COMM_LEN 16
+
+/** Tags of the records in the ring buffer (first field of every record). */
+enum bs_rec_type {
+	BS_REC_ITER = 1, /**< struct bs_iter_rec */
+	BS_REC_PROC = 2, /**< struct bs_proc_rec */
+};
+
+/** bs_iter_rec.flags */
+enum bs_iter_flags {
+	BS_ITER_F_INVOC = 1u << 0,        /**< invocations is valid */
+	BS_ITER_F_INVOC_BAD = 1u << 1,    /**< invocation count read but implausible */
+	BS_ITER_F_SPILLED = 1u << 2,      /**< delivered via the spill map (ring buffer was full) */
+	BS_ITER_F_EXIT = 1u << 3,         /**< ended by thread exit, not by the end probe */
+	BS_ITER_F_NESTED = 1u << 4,       /**< a begin arrived while the iteration was open; restarted */
+	BS_ITER_F_WARMUP = 1u << 5,       /**< labelled warmup by the stopper (user space only) */
+};
+
+/**
+ * One iteration of one thread, emitted by the kernel when the iteration ends.
+ *
+ * duration = end_ns - begin_ns. Interference is what the thread suffered
+ * between begin and end:
+ *   preempted_ns  off-CPU time that started with an involuntary switch
+ *                 (the thread was still runnable);
+ *   blocked_ns    off-CPU time that started with a voluntary switch
+ *                 (sleeping or waiting), wake-up latency included;
+ *   runq_wait_ns  runnable but not running: all of preempted_ns plus the
+ *                 time from wake-up to running again;
+ *   irq_ns, softirq_ns  hard-IRQ / softirq handler time on the CPU while the
+ *                 thread was running there;
+ *   steal_ns      hypervisor steal time on the CPU while the thread ran
+ *                 (rq->prev_steal_time_rq deltas; 0 where not accounted).
+ */
+struct bs_iter_rec {
+	__u32 type;  /**< BS_REC_ITER */
+	__u32 flags; /**< enum bs_iter_flags */
+	__u64 index; /**< iteration index within its process, from 0 */
+	__u32 pid;   /**< process (tgid) */
+	__u32 tid;   /**< thread that began the iteration */
+	__u32 cpu_begin;
+	__u32 cpu_end;
+	__u64 begin_ns;
+	__u64 end_ns;
+	__u64 invocations; /**< invocations run by the iteration (0: unknown) */
+	__u64 preempted_ns;
+	__u64 blocked_ns;
+	__u64 runq_wait_ns;
+	__u64 irq_ns;
+	__u64 softirq_ns;
+	__u64 steal_ns;
+	__u64 sched_delay_ns; /**< kernel's own sched_info.run_delay delta (cross-check of runq_wait_ns) */
+	__u32 nvcsw;      /**< voluntary context switches */
+	__u32 nivcsw;     /**< involuntary context switches (preemptions) */
+	__u32 migrations; /**< CPU migrations */
+	__u32 probe;      /**< boundary pair that delimited it (0: the first) */
+};
+
+/** bs_proc_rec.kind */
+enum bs_proc_kind {
+	BS_PROC_FORK = 1, /**< pid was created by ppid (a new tracked process) */
+	BS_PROC_EXEC = 2, /**< pid executed a new image (comm is the new one) */
+	BS_PROC_EXIT = 3, /**< pid's last thread exited; exit_code as wait(2) */
+};
+
+/** A process lifecycle event of a tracked process. */
+struct bs_proc_rec {
+	__u32 type; /**< BS_REC_PROC */
+	__u32 kind; /**< enum bs_proc_kind */
+	__u32 pid;
+	__u32 ppid;
+	__u64 ts_ns;
+	__s32 exit_code; /**< wait(2) status word, BS_PROC_EXIT only */
+	__u32 _pad;
+	char comm[BS_COMM_LEN];
+};
+
+/** Key of the interferer map: who took the CPU from a tracked process. */
+struct bs_interferer_key {
+	__u32 victim_pid;     /**< tracked process (tgid) that waited */
+	__u32 interferer_tid; /**< task that ran on the CPU meanwhile */
+};
+
+/** Value of the interferer map. */
+struct bs_interferer_val {
+	__u64 ns; /**< CPU time taken while the victim was waiting */
+	__u32 interferer_pid; /**< its process (tgid) */
+	__u32 _pad;
+	char comm[BS_COMM_LEN];
+};
+
+/**
+ * One interferer of one tracked process, as user space reads it from the
+ * interferer map at the end of a run and stores it in the trace.
+ */
+struct bs_interferer_rec {
+	__u32 victim_pid;     /**< tracked process (tgid) that waited */
+	__u32 interferer_tid;
+	__u32 interferer_pid;
+	__u32 _pad;
+	__u64 ns; /**< CPU time it took while the victim waited to run */
+	char comm[BS_COMM_LEN];
+};
+
+/** Drop and health counters, one slot per CPU (BPF .bss, summed by user space). */
+struct bs_counters {
+	__u64 iter_emitted;      /**< iteration records written to the ring buffer */
+	__u64 iter_spilled;      /**< iteration records written to the spill map instead */
+	__u64 iter_lost;         /**< iteration records lost (ring and spill both full) */
+	__u64 proc_lost;         /**< process records lost (ring buffer full) */
+	__u64 thread_map_full;   /**< begins ignored because the thread map was full */
+	__u64 end_without_begin; /**< end probes that hit with no open iteration */
+	__u64 interferer_full;   /**< interferer time dropped (map full) */
+	__u64 _reserved;
+};
+
+#ifndef __VMLINUX_H__
+_Static_assert(sizeof(struct bs_iter_rec) == 128, "bs_iter_rec layout");
+_Static_assert(sizeof(struct bs_proc_rec) == 48, "bs_proc_rec layout");
+_Static_assert(sizeof(struct bs_interferer_rec) == 40, "bs_interferer_rec layout");
+#endif
+
+#endif /* BENCHSCOPE_RECORD_H */

@@ -1,0 +1,77 @@
+# tests/tests.mk - test programs, example harnesses and the test entry points.
+# Included by the top-level Makefile.
+#
+#   tests/stats/test_*.c   unit tests of stats/ (no BPF, no root)
+#   tests/user/test_*.c    unit tests of user/ modules that need no BPF
+#   tests/kernel/test_*.sh tests that load BPF (root); they skip with a reason elsewhere
+#   tests/progs/*.c|*.cc   ground-truth workloads and example harnesses
+# Every test prints "NAME: N passed, N failed, N skipped"; tests/run-tests sums them.
+
+ASAN := $(BUILD)/asan
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+STATS_TESTS := $(patsubst tests/stats/%.c,$(BUILD)/tests/stats/%,$(wildcard tests/stats/test_*.c))
+USER_TESTS := $(patsubst tests/user/%.c,$(BUILD)/tests/user/%,$(wildcard tests/user/test_*.c))
+ASAN_TESTS := $(patsubst $(BUILD)/tests/%,$(ASAN)/tests/%,$(STATS_TESTS) $(USER_TESTS))
+PROGS_C := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
+PROGS_CC := $(patsubst tests/progs/%.cc,$(BUILD)/progs/%,$(wildcard tests/progs/*.cc))
+PROGS := $(PROGS_C) $(PROGS_CC)
+
+examples: $(PROGS)
+
+$(BUILD)/tests/stats/%: tests/stats/%.c $(BUILD)/libbsstats.a $(HDRS) tests/test.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libbsstats.a $(STATS_LDLIBS)
+
+$(BUILD)/tests/user/%: tests/user/%.c $(USER_LIB_OBJS) $(BUILD)/libbsstats.a $(HDRS) tests/test.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(USER_LIB_OBJS) $(BUILD)/libbsstats.a $(LDLIBS)
+
+# Sanitizer builds: stats/ and user/ compiled again with ASan+UBSan.
+$(ASAN)/stats/%.o: stats/%.c $(HDRS)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(ASAN)/user/%.o: user/%.c $(HDRS) $(SKELS)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+ASAN_STATS_OBJS := $(patsubst stats/%.c,$(ASAN)/stats/%.o,$(STATS_SRCS))
+ASAN_USER_LIB_OBJS := $(patsubst user/%.c,$(ASAN)/user/%.o,$(USER_LIB_SRCS))
+$(ASAN)/tests/stats/%: tests/stats/%.c $(ASAN_STATS_OBJS) tests/test.h
+	$(call msg,CC-ASAN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itests -o $@ $< $(ASAN_STATS_OBJS) $(STATS_LDLIBS)
+$(ASAN)/tests/user/%: tests/user/%.c $(ASAN_USER_LIB_OBJS) $(ASAN_STATS_OBJS) tests/test.h
+	$(call msg,CC-ASAN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itests -o $@ $< $(ASAN_USER_LIB_OBJS) $(ASAN_STATS_OBJS) $(LDLIBS)
+$(ASAN)/benchscope: $(patsubst user/%.c,$(ASAN)/user/%.o,$(USER_SRCS)) $(ASAN_STATS_OBJS)
+	$(call msg,LINK-ASAN,$@)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+# Example harnesses and ground-truth workloads (the library itself is unmodified).
+$(BUILD)/progs/%: tests/progs/%.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -g $(WARN) -o $@ $< -lm -lpthread
+$(BUILD)/progs/%: tests/progs/%.cc
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -o $@ $< -lbenchmark -lpthread
+
+unit-test: $(STATS_TESTS) $(USER_TESTS)
+sanitize: $(ASAN_TESTS) $(ASAN)/benchscope
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all unit-test sanitize
+	$(Q)BUILD=$(BUILD) tests/run-tests
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(BUILD)/benchscope run --preset gbench -o $(BUILD)/demo.trace -- \
+		$(BUILD)/progs/gbench_example --benchmark_repetitions=5 --benchmark_min_time=0.1
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) bench/run-bench
