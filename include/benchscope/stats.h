@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.h - umbrella header of benchscope's statistics core (stats/).
+ * Pure C on arrays, GSL underneath; see DESIGN.md §4. Call bs_stats_init()
+ * once per program before using it.
+ */
+#ifndef BENCHSCOPE_STATS_H
+#define BENCHSCOPE_STATS_H
+
+#include "benchscope/stats_desc.h"
+
+#endif
