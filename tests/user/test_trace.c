@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* test_trace.c - trace writer and block reader (user/trace.c, trace_read.c). */
+#include <errno.h>
+#include <time.h>
+
+#include <zlib.h>
+
+#include "test.h"
+#include "fixture.h"
+#include "trace.h"
+#include "trace_schema.h"
+
+/* The header is 16 plain bytes: magic, version, flags (little-endian). */
+static void test_header_bytes(void)
+{
+	char path[300], err[256];
+	unsigned char hdr[16];
+	struct bs_trace_writer *w = bs_trace_create(fx_path(path, sizeof(path), "hdr.trace"),
+						    "{\"tool\":\"benchscope\"}", err, sizeof(err));
+	FILE *f;
+
+	CHECK(w != NULL);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+	f = fopen(path, "rb");
+	CHECK(f && fread(hdr, 1, 16, f) == 16);
+	if (f)
+		fclose(f);
+	CHECK(memcmp(hdr, "BSTRACE\0", 8) == 0);
+	CHECK_INT_EQ(hdr[8] | hdr[9] << 8 | hdr[10] << 16 | hdr[11] << 24, BS_TRACE_VERSION);
+	CHECK_INT_EQ(hdr[12] | hdr[13] | hdr[14] | hdr[15], 0);
+	/* a gzip stream follows */
+	CHECK_INT_EQ(hdr[0], 'B');
+}
+
+/* Blocks come back in order with kinds, lengths and payloads intact; SCHEMA
+ * first, CONTEXT second; the stream after the header is plain gzip. */
+static void test_blocks_roundtrip(void)
+{
+	char path[300], err[256];
+	struct bs_trace_writer *w = bs_trace_create(fx_path(path, sizeof(path), "blk.trace"),
+						    "{\"a\":1}", err, sizeof(err));
+	struct bs_trace_reader *r;
+	const void *p;
+	uint32_t kind, len;
+	unsigned n = 0;
+
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	for (unsigned i = 0; i < 5000; i++) {
+		struct bs_iter_rec it = fx_iter(i);
+
+		CHECK_INT_EQ(bs_trace_write_iter(w, &it), 0);
+	}
+	CHECK_INT_EQ(bs_trace_write_event(w, "{\"note\":\"x\"}"), 0);
+	CHECK_INT_EQ(bs_trace_write_end(w, "{\"wall_ns\":5}"), 0);
+	CHECK_INT_EQ(bs_trace_blocks_written(w), 5004);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+
+	r = bs_trace_open(path, err, sizeof(err));
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_INT_EQ(bs_trace_version(r), BS_TRACE_VERSION);
+	while (bs_trace_next(r, &kind, &p, &len, err, sizeof(err)) == 1) {
+		if (n == 0) {
+			CHECK_INT_EQ(kind, BS_BLK_SCHEMA);
+			CHECK_INT_EQ(len, strlen(bs_trace_schema_json()));
+			CHECK(memcmp(p, bs_trace_schema_json(), len) == 0);
+		} else if (n == 1) {
+			CHECK_INT_EQ(kind, BS_BLK_CONTEXT);
+			CHECK(len == 7 && memcmp(p, "{\"a\":1}", 7) == 0);
+		} else if (n < 5002) {
+			struct bs_iter_rec want = fx_iter(n - 2);
+
+			CHECK_INT_EQ(kind, BS_BLK_ITER);
+			CHECK(len == sizeof(want) && memcmp(p, &want, len) == 0);
+		} else if (n == 5002) {
+			CHECK_INT_EQ(kind, BS_BLK_EVENT);
+		} else {
+			CHECK_INT_EQ(kind, BS_BLK_END);
+		}
+		n++;
+	}
+	CHECK_INT_EQ(n, 5004);
+	CHECK_INT_EQ(bs_trace_truncated(r), 0);
+	bs_trace_close_reader(r);
+
+	/* the part after the header is a standard gzip stream */
+	{
+		FILE *f = fopen(path, "rb");
+		char gz[300];
+		gzFile g;
+		unsigned char b[8];
+
+		fx_path(gz, sizeof(gz), "blk.gz");
+		CHECK(f != NULL);
+		if (f) {
+			long size = fx_file_size(path);
+			char *buf = malloc((size_t)size);
+			FILE *o = fopen(gz, "wb");
+
+			CHECK(fread(buf, 1, (size_t)size, f) == (size_t)size);
+			CHECK(fwrite(buf + 16, 1, (size_t)size - 16, o) == (size_t)size - 16);
+			fclose(o);
+			fclose(f);
+			free(buf);
+		}
+		g = gzopen(gz, "rb");
+		CHECK(g && gzread(g, b, 8) == 8);
+		if (g)
+			gzclose(g);
+		CHECK_INT_EQ(b[0] | b[1] << 8, BS_BLK_SCHEMA);
+	}
+}
+
+/* Records written 100 ms apart reach the file without an explicit flush. */
+static void test_timed_flush(void)
+{
+	char path[300], err[256];
+	struct bs_trace_writer *w = bs_trace_create(fx_path(path, sizeof(path), "tf.trace"), "{}",
+						    err, sizeof(err));
+	struct bs_iter_rec a = fx_iter(1), b = fx_iter(2);
+	struct timespec ts = { 0, 120 * 1000 * 1000 };
+	struct bs_trace_reader *r;
+	const void *p;
+	uint32_t kind, len;
+	int n = 0, ret;
+
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK_INT_EQ(bs_trace_write_iter(w, &a), 0);
+	nanosleep(&ts, NULL);
+	CHECK_INT_EQ(bs_trace_write_iter(w, &b), 0); /* > 100 ms later: flushes */
+	r = bs_trace_open(path, err, sizeof(err));
+	CHECK(r != NULL);
+	while (r && (ret = bs_trace_next(r, &kind, &p, &len, err, sizeof(err))) == 1)
+		n += kind == BS_BLK_ITER;
+	CHECK_INT_EQ(n, 2);
+	CHECK_INT_EQ(bs_trace_truncated(r), 1); /* still open: no gzip trailer yet */
+	bs_trace_close_reader(r);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+}
+
+/* Bad arguments are refused, not written. */
+static void test_writer_rejects(void)
+{
+	char path[300], err[256] = "";
+	struct bs_trace_writer *w;
+
+	w = bs_trace_create(fx_path(path, sizeof(path), "rej.trace"), "[1,2]", err, sizeof(err));
+	CHECK(w == NULL && errno == EINVAL && err[0]);
+	w = bs_trace_create("/nonexistent-dir/x.trace", "{}", err, sizeof(err));
+	CHECK(w == NULL && strstr(err, "/nonexistent-dir/x.trace"));
+	w = bs_trace_create(path, NULL, err, sizeof(err));
+	CHECK(w != NULL);
+	CHECK_INT_EQ(bs_trace_write_event(w, "not json"), -EINVAL);
+	CHECK_INT_EQ(bs_trace_write_event(w, "\"a string\""), -EINVAL);
+	CHECK_INT_EQ(bs_trace_write_end(w, NULL), -EINVAL);
+	CHECK_INT_EQ(bs_trace_write_iter(w, NULL), -EINVAL);
+	CHECK_INT_EQ(bs_trace_flush(NULL), -EINVAL);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+	CHECK_INT_EQ(bs_trace_close(NULL), 0);
+}
+
+/* Files that are not traces, or of an unknown major version. */
+static void test_reader_rejects(void)
+{
+	char path[300], err[256];
+	unsigned char hdr[16] = "BSTRACE";
+	struct bs_trace_reader *r;
+	FILE *f;
+
+	f = fopen(fx_path(path, sizeof(path), "magic.trace"), "wb");
+	fputs("GARBAGE GARBAGE GARBAGE\n", f);
+	fclose(f);
+	err[0] = 0;
+	r = bs_trace_open(path, err, sizeof(err));
+	CHECK(r == NULL && errno == EPROTO && strstr(err, "bad magic"));
+
+	f = fopen(fx_path(path, sizeof(path), "short.trace"), "wb");
+	fputs("BST", f);
+	fclose(f);
+	r = bs_trace_open(path, err, sizeof(err));
+	CHECK(r == NULL && strstr(err, "shorter than the header"));
+
+	hdr[8] = 0;
+	hdr[10] = 2; /* version 2.0 */
+	f = fopen(fx_path(path, sizeof(path), "v2.trace"), "wb");
+	fwrite(hdr, 1, 16, f);
+	fclose(f);
+	r = bs_trace_open(path, err, sizeof(err));
+	CHECK(r == NULL && strstr(err, "format 2.0"));
+
+	r = bs_trace_open(fx_path(path, sizeof(path), "missing.trace"), err, sizeof(err));
+	CHECK(r == NULL && errno == ENOENT && strstr(err, "missing.trace"));
+}
+
+int main(void)
+{
+	RUN_TEST(test_header_bytes);
+	RUN_TEST(test_blocks_roundtrip);
+	RUN_TEST(test_timed_flush);
+	RUN_TEST(test_writer_rejects);
+	RUN_TEST(test_reader_rejects);
+	fx_cleanup();
+	return test_summary("test_trace");
+}

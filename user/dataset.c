@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/* dataset.c - load a trace into memory (see dataset.h). */
+#include "dataset.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+#include "trace_schema.h"
+
+json_object *bs_json_get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return NULL;
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* Append one fixed-size record to a growable array. */
+static int push(void **arr, size_t *n, size_t *cap, const void *rec, size_t size)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		void *na = realloc(*arr, ncap * size);
+
+		if (!na)
+			return -ENOMEM;
+		*arr = na;
+		*cap = ncap;
+	}
+	memcpy((char *)*arr + *n * size, rec, size);
+	(*n)++;
+	return 0;
+}
+
+static json_object *parse_object(const void *text, uint32_t len)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *o;
+
+	if (!tok)
+		return NULL;
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
+		  !json_object_is_type(o, json_type_object) ||
+		  (size_t)json_tokener_get_parse_end(tok) != len)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+struct loader {
+	struct bs_dataset *ds;
+	size_t cap_iters, cap_procs, cap_interferers;
+};
+
+static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t len,
+		      char *err, size_t errlen)
+{
+	struct bs_dataset *ds = l->ds;
+	size_t want;
+	int ret;
+
+	switch (kind) {
+	case BS_BLK_ITER: want = sizeof(struct bs_iter_rec); break;
+	case BS_BLK_PROC: want = sizeof(struct bs_proc_rec); break;
+	default: want = sizeof(struct bs_interferer_rec); break;
+	}
+	if (len != want) {
+		snprintf(err, errlen, "corrupted %s block #%zu: %u bytes, expected %zu",
+			 bs_trace_block_name(kind), ds->n_blocks + 1, len, want);
+		return -EBADMSG;
+	}
+	if (kind == BS_BLK_ITER)
+		ret = push((void **)&ds->iters, &ds->n_iters, &l->cap_iters, p, len);
+	else if (kind == BS_BLK_PROC)
+		ret = push((void **)&ds->procs, &ds->n_procs, &l->cap_procs, p, len);
+	else
+		ret = push((void **)&ds->interferers, &ds->n_interferers, &l->cap_interferers, p,
+			   len);
+	if (ret)
+		snprintf(err, errlen, "out of memory");
+	return ret;
+}
+
+static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t len, char *err,
+		     size_t errlen)
+{
+	struct bs_dataset *ds = l->ds;
+	json_object *o;
+	int ret;
+
+	if (ds->n_blocks == 0 && kind != BS_BLK_SCHEMA) {
+		snprintf(err, errlen, "corrupted trace: first block is '%s', expected 'schema'",
+			 bs_trace_block_name(kind));
+		return -EBADMSG;
+	}
+	switch (kind) {
+	case BS_BLK_SCHEMA:
+		ret = bs_trace_schema_check(p, len, err, errlen);
+		return ret == -EPROTO ? -EPROTO : ret;
+	case BS_BLK_ITER:
+	case BS_BLK_PROC:
+	case BS_BLK_INTERFERER:
+		return add_record(l, kind, p, len, err, errlen);
+	case BS_BLK_CONTEXT:
+	case BS_BLK_EVENT:
+	case BS_BLK_END:
+		o = parse_object(p, len);
+		if (!o) {
+			snprintf(err, errlen, "corrupted %s block #%zu: not a JSON object",
+				 bs_trace_block_name(kind), ds->n_blocks + 1);
+			return -EBADMSG;
+		}
+		if (kind == BS_BLK_CONTEXT) {
+			json_object_put(ds->context);
+			ds->context = o;
+		} else if (kind == BS_BLK_END) {
+			json_object_put(ds->end);
+			ds->end = o;
+		} else {
+			json_object_array_add(ds->events, o);
+		}
+		return 0;
+	default:
+		return 0; /* a kind from a newer minor version: skipped */
+	}
+}
+
+int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t errlen)
+{
+	struct bs_trace_reader *r;
+	struct loader l = { 0 };
+	const void *payload;
+	uint32_t kind, len;
+	int ret;
+
+	if (!err)
+		errlen = 0;
+	if (!path || !out) {
+		snprintf(err, errlen, "no trace given");
+		return -EINVAL;
+	}
+	r = bs_trace_open(path, err, errlen);
+	if (!r)
+		return errno ? -errno : -EPROTO;
+	l.ds = calloc(1, sizeof(*l.ds));
+	if (!l.ds || !(l.ds->events = json_object_new_array()) ||
+	    !(l.ds->path = strdup(path))) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto fail;
+	}
+	while ((ret = bs_trace_next(r, &kind, &payload, &len, err, errlen)) > 0) {
+		ret = add_block(&l, kind, payload, len, err, errlen);
+		if (ret)
+			goto fail;
+		l.ds->n_blocks++;
+	}
+	if (ret < 0)
+		goto fail;
+	if (l.ds->n_blocks == 0) {
+		snprintf(err, errlen, "%s: trace %s before its first block", path,
+			 bs_trace_truncated(r) ? "truncated" : "ends");
+		ret = -EBADMSG;
+		goto fail;
+	}
+	l.ds->truncated = bs_trace_truncated(r);
+	if (!l.ds->context && !(l.ds->context = json_object_new_object())) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	bs_trace_close_reader(r);
+	*out = l.ds;
+	return 0;
+fail:
+	if (ret != -ENOMEM && err && errlen && strncmp(err, path, strlen(path))) {
+		char tmp[512];
+
+		snprintf(tmp, sizeof(tmp), "%s: %s", path, err);
+		snprintf(err, errlen, "%s", tmp);
+	}
+	bs_trace_close_reader(r);
+	bs_dataset_free(l.ds);
+	return ret;
+}
+
+void bs_dataset_free(struct bs_dataset *ds)
+{
+	if (!ds)
+		return;
+	json_object_put(ds->context);
+	json_object_put(ds->end);
+	json_object_put(ds->events);
+	free(ds->iters);
+	free(ds->procs);
+	free(ds->interferers);
+	free(ds->path);
+	free(ds);
+}

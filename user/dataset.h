@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dataset.h - the in-memory model of one trace: every block loaded, in trace
+ * order, ready for summaries and renderers. The trace is the single source
+ * of truth; nothing here depends on the machine that reads it.
+ */
+#ifndef BENCHSCOPE_DATASET_H
+#define BENCHSCOPE_DATASET_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "benchscope/record.h"
+
+struct bs_dataset {
+	json_object *context; /**< CONTEXT block (an object; {} if absent) */
+	json_object *end;     /**< END block, or NULL if the run did not finish */
+	json_object *events;  /**< array of EVENT objects, in trace order */
+	struct bs_iter_rec *iters; /**< in trace order */
+	size_t n_iters;
+	struct bs_proc_rec *procs;
+	size_t n_procs;
+	struct bs_interferer_rec *interferers;
+	size_t n_interferers;
+	int truncated;   /**< the stream ended early (writer killed): prefix only */
+	size_t n_blocks; /**< complete blocks loaded (SCHEMA and CONTEXT included) */
+	char *path;      /**< file it was loaded from */
+};
+
+/**
+ * bs_dataset_load - read the trace @path completely into *out.
+ *
+ * A truncated trace loads every complete block and sets truncated.
+ * Errors (return -errno, *out untouched, one-line message in @err):
+ * cannot open/read (-errno), not a trace / unknown major format version
+ * (-EPROTO), corrupted data or blocks (-EBADMSG: bad compressed data, a
+ * record block of the wrong size, a JSON block that is not an object, a
+ * SCHEMA that does not match this build's records), out of memory.
+ */
+int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t errlen);
+
+/** Free a dataset (NULL-safe). */
+void bs_dataset_free(struct bs_dataset *ds);
+
+/**
+ * bs_json_get - the member @key of object @o, or NULL if @o is not an
+ * object or lacks it (json-c's lookup with NULL-tolerance).
+ */
+json_object *bs_json_get(json_object *o, const char *key);
+
+#endif
