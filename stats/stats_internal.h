@@ -10,3 +10,57 @@ int bs_cmp_double(const void *a, const void *b);
 double *bs_sorted_copy(const double *x, size_t n);
 
 #endif
+
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+/* xoshiro256** (Blackman & Vigna), seeded from the caller's gsl_rng */
+struct bs_xrng {
+	uint64_t s[4];
+};
+
+void bs_xrng_seed(struct bs_xrng *g, gsl_rng *r);
+void bs_xrng_seed_u64(struct bs_xrng *g, uint64_t seed);
+
+static inline uint64_t bs_xrng_next(struct bs_xrng *g)
+{
+	uint64_t *s = g->s;
+	uint64_t r = s[1] * 5;
+
+	r = ((r << 7) | (r >> 57)) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = (s[3] << 45) | (s[3] >> 19);
+	return r;
+}
+
+/* uniform integer in [0, n), n >= 1: Lemire's multiply-shift with
+ * rejection, unbiased */
+static inline size_t bs_xrng_below(struct bs_xrng *g, size_t n)
+{
+	uint64_t x = bs_xrng_next(g);
+	unsigned __int128 m = (unsigned __int128)x * n;
+	uint64_t l = (uint64_t)m;
+
+	if (l < n) {
+		uint64_t t = -(uint64_t)n % n;
+
+		while (l < t) {
+			x = bs_xrng_next(g);
+			m = (unsigned __int128)x * n;
+			l = (uint64_t)m;
+		}
+	}
+	return (size_t)(m >> 64);
+}
+
+/* ascending sort of doubles (finite values), radix sort for large n */
+void bs_sort(double *x, size_t n);
+/* k-th smallest (0-based) by quickselect; reorders x */
+double bs_select(double *x, size_t n, size_t k);

@@ -8,5 +8,7 @@
 #define BENCHSCOPE_STATS_H
 
 #include "benchscope/stats_desc.h"
+#include "benchscope/stats_boot.h"
+#include "benchscope/stats_mwu.h"
 
 #endif

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats_boot.h - bootstrap confidence intervals (DESIGN.md §4.2).
+ *
+ * Percentile and BCa intervals for any statistic, hierarchical resampling
+ * fork -> iteration -> invocation (Kalibera & Jones; the `pa` tool, seed 003
+ * §4.2.3) with the relative CI width (RCIW), the CI of the ratio of means of
+ * two hierarchical samples (the A/A test of seed 003 §5.4), and a
+ * moving-block bootstrap for autocorrelated series.
+ *
+ * Randomness comes only from the gsl_rng the caller passes: the same seed
+ * gives the same interval. Functions draw from an internal xoshiro256**
+ * generator seeded with four gsl_rng_get() values, so one call consumes
+ * exactly four values of the caller's generator.
+ */
+#ifndef BENCHSCOPE_STATS_BOOT_H
+#define BENCHSCOPE_STATS_BOOT_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_rng.h>
+
+/**
+ * A statistic of a sample x[0..n-1] (n >= 1). It may reorder x: the
+ * bootstrap always passes a scratch copy. ctx is passed through.
+ */
+typedef double (*bs_statistic_fn)(double *x, size_t n, void *ctx);
+
+double bs_stat_mean(double *x, size_t n, void *ctx);
+double bs_stat_median(double *x, size_t n, void *ctx);  /* reorders x */
+double bs_stat_geomean(double *x, size_t n, void *ctx); /* NAN if x <= 0 */
+
+enum bs_ci_method {
+	BS_CI_PERCENTILE = 0,
+	BS_CI_BCA = 1, /* bias-corrected and accelerated (Efron 1987), the
+			  formula of scipy.stats.bootstrap(method="BCa") */
+};
+
+/** A confidence interval. Units: those of the statistic. */
+struct bs_ci {
+	double point;  /* statistic of the original sample */
+	double lo, hi; /* interval bounds */
+	double level;  /* confidence level, e.g. 0.95 */
+	size_t n_resamples;
+	double z0;     /* BCa bias correction (0 for percentile) */
+	double accel;  /* BCa acceleration (0 for percentile) */
+};
+
+/**
+ * bs_bootstrap_ci - bootstrap CI of stat(x) from n_resamples resamples of
+ * x[0..n-1] drawn with replacement.
+ * @level: confidence level in (0, 1).
+ * @replicates: optional array of n_resamples doubles that receives the
+ *              bootstrap distribution (in draw order), or NULL.
+ * Percentile: bounds are the (1-level)/2 and (1+level)/2 quantiles (NumPy
+ * linear definition) of the replicates. BCa: as scipy.stats.bootstrap
+ * 1.10: z0 = Phi^-1((#{r < t} + #{r <= t}) / 2B), acceleration from the
+ * jackknife, bounds at the adjusted quantiles.
+ * Returns BS_OK, BS_EINVAL (NULL, level outside (0,1), n_resamples < 2),
+ * BS_EEMPTY, BS_ETOOFEW (n < 2; or BCa with the whole bootstrap
+ * distribution on one side of the point estimate), BS_ENONFINITE (data or
+ * a statistic value not finite), BS_EZEROVAR (BCa with constant jackknife
+ * values, e.g. constant data), BS_ENOMEM.
+ */
+int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat,
+		    void *ctx, enum bs_ci_method method, double level,
+		    size_t n_resamples, gsl_rng *rng, double *replicates,
+		    struct bs_ci *out);
+
+/**
+ * bs_bca_from_replicates - the BCa interval from a given bootstrap
+ * distribution rep[0..nrep-1] of stat over x[0..n-1] (jackknife on x).
+ * Deterministic; lets tests check the BCa formula on fixed replicates.
+ * Same errors as bs_bootstrap_ci.
+ */
+int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat,
+			   void *ctx, const double *rep, size_t nrep,
+			   double level, struct bs_ci *out);
+
+/** bs_percentile_from_replicates - percentile interval of rep[0..nrep-1]
+ * around point. Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ENONFINITE,
+ * BS_ENOMEM. */
+int bs_percentile_from_replicates(const double *rep, size_t nrep,
+				  double point, double level,
+				  struct bs_ci *out);
+
+/**
+ * A hierarchical sample (seed 003 §4.2.3; Kalibera & Jones): x holds every
+ * invocation value (e.g. ns per invocation), fork-major then
+ * iteration-major: fork 0's iteration 0's invocations, then its
+ * iteration 1's, ... n_iters[f] is the number of iterations of fork f
+ * (>= 1); n_invs[i] the invocations of the i-th iteration overall (>= 1;
+ * sum(n_iters) entries), or NULL when every iteration is one value.
+ */
+struct bs_hier {
+	const double *x;
+	size_t n_forks;
+	const size_t *n_iters;
+	const size_t *n_invs;
+};
+
+/** Total number of values (sum of invocations) of h; 0 if malformed. */
+size_t bs_hier_count(const struct bs_hier *h);
+
+/**
+ * bs_hier_ci_mean - percentile CI of the mean by hierarchical resampling:
+ * forks with replacement, then iterations within each chosen fork, then
+ * invocations within each chosen iteration; the mean of the merged sample
+ * is one replicate. point = mean of all values.
+ * Returns BS_OK, BS_EINVAL (NULL, level, n_resamples < 2, a zero count),
+ * BS_EEMPTY, BS_ENONFINITE, BS_ENOMEM.
+ */
+int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples,
+		    gsl_rng *rng, struct bs_ci *out);
+
+/**
+ * bs_hier_rciw - relative CI width of the mean, (hi - lo) / point, with
+ * bs_hier_ci_mean (seed 003: 99 %, 1000 resamples). Same errors, plus
+ * BS_EINVAL when the mean is 0.
+ */
+int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples,
+		 gsl_rng *rng, double *rciw, struct bs_ci *ci);
+
+/**
+ * bs_hier_ratio_ci - percentile CI of mean(b) / mean(a), each replicate
+ * resampling a and b hierarchically and independently (seed 003 §5.4:
+ * 10,000 resamples; the interval straddling 1 means no difference).
+ * point = mean(b) / mean(a). Same errors as bs_hier_ci_mean, plus
+ * BS_EINVAL when mean(a) == 0.
+ */
+int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b,
+		     double level, size_t n_resamples, gsl_rng *rng,
+		     struct bs_ci *out);
+
+/**
+ * bs_lag1_autocorr - lag-1 autocorrelation of a series,
+ * r1 = sum_{t<n-1} (x_t - m)(x_{t+1} - m) / sum_t (x_t - m)^2
+ * (the estimator of statsmodels' acf). Returns BS_OK, BS_EINVAL,
+ * BS_EEMPTY, BS_ETOOFEW (n < 3), BS_ENONFINITE, BS_EZEROVAR.
+ */
+int bs_lag1_autocorr(const double *x, size_t n, double *r1);
+
+/**
+ * bs_block_bootstrap_ci - moving-block bootstrap percentile CI of stat for
+ * an autocorrelated series x[0..n-1] (iteration times in order): each
+ * resample concatenates ceil(n / block_len) blocks of block_len consecutive
+ * values starting at uniform positions in [0, n - block_len], truncated to
+ * n values. block_len 0 chooses ceil(n^(1/3)). The lag-1 autocorrelation
+ * is written to *r1 when r1 is not NULL (NAN if undefined).
+ * Returns BS_OK, BS_EINVAL (block_len > n, level, n_resamples < 2),
+ * BS_EEMPTY, BS_ETOOFEW (n < 2), BS_ENONFINITE, BS_ENOMEM.
+ */
+int bs_block_bootstrap_ci(const double *x, size_t n, size_t block_len,
+			  bs_statistic_fn stat, void *ctx, double level,
+			  size_t n_resamples, gsl_rng *rng, double *r1,
+			  struct bs_ci *out);
+
+#endif
