@@ -57,10 +57,14 @@ deps:
 	fi
 
 # ---- BPF --------------------------------------------------------------------
+# The system include dirs clang uses for the host, so that <asm/...> resolves
+# when building for the bpf target.
+CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 $(BUILD)/%.tmp.bpf.o: bpf/%.bpf.c $(HDRS) bpf/vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-		-Ibpf/vmlinux/$(ARCH) -Iinclude -c $< -o $@
+		-Ibpf/vmlinux/$(ARCH) -Iinclude $(CLANG_BPF_SYS_INCLUDES) -c $< -o $@
 
 $(BUILD)/%.bpf.o: $(BUILD)/%.tmp.bpf.o
 	$(call msg,GEN-OBJ,$@)

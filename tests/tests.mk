@@ -75,3 +75,11 @@ demo: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BUILD=$(BUILD) bench/run-bench
+
+# Kernel-side tests: C programs that run build/benchscope on real harnesses.
+KERNEL_TESTS := $(patsubst tests/kernel/%.c,$(BUILD)/tests/kernel/%,$(wildcard tests/kernel/test_*.c))
+$(BUILD)/tests/kernel/%: tests/kernel/%.c tests/kernel/ktest.h $(USER_LIB_OBJS) $(BUILD)/libbsstats.a $(HDRS) tests/test.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -Itests/kernel -o $@ $< $(USER_LIB_OBJS) $(BUILD)/libbsstats.a $(LDLIBS)
+unit-test: $(KERNEL_TESTS)

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * benchscope.bpf.c - iteration boundaries and in-kernel interference accounting.
+ *
+ * Boundary programs (uprobe / uretprobe / USDT, or exec/exit for the process
+ * preset) open and close an iteration of the current thread. While a thread
+ * has an open iteration, the scheduler and IRQ handlers below account what
+ * disturbed it into its entry in `threads`; nothing reaches user space per
+ * context switch. When the iteration closes, one struct bs_iter_rec goes to
+ * the ring buffer (or, if that is full, to the `spill` map; only if both are
+ * full is it counted as lost).
+ *
+ * Processes are filtered by `tracked` (the harness and its descendants,
+ * inserted by user space for the root and followed here through fork).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/usdt.bpf.h>
+#include "benchscope/record.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define MAX_CPUS 1024
+#define TASK_RUNNING 0
+#define SIGNAL_GROUP_EXIT 0x00000004
+
+/* ---- configuration, set by user space between open and load ------------- */
+const volatile bool cfg_gbench = false;          /* begin reads benchmark::State */
+const volatile __u32 cfg_gb_off_max_iter = 16;   /* offsets into benchmark::State */
+const volatile __u32 cfg_gb_off_started = 24;
+const volatile __u32 cfg_gb_off_finished = 25;
+const volatile bool cfg_process_iters = false;   /* --preset process */
+const volatile __u32 cfg_process_depth = 1;      /* children of the root process */
+const volatile bool cfg_interferers = true;
+
+/* ---- maps ---------------------------------------------------------------- */
+struct tracked_proc {
+	__u64 iter_seq; /* next iteration index in this process */
+	__u32 depth;    /* 0: the root process user space started */
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tgid */
+	__type(value, struct tracked_proc);
+} tracked SEC(".maps");
+
+/* Open iteration of one thread and what it has suffered so far. */
+struct thread_state {
+	struct bs_iter_rec rec; /* filled as we go, emitted at the end */
+	__u64 off_start;        /* when it left the CPU (0: on CPU) */
+	__u64 wake_ts;          /* when it was woken after blocking */
+	__u64 nvcsw0, nivcsw0, migrations0, run_delay0; /* task counters at begin */
+	__u64 steal0;           /* rq steal clock when it came on CPU */
+	__u32 off_runnable;     /* left the CPU still runnable */
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32); /* tid */
+	__type(value, struct thread_state);
+} threads SEC(".maps");
+
+/* Per CPU: the in-iteration thread running here, and IRQ time under it. */
+struct cpu_cur {
+	__u32 tid; /* 0: none */
+	__u32 _pad;
+	__u64 irq_start;
+	__u64 softirq_start;
+	__u64 irq_acc;
+	__u64 softirq_acc;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cpu_cur);
+} cpu_cur SEC(".maps");
+
+/* Per CPU (indexed by CPU, readable from any CPU): a tracked thread waiting
+ * for this CPU, so the tasks that run here meanwhile can be charged. */
+struct cpu_wait {
+	__u32 victim_tid;
+	__u32 victim_pid;
+	__u64 since;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct cpu_wait);
+} cpu_wait SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct bs_interferer_key);
+	__type(value, struct bs_interferer_val);
+} interferers SEC(".maps");
+
+struct spill_key {
+	__u32 pid;
+	__u32 tid;
+	__u64 index;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct spill_key);
+	__type(value, struct bs_iter_rec);
+} spill SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bs_counters);
+} counters SEC(".maps");
+
+extern struct rq runqueues __ksym __weak;
+
+/* ---- helpers ------------------------------------------------------------- */
+static __always_inline struct bs_counters *ctrs(void)
+{
+	__u32 zero = 0;
+	return bpf_map_lookup_elem(&counters, &zero);
+}
+
+static __always_inline struct cpu_cur *this_cpu_cur(void)
+{
+	__u32 zero = 0;
+	return bpf_map_lookup_elem(&cpu_cur, &zero);
+}
+
+/* Steal clock of this CPU's run queue (ns); 0 where the kernel does not
+ * account steal time. Updated by the kernel at each rq clock update. */
+static __always_inline __u64 steal_clock(void)
+{
+	struct rq *rq;
+
+	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq) || !&runqueues)
+		return 0;
+	rq = bpf_this_cpu_ptr(&runqueues);
+	return BPF_CORE_READ(rq, prev_steal_time_rq);
+}
+
+/* The thread `ts` comes on this CPU (iteration begin, or switch-in). */
+static __always_inline void slice_start(struct thread_state *ts, __u32 tid)
+{
+	struct cpu_cur *cc = this_cpu_cur();
+
+	if (cc) {
+		cc->tid = tid;
+		cc->irq_acc = 0;
+		cc->softirq_acc = 0;
+	}
+	ts->steal0 = steal_clock();
+}
+
+/* The thread `ts` leaves this CPU (switch-out, or iteration end): fold the
+ * IRQ and steal time of the slice into the record. */
+static __always_inline void slice_end(struct thread_state *ts, __u32 tid)
+{
+	struct cpu_cur *cc = this_cpu_cur();
+	__u64 steal = steal_clock();
+
+	if (cc && cc->tid == tid) {
+		ts->rec.irq_ns += cc->irq_acc;
+		ts->rec.softirq_ns += cc->softirq_acc;
+		cc->irq_acc = 0;
+		cc->softirq_acc = 0;
+		cc->tid = 0;
+	}
+	if (steal > ts->steal0 && ts->steal0)
+		ts->rec.steal_ns += steal - ts->steal0;
+	ts->steal0 = steal;
+}
+
+static __always_inline void charge_interferer(__u32 victim_pid, struct task_struct *t, __u64 ns)
+{
+	struct bs_interferer_key key = {};
+	struct bs_interferer_val *v, init = {};
+	struct bs_counters *c;
+
+	if (!ns)
+		return;
+	key.victim_pid = victim_pid;
+	key.interferer_tid = BPF_CORE_READ(t, pid);
+	v = bpf_map_lookup_elem(&interferers, &key);
+	if (!v) {
+		init.interferer_pid = BPF_CORE_READ(t, tgid);
+		BPF_CORE_READ_STR_INTO(&init.comm, t, comm);
+		if (bpf_map_update_elem(&interferers, &key, &init, BPF_NOEXIST) && (c = ctrs()))
+			c->interferer_full++;
+		v = bpf_map_lookup_elem(&interferers, &key);
+		if (!v)
+			return;
+	}
+	__sync_fetch_and_add(&v->ns, ns);
+}
+
+static __always_inline void set_wait(__u32 cpu, __u32 tid, __u32 pid, __u64 now)
+{
+	struct cpu_wait *w;
+
+	if (!cfg_interferers)
+		return;
+	w = bpf_map_lookup_elem(&cpu_wait, &cpu);
+	if (!w)
+		return;
+	w->victim_pid = pid;
+	w->since = now;
+	w->victim_tid = tid;
+}
+
+/* Open an iteration on the current thread. */
+static __always_inline int iter_open(__u64 invocations, __u32 flags)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct thread_state *ts, zero = {};
+	struct tracked_proc *tp;
+	struct bs_counters *c;
+
+	tp = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!tp)
+		return 0;
+	ts = bpf_map_lookup_elem(&threads, &tid);
+	if (ts) {
+		flags |= BS_ITER_F_NESTED;
+	} else {
+		if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST)) {
+			if ((c = ctrs()))
+				c->thread_map_full++;
+			return 0;
+		}
+		ts = bpf_map_lookup_elem(&threads, &tid);
+		if (!ts)
+			return 0;
+	}
+	__builtin_memset(&ts->rec, 0, sizeof(ts->rec));
+	ts->rec.type = BS_REC_ITER;
+	ts->rec.flags = flags;
+	ts->rec.index = __sync_fetch_and_add(&tp->iter_seq, 1);
+	ts->rec.pid = tgid;
+	ts->rec.tid = tid;
+	ts->rec.cpu_begin = bpf_get_smp_processor_id();
+	ts->rec.invocations = invocations;
+	ts->off_start = 0;
+	ts->wake_ts = 0;
+	ts->off_runnable = 0;
+	ts->nvcsw0 = BPF_CORE_READ(task, nvcsw);
+	ts->nivcsw0 = BPF_CORE_READ(task, nivcsw);
+	ts->migrations0 = BPF_CORE_READ(task, se.nr_migrations);
+	ts->run_delay0 = BPF_CORE_READ(task, sched_info.run_delay);
+	slice_start(ts, tid);
+	ts->rec.begin_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* Deliver a finished record: ring buffer, else spill map, else count it lost. */
+static __always_inline void emit(struct bs_iter_rec *rec)
+{
+	struct bs_counters *c = ctrs();
+	struct spill_key key;
+
+	if (!bpf_ringbuf_output(&rb, rec, sizeof(*rec), 0)) {
+		if (c)
+			c->iter_emitted++;
+		return;
+	}
+	rec->flags |= BS_ITER_F_SPILLED;
+	key.pid = rec->pid;
+	key.tid = rec->tid;
+	key.index = rec->index;
+	if (!bpf_map_update_elem(&spill, &key, rec, BPF_NOEXIST)) {
+		if (c)
+			c->iter_spilled++;
+		return;
+	}
+	if (c)
+		c->iter_lost++;
+}
+
+/* Close the open iteration of thread `tid` (task `task`) at `now`. */
+static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u64 now, __u32 flags)
+{
+	struct thread_state *ts = bpf_map_lookup_elem(&threads, &tid);
+	struct bs_counters *c;
+
+	if (!ts) {
+		__u32 tgid = BPF_CORE_READ(task, tgid);
+
+		if (bpf_map_lookup_elem(&tracked, &tgid) && (c = ctrs()))
+			c->end_without_begin++;
+		return;
+	}
+	slice_end(ts, tid);
+	ts->rec.end_ns = now;
+	ts->rec.cpu_end = bpf_get_smp_processor_id();
+	ts->rec.flags |= flags;
+	ts->rec.nvcsw = BPF_CORE_READ(task, nvcsw) - ts->nvcsw0;
+	ts->rec.nivcsw = BPF_CORE_READ(task, nivcsw) - ts->nivcsw0;
+	ts->rec.migrations = BPF_CORE_READ(task, se.nr_migrations) - ts->migrations0;
+	ts->rec.sched_delay_ns = BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
+	emit(&ts->rec);
+	bpf_map_delete_elem(&threads, &tid);
+}
+
+/* ---- boundary programs --------------------------------------------------- */
+SEC("uprobe")
+int BPF_KPROBE(iter_begin)
+{
+	return iter_open(0, 0);
+}
+
+/* Google Benchmark: benchmark::State::StartKeepRunning(this). Reads the run's
+ * invocation count (State::max_iterations) with the layout user space
+ * verified for the library version, and checks it is plausible. */
+SEC("uprobe")
+int BPF_KPROBE(iter_begin_gbench, void *state)
+{
+	__u64 max_iter = 0;
+	__u8 started = 1, finished = 1;
+	__u32 flags = 0;
+
+	if (!bpf_probe_read_user(&max_iter, sizeof(max_iter), state + cfg_gb_off_max_iter) &&
+	    !bpf_probe_read_user(&started, 1, state + cfg_gb_off_started) &&
+	    !bpf_probe_read_user(&finished, 1, state + cfg_gb_off_finished)) {
+		if (!started && !finished && max_iter > 0 && max_iter < (1ULL << 40))
+			flags = BS_ITER_F_INVOC;
+		else
+			flags = BS_ITER_F_INVOC_BAD;
+	} else {
+		flags = BS_ITER_F_INVOC_BAD;
+	}
+	return iter_open(flags == BS_ITER_F_INVOC ? max_iter : 0, flags);
+}
+
+SEC("uprobe")
+int BPF_KPROBE(iter_end)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	iter_close(bpf_get_current_task_btf(), (__u32)bpf_get_current_pid_tgid(), now, 0);
+	return 0;
+}
+
+SEC("usdt")
+int BPF_USDT(iter_begin_usdt)
+{
+	return iter_open(0, 0);
+}
+
+SEC("usdt")
+int BPF_USDT(iter_end_usdt)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	iter_close(bpf_get_current_task_btf(), (__u32)bpf_get_current_pid_tgid(), now, 0);
+	return 0;
+}
+
+/* Calibration target of the probe-cost measurement: does nothing. */
+SEC("uprobe")
+int BPF_KPROBE(calib_probe)
+{
+	return 0;
+}
+
+SEC("usdt")
+int BPF_USDT(calib_usdt)
+{
+	return 0;
+}
+
+/* ---- scheduler accounting ------------------------------------------------ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u32 prev_tid = prev->pid, next_tid = next->pid;
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct thread_state *ts;
+	struct cpu_wait *w;
+	__u64 now = bpf_ktime_get_ns();
+
+	/* a tracked thread is waiting for this CPU: charge whoever ran here */
+	if (cfg_interferers) {
+		w = bpf_map_lookup_elem(&cpu_wait, &cpu);
+		if (w && w->victim_tid) {
+			if (prev_tid != w->victim_tid && now > w->since)
+				charge_interferer(w->victim_pid, prev, now - w->since);
+			if (next_tid == w->victim_tid)
+				w->victim_tid = 0;
+			else
+				w->since = now;
+		}
+	}
+
+	ts = bpf_map_lookup_elem(&threads, &prev_tid);
+	if (ts) {
+		slice_end(ts, prev_tid);
+		ts->off_start = now;
+		ts->off_runnable = preempt || prev_state == TASK_RUNNING;
+		if (ts->off_runnable)
+			set_wait(cpu, prev_tid, prev->tgid, now);
+	}
+
+	ts = bpf_map_lookup_elem(&threads, &next_tid);
+	if (ts) {
+		if (ts->off_start && now > ts->off_start) {
+			__u64 off = now - ts->off_start;
+
+			if (ts->off_runnable) {
+				ts->rec.preempted_ns += off;
+				ts->rec.runq_wait_ns += off;
+			} else {
+				ts->rec.blocked_ns += off;
+				if (ts->wake_ts && now > ts->wake_ts)
+					ts->rec.runq_wait_ns += now - ts->wake_ts;
+			}
+		}
+		ts->off_start = 0;
+		ts->wake_ts = 0;
+		slice_start(ts, next_tid);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(on_wakeup, struct task_struct *p)
+{
+	__u32 tid = p->pid;
+	struct thread_state *ts = bpf_map_lookup_elem(&threads, &tid);
+	__u64 now;
+
+	if (!ts || !ts->off_start || ts->off_runnable)
+		return 0;
+	now = bpf_ktime_get_ns();
+	ts->wake_ts = now;
+	set_wait(BPF_CORE_READ(p, thread_info.cpu), tid, p->tgid, now);
+	return 0;
+}
+
+/* ---- IRQ time under an in-iteration thread ------------------------------ */
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(on_irq_entry)
+{
+	struct cpu_cur *cc = this_cpu_cur();
+
+	if (cc && cc->tid)
+		cc->irq_start = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(on_irq_exit)
+{
+	struct cpu_cur *cc = this_cpu_cur();
+	__u64 d;
+
+	if (!cc || !cc->irq_start)
+		return 0;
+	d = bpf_ktime_get_ns() - cc->irq_start;
+	cc->irq_start = 0;
+	if (!cc->tid)
+		return 0;
+	cc->irq_acc += d;
+	/* a hard IRQ inside a softirq is not softirq time */
+	if (cc->softirq_start)
+		cc->softirq_start += d;
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(on_softirq_entry)
+{
+	struct cpu_cur *cc = this_cpu_cur();
+
+	if (cc && cc->tid)
+		cc->softirq_start = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(on_softirq_exit)
+{
+	struct cpu_cur *cc = this_cpu_cur();
+	__u64 now;
+
+	if (!cc || !cc->softirq_start)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (cc->tid && now > cc->softirq_start)
+		cc->softirq_acc += now - cc->softirq_start;
+	cc->softirq_start = 0;
+	return 0;
+}
+
+/* ---- process lifecycle --------------------------------------------------- */
+static __always_inline void proc_event(__u32 kind, struct task_struct *t, __u32 ppid, __s32 code)
+{
+	struct bs_proc_rec *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+	struct bs_counters *c;
+
+	if (!r) {
+		if ((c = ctrs()))
+			c->proc_lost++;
+		return;
+	}
+	r->type = BS_REC_PROC;
+	r->kind = kind;
+	r->pid = BPF_CORE_READ(t, tgid);
+	r->ppid = ppid;
+	r->ts_ns = bpf_ktime_get_ns();
+	r->exit_code = code;
+	r->_pad = 0;
+	BPF_CORE_READ_STR_INTO(&r->comm, t, comm);
+	bpf_ringbuf_submit(r, 0);
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	struct tracked_proc *tp, init = {};
+
+	if (ptgid == ctgid)
+		return 0; /* a new thread, not a new process */
+	tp = bpf_map_lookup_elem(&tracked, &ptgid);
+	if (!tp)
+		return 0;
+	init.depth = tp->depth + 1;
+	bpf_map_update_elem(&tracked, &ctgid, &init, BPF_ANY);
+	proc_event(BS_PROC_FORK, child, ptgid, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+	struct tracked_proc *tp = bpf_map_lookup_elem(&tracked, &tgid);
+	__u32 tid;
+
+	if (!tp)
+		return 0;
+	proc_event(BS_PROC_EXEC, p, BPF_CORE_READ(p, real_parent, tgid), 0);
+	if (cfg_process_iters && tp->depth == cfg_process_depth) {
+		tid = p->pid;
+		/* an exec chain (sh -c cmd) stays one iteration */
+		if (!bpf_map_lookup_elem(&threads, &tid))
+			iter_open(0, 0);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *p)
+{
+	__u32 tid = p->pid, tgid = p->tgid;
+	struct signal_struct *sig;
+	__s32 code;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	if (bpf_map_lookup_elem(&threads, &tid))
+		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT);
+	sig = p->signal;
+	if (BPF_CORE_READ(sig, live.counter) != 0)
+		return 0; /* other threads of the process live on */
+	code = BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT ? BPF_CORE_READ(sig, group_exit_code)
+							      : BPF_CORE_READ(p, exit_code);
+	proc_event(BS_PROC_EXIT, p, BPF_CORE_READ(p, real_parent, tgid), code);
+	bpf_map_delete_elem(&tracked, &tgid);
+	return 0;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ktest.h - helpers of the kernel-side tests: they run the real benchscope
+ * binary on real harnesses (as root, with BPF) and read back the trace.
+ * Without root or BTF they skip with the reason.
+ */
+#ifndef BENCHSCOPE_KTEST_H
+#define BENCHSCOPE_KTEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dataset.h"
+#include "test.h"
+
+/* Why BPF tests cannot run here, or NULL when they can. */
+static inline const char *ktest_unavailable(void)
+{
+	if (geteuid() != 0)
+		return "not root (BPF tests need root or CAP_BPF+CAP_PERFMON)";
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return "kernel without BTF (/sys/kernel/btf/vmlinux)";
+	return NULL;
+}
+
+#define NEED_BPF()                                          \
+	do {                                                \
+		const char *why_ = ktest_unavailable();     \
+		if (why_)                                   \
+			SKIP("%s", why_);                   \
+	} while (0)
+
+static inline const char *ktest_build(void)
+{
+	const char *b = getenv("BS_BUILD");
+	return b ? b : "build";
+}
+
+/* Path of a file in the build dir, in a static rotating buffer. */
+static inline const char *kpath(const char *rel)
+{
+	static char bufs[8][4096];
+	static int i;
+	char *b = bufs[i++ % 8];
+
+	snprintf(b, sizeof(bufs[0]), "%s/%s", ktest_build(), rel);
+	return b;
+}
+
+/* A fresh temporary file name (not created). */
+static inline const char *ktmp(const char *name)
+{
+	static char bufs[8][256];
+	static int i;
+	char *b = bufs[i++ % 8];
+
+	snprintf(b, sizeof(bufs[0]), "/tmp/bs-ktest-%d-%s", (int)getpid(), name);
+	unlink(b);
+	return b;
+}
+
+struct kresult {
+	int status;        /* wait status of benchscope */
+	int exit_code;     /* WEXITSTATUS, or 128+signal */
+	char out[65536];   /* stdout */
+	char err[16384];   /* stderr */
+};
+
+static inline void slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : 0;
+
+	buf[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+}
+
+/*
+ * Run argv (NULL-terminated; argv[0] a path) with stdout/stderr captured.
+ * kill_after_ms > 0: send `sig` to it after that many ms.
+ */
+static inline int krun_sig(struct kresult *r, char *const argv[], int kill_after_ms, int sig)
+{
+	const char *o = ktmp("stdout"), *e = ktmp("stderr");
+	char op[256], ep[256];
+	pid_t pid;
+
+	snprintf(op, sizeof(op), "%s", o);
+	snprintf(ep, sizeof(ep), "%s", e);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int fo = open(op, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int fe = open(ep, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execv(argv[0], argv);
+		_exit(126);
+	}
+	if (kill_after_ms > 0) {
+		usleep((useconds_t)kill_after_ms * 1000);
+		kill(pid, sig);
+	}
+	waitpid(pid, &r->status, 0);
+	r->exit_code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : 128 + WTERMSIG(r->status);
+	slurp(op, r->out, sizeof(r->out));
+	slurp(ep, r->err, sizeof(r->err));
+	return 0;
+}
+
+static inline int krun(struct kresult *r, char *const argv[])
+{
+	return krun_sig(r, argv, 0, 0);
+}
+
+/* Load a trace or fail the test; returns NULL on failure. */
+static inline struct bs_dataset *kload(const char *trace)
+{
+	struct bs_dataset *ds = NULL;
+	char err[512];
+
+	if (bs_dataset_load(trace, &ds, err, sizeof(err))) {
+		FAILF("cannot load %s: %s", trace, err);
+		return NULL;
+	}
+	return ds;
+}
+
+static inline double dur_ns(const struct bs_iter_rec *r)
+{
+	return (double)(r->end_ns - r->begin_ns);
+}
+
+#endif

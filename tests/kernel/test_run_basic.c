@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_run_basic - `benchscope run` on the ground-truth harness iter_loop:
+ * iteration counts, durations and blocked time known by construction,
+ * several threads, the process preset, and every bad-input path.
+ */
+#include "ktest.h"
+
+#define BENCHSCOPE kpath("benchscope")
+#define ITER_LOOP kpath("progs/iter_loop")
+
+static char sym_iter[4200], sym_nosuch[4200];
+
+/* --iter: 40 iterations of 2 ms CPU each; every one recorded, in order, >= 2 ms. */
+static void test_iter_uprobe_counts_and_durations(void)
+{
+	const char *trace = ktmp("iter.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
+			 (char *)ITER_LOOP, "40", "2000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	size_t i, n_ok = 0;
+
+	NEED_BPF();
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 0);
+	if (r.exit_code)
+		fprintf(stderr, "%s", r.err);
+	ds = kload(trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(ds->n_iters, 40);
+	for (i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *it = &ds->iters[i];
+		double d = dur_ns(it);
+
+		CHECK_INT_EQ(it->index, i);
+		CHECK(it->pid == it->tid);
+		/* 2 ms of the thread's own CPU time: never shorter; on a loaded
+		 * 2-vCPU VM it may be longer, by what the record says it lost */
+		if (d >= 2000e3 && d - (double)it->runq_wait_ns - (double)it->irq_ns -
+					   (double)it->softirq_ns - (double)it->steal_ns <
+					   2000e3 + 1500e3)
+			n_ok++;
+		CHECK_INT_EQ(it->blocked_ns, 0);
+		CHECK(!(it->flags & BS_ITER_F_INVOC));
+	}
+	/* allow a few iterations hit by effects no counter sees (host-side) */
+	CHECK(n_ok >= ds->n_iters - 3);
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* --begin/--end on the same function's entry twice would nest; use entry and return
+ * via --iter vs. a blocked-time ground truth: 20 x (1 ms CPU + 5 ms sleep). */
+static void test_blocked_time_ground_truth(void)
+{
+	const char *trace = ktmp("sleep.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
+			 (char *)ITER_LOOP, "20", "1000", "5000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	size_t i;
+
+	NEED_BPF();
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 0);
+	ds = kload(trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(ds->n_iters, 20);
+	for (i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *it = &ds->iters[i];
+
+		/* nanosleep(5 ms) blocks at least 5 ms; timer slack and wake-up
+		 * latency add a little: allow 5 ms more on a shared VM */
+		CHECK(it->blocked_ns >= 5000000);
+		CHECK(it->blocked_ns < 10000000);
+		CHECK(it->nvcsw >= 1);
+		/* blocked time is inside the iteration */
+		CHECK(it->blocked_ns + it->preempted_ns <= it->end_ns - it->begin_ns);
+	}
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* Several threads: each iteration belongs to the thread that began it. */
+static void test_threads(void)
+{
+	const char *trace = ktmp("threads.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
+			 (char *)ITER_LOOP, "15", "500", "0", "3", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	uint32_t tids[8];
+	size_t n_tids = 0, i, j, per[8] = { 0 };
+
+	NEED_BPF();
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 0);
+	ds = kload(trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(ds->n_iters, 45);
+	for (i = 0; i < ds->n_iters; i++) {
+		for (j = 0; j < n_tids && tids[j] != ds->iters[i].tid; j++)
+			;
+		if (j == n_tids && n_tids < 8)
+			tids[n_tids++] = ds->iters[i].tid;
+		if (j < 8)
+			per[j]++;
+		CHECK(ds->iters[i].pid == ds->iters[0].pid);
+	}
+	CHECK_INT_EQ(n_tids, 3);
+	for (j = 0; j < n_tids; j++)
+		CHECK_INT_EQ(per[j], 15);
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* --preset process: each child of the command is one iteration, exec to exit. */
+static void test_process_preset(void)
+{
+	const char *trace = ktmp("proc.trace");
+	char script[4400];
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--preset", "process", "-o", (char *)trace,
+			 "--", "/bin/sh", "-c", script, NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	size_t i;
+
+	NEED_BPF();
+	snprintf(script, sizeof(script), "for i in 1 2 3 4 5; do %s 1 3000; done", ITER_LOOP);
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 0);
+	ds = kload(trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(ds->n_iters, 5);
+	for (i = 0; i < ds->n_iters; i++) {
+		CHECK(dur_ns(&ds->iters[i]) >= 3000e3);
+		CHECK(ds->iters[i].flags & BS_ITER_F_EXIT);
+		CHECK(i == 0 || ds->iters[i].pid != ds->iters[i - 1].pid);
+	}
+	CHECK(ds->n_procs >= 10); /* fork + exec + exit of each child, at least */
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* Bad input: one-line error, non-zero exit, no crash. */
+static void test_missing_symbol_names_closest(void)
+{
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_nosuch, "-o",
+			 (char *)ktmp("x.trace"), "--", (char *)ITER_LOOP, "1", "1", NULL };
+	struct kresult r;
+
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "bs_iteration") != NULL); /* the closest match is named */
+	CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1); /* one line */
+}
+
+static void test_missing_binary_and_library(void)
+{
+	char *a1[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", "x:y", "--", "/nonexistent/harness", NULL };
+	char *a2[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", "libnosuchlib:fn", "--", (char *)ITER_LOOP,
+		       "1", "1", NULL };
+	char *a3[] = { (char *)BENCHSCOPE, "run", "-q", "--preset", "nosuch", "--", (char *)ITER_LOOP, NULL };
+	char *a4[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", "x:y", NULL };
+	struct kresult r;
+
+	krun(&r, a1);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "/nonexistent/harness") != NULL);
+	krun(&r, a2);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "libnosuchlib") != NULL);
+	CHECK(strstr(r.err, "libc") != NULL); /* says what it does load */
+	krun(&r, a3);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "nosuch") != NULL);
+	krun(&r, a4);
+	CHECK_INT_EQ(r.exit_code, 2);
+}
+
+/* A probe that never fires: say so and what was attached; exit 3; trace kept. */
+static void test_probe_never_fires(void)
+{
+	const char *trace = ktmp("never.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
+			 (char *)ITER_LOOP, "0", "1", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+
+	NEED_BPF();
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 3);
+	CHECK(strstr(r.err, "never fired") != NULL);
+	CHECK(strstr(r.err, "bs_iteration") != NULL);
+	ds = kload(trace);
+	if (ds) {
+		CHECK_INT_EQ(ds->n_iters, 0);
+		CHECK(ds->end != NULL);
+		bs_dataset_free(ds);
+	}
+	unlink(trace);
+}
+
+/* The harness exits non-zero: reported, iterations kept, exit 4. */
+static void test_harness_fails(void)
+{
+	const char *trace = ktmp("fail.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
+			 (char *)ITER_LOOP, "3", "100", "0", "1", "7", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+
+	NEED_BPF();
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 4);
+	CHECK(strstr(r.err, "status 7") != NULL);
+	ds = kload(trace);
+	if (ds) {
+		CHECK_INT_EQ(ds->n_iters, 3);
+		bs_dataset_free(ds);
+	}
+	unlink(trace);
+}
+
+/* Ctrl-C: the harness is stopped, the trace flushed, exit 130. */
+static void test_interrupt(void)
+{
+	const char *trace = ktmp("int.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
+			 (char *)ITER_LOOP, "100000", "1000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+
+	NEED_BPF();
+	krun_sig(&r, argv, 3000, SIGINT);
+	CHECK_INT_EQ(r.exit_code, 130);
+	ds = kload(trace);
+	if (ds) {
+		CHECK(ds->n_iters > 10);
+		CHECK(ds->end != NULL);
+		CHECK(!ds->truncated);
+		bs_dataset_free(ds);
+	}
+	unlink(trace);
+}
+
+/* SIGKILL of benchscope: the trace written so far is readable. */
+static void test_sigkill_leaves_readable_trace(void)
+{
+	const char *trace = ktmp("kill.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
+			 (char *)ITER_LOOP, "100000", "1000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	size_t i;
+
+	NEED_BPF();
+	krun_sig(&r, argv, 3000, SIGKILL);
+	CHECK_INT_EQ(r.exit_code, 128 + SIGKILL);
+	ds = kload(trace);
+	if (ds) {
+		CHECK(ds->n_iters > 10);
+		CHECK(ds->end == NULL); /* the run did not finish */
+		for (i = 0; i < ds->n_iters; i++)
+			CHECK_INT_EQ(ds->iters[i].index, i);
+		bs_dataset_free(ds);
+	}
+	unlink(trace);
+}
+
+int main(void)
+{
+	snprintf(sym_iter, sizeof(sym_iter), "%s:bs_iteration", ITER_LOOP);
+	snprintf(sym_nosuch, sizeof(sym_nosuch), "%s:bs_iteratoin", ITER_LOOP);
+	RUN_TEST(test_iter_uprobe_counts_and_durations);
+	RUN_TEST(test_blocked_time_ground_truth);
+	RUN_TEST(test_threads);
+	RUN_TEST(test_process_preset);
+	RUN_TEST(test_missing_symbol_names_closest);
+	RUN_TEST(test_missing_binary_and_library);
+	RUN_TEST(test_probe_never_fires);
+	RUN_TEST(test_harness_fails);
+	RUN_TEST(test_interrupt);
+	RUN_TEST(test_sigkill_leaves_readable_trace);
+	return test_summary("kernel-run-basic");
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+/* boundary.c - iteration boundaries: parse the options, resolve the sites. */
+#include "boundary.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "elfsym.h"
+#include "libpath.h"
+
+int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *site, char *err,
+		  size_t errlen)
+{
+	const char *p = spec, *c1, *c2;
+
+	memset(site, 0, sizeof(*site));
+	if (!strncmp(spec, "usdt:", 5)) {
+		p = spec + 5;
+		c1 = strchr(p, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c1 || !c2 || c1 == p || c2 == c1 + 1 || !c2[1]) {
+			snprintf(err, errlen, "bad USDT probe '%s': expected usdt:BIN:PROVIDER:NAME",
+				 spec);
+			return -EINVAL;
+		}
+		site->kind = BS_SITE_USDT;
+		snprintf(site->bin, sizeof(site->bin), "%.*s", (int)(c1 - p), p);
+		snprintf(site->symbol, sizeof(site->symbol), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+		snprintf(site->usdt_name, sizeof(site->usdt_name), "%s", c2 + 1);
+		return 0;
+	}
+	c1 = strchr(p, ':');
+	if (!c1 || c1 == p || !c1[1]) {
+		snprintf(err, errlen, "bad probe '%s': expected BIN:SYMBOL or usdt:BIN:PROVIDER:NAME",
+			 spec);
+		return -EINVAL;
+	}
+	site->kind = fn_kind;
+	snprintf(site->bin, sizeof(site->bin), "%.*s", (int)(c1 - p), p);
+	snprintf(site->symbol, sizeof(site->symbol), "%s", c1 + 1);
+	return 0;
+}
+
+int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *begin,
+			const char *end, const char *preset, char *err, size_t errlen)
+{
+	int n = !!iter + !!(begin || end) + !!preset, rc;
+
+	memset(b, 0, sizeof(*b));
+	if (n == 0) {
+		snprintf(err, errlen,
+			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or --preset gbench|process");
+		return -EINVAL;
+	}
+	if (n > 1) {
+		snprintf(err, errlen, "give only one of --iter, --begin/--end, --preset");
+		return -EINVAL;
+	}
+	if (preset) {
+		if (!strcmp(preset, "gbench")) {
+			b->mode = BS_BOUND_GBENCH;
+		} else if (!strcmp(preset, "process")) {
+			b->mode = BS_BOUND_PROCESS;
+		} else {
+			snprintf(err, errlen, "unknown preset '%s' (known: gbench, process)", preset);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	b->mode = BS_BOUND_PAIR;
+	if (iter) {
+		if ((rc = bs_site_parse(iter, BS_SITE_UPROBE, &b->begin, err, errlen)))
+			return rc;
+		if (b->begin.kind == BS_SITE_USDT) {
+			snprintf(err, errlen, "--iter takes a function; use --begin/--end for USDT probes");
+			return -EINVAL;
+		}
+		b->end = b->begin;
+		b->end.kind = BS_SITE_URETPROBE;
+		return 0;
+	}
+	if (!begin || !end) {
+		snprintf(err, errlen, "--begin and --end go together");
+		return -EINVAL;
+	}
+	if ((rc = bs_site_parse(begin, BS_SITE_UPROBE, &b->begin, err, errlen)) ||
+	    (rc = bs_site_parse(end, BS_SITE_UPROBE, &b->end, err, errlen)))
+		return rc;
+	return 0;
+}
+
+static int resolve_site(struct bs_site *s, const char *exe, char *err, size_t errlen)
+{
+	uint64_t size;
+	int rc = bs_resolve_binary(exe, s->bin, s->path, sizeof(s->path), err, errlen);
+
+	if (rc)
+		return rc;
+	if (s->kind == BS_SITE_USDT)
+		return bs_elf_check_usdt(s->path, s->symbol, s->usdt_name, err, errlen);
+	return bs_elf_find_func(s->path, s->symbol, &s->offset, &size, s->mangled,
+				sizeof(s->mangled), err, errlen);
+}
+
+int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
+{
+	int rc;
+
+	switch (b->mode) {
+	case BS_BOUND_PAIR:
+		if ((rc = resolve_site(&b->begin, exe, err, errlen)))
+			return rc;
+		return resolve_site(&b->end, exe, err, errlen);
+	case BS_BOUND_GBENCH:
+		b->begin.kind = BS_SITE_UPROBE;
+		b->end.kind = BS_SITE_UPROBE;
+		rc = bs_gbench_resolve(exe, b->begin.path, sizeof(b->begin.path), &b->begin.offset,
+				       &b->end.offset, &b->layout, err, errlen);
+		if (rc)
+			return rc;
+		snprintf(b->end.path, sizeof(b->end.path), "%s", b->begin.path);
+		snprintf(b->begin.mangled, sizeof(b->begin.mangled), "%s",
+			 "benchmark::State::StartKeepRunning()");
+		snprintf(b->end.mangled, sizeof(b->end.mangled), "%s",
+			 "benchmark::State::FinishKeepRunning()");
+		return 0;
+	case BS_BOUND_PROCESS:
+		return 0;
+	default:
+		snprintf(err, errlen, "no iteration boundaries");
+		return -EINVAL;
+	}
+}
+
+void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
+{
+	switch (s->kind) {
+	case BS_SITE_USDT:
+		snprintf(out, outlen, "usdt %s:%s:%s", s->path[0] ? s->path : s->bin, s->symbol,
+			 s->usdt_name);
+		break;
+	case BS_SITE_UPROBE:
+	case BS_SITE_URETPROBE:
+		snprintf(out, outlen, "%s %s:%s+0x%llx",
+			 s->kind == BS_SITE_UPROBE ? "uprobe" : "uretprobe",
+			 s->path[0] ? s->path : s->bin, s->mangled[0] ? s->mangled : s->symbol,
+			 (unsigned long long)s->offset);
+		break;
+	default:
+		snprintf(out, outlen, "none");
+	}
+}
+
+char *bs_boundaries_json(const struct bs_boundaries *b)
+{
+	static const char *const kinds[] = { "none", "pair", "gbench", "process" };
+	json_object *o = json_object_new_object();
+	char buf[PATH_MAX + 600];
+	char *s;
+
+	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
+	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH) {
+		bs_site_describe(&b->begin, buf, sizeof(buf));
+		json_object_object_add(o, "begin", json_object_new_string(buf));
+		bs_site_describe(&b->end, buf, sizeof(buf));
+		json_object_object_add(o, "end", json_object_new_string(buf));
+	} else if (b->mode == BS_BOUND_PROCESS) {
+		json_object_object_add(o, "begin", json_object_new_string("exec of a child process"));
+		json_object_object_add(o, "end", json_object_new_string("exit of that process"));
+	}
+	if (b->mode == BS_BOUND_GBENCH) {
+		json_object_object_add(o, "gbench_layout",
+				       json_object_new_string(b->layout.version ? b->layout.version : "?"));
+		json_object_object_add(o, "invocations",
+				       json_object_new_string("benchmark::State::max_iterations"));
+	}
+	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return s;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * boundary.h - where iterations begin and end: parsing the user's choice
+ * (--iter, --begin/--end, --preset) and resolving it to probe sites.
+ */
+#ifndef BENCHSCOPE_BOUNDARY_H
+#define BENCHSCOPE_BOUNDARY_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "gbench.h"
+
+enum bs_site_kind {
+	BS_SITE_UPROBE = 1,    /**< function entry */
+	BS_SITE_URETPROBE = 2, /**< function return */
+	BS_SITE_USDT = 3,      /**< USDT probe (provider:name) */
+};
+
+/** One probe site, as given and as resolved. */
+struct bs_site {
+	enum bs_site_kind kind;
+	char bin[PATH_MAX];  /**< as given: a path or a library name */
+	char symbol[512];    /**< function (mangled or demangled), or USDT provider */
+	char usdt_name[128]; /**< USDT probe name */
+	char path[PATH_MAX]; /**< resolved absolute path */
+	char mangled[512];   /**< resolved symbol name */
+	uint64_t offset;     /**< file offset of the function (uprobes) */
+};
+
+enum bs_bound_mode {
+	BS_BOUND_NONE = 0,
+	BS_BOUND_PAIR,    /**< --iter or --begin/--end */
+	BS_BOUND_GBENCH,  /**< --preset gbench */
+	BS_BOUND_PROCESS, /**< --preset process */
+};
+
+struct bs_boundaries {
+	enum bs_bound_mode mode;
+	struct bs_site begin, end;
+	struct bs_gbench_layout layout; /**< BS_BOUND_GBENCH only */
+};
+
+/**
+ * Parse one site. `spec` is "BIN:SYMBOL" or "usdt:BIN:PROVIDER:NAME"; the
+ * first ':' ends BIN, so C++ names ("lib:ns::Class::fn") keep their colons.
+ * Returns 0 or -EINVAL with a one-line reason in err.
+ */
+int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *site, char *err,
+		  size_t errlen);
+
+/**
+ * Fill b from the options: exactly one of iter, begin+end, preset
+ * ("gbench" or "process"). Returns 0 or -EINVAL with a reason in err.
+ */
+int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *begin,
+			const char *end, const char *preset, char *err, size_t errlen);
+
+/**
+ * Resolve the sites for the program `exe` (absolute path of the harness):
+ * library names as the dynamic loader would, symbols to file offsets, USDT
+ * probes checked to exist. Errors name the closest matches.
+ * Returns 0 or -errno with a one-line reason in err.
+ */
+int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen);
+
+/** Human description of a site ("uprobe /lib/x.so:fn+0x1234"). */
+void bs_site_describe(const struct bs_site *s, char *out, size_t outlen);
+
+/** The boundaries as a JSON object text for the trace context (malloc'd). */
+char *bs_boundaries_json(const struct bs_boundaries *b);
+
+#endif

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/* calibrate.c - measure the per-hit cost of uprobes, uretprobes and USDT probes here. */
+#include "calibrate.h"
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sdt.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "benchscope.skel.h"
+#include "elfsym.h"
+#include "probes.h"
+
+/* Calibration targets: must stay real calls with a real entry. */
+__attribute__((noinline, used)) void bs_calib_target_a(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, used)) void bs_calib_target_b(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, used)) void bs_calib_usdt_a(void)
+{
+	DTRACE_PROBE(benchscope, calib_a);
+}
+
+__attribute__((noinline, used)) void bs_calib_usdt_b(void)
+{
+	DTRACE_PROBE(benchscope, calib_b);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ns per loop step, calling the USDT or plain targets (a, and b if both). */
+static double time_loop(int calls, bool usdt, bool both)
+{
+	double t0 = now_ns();
+	int i;
+
+	for (i = 0; i < calls; i++) {
+		if (usdt) {
+			bs_calib_usdt_a();
+			if (both)
+				bs_calib_usdt_b();
+		} else {
+			bs_calib_target_a();
+			if (both)
+				bs_calib_target_b();
+		}
+	}
+	return (now_ns() - t0) / calls;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static struct bpf_link *attach_kind(struct bs_probes *p, const char *self, enum bs_site_kind kind,
+				    bool second)
+{
+	struct bpf_program *prog;
+	uint64_t off, size;
+	char name[128], err[256];
+	const char *fn = second ? "bs_calib_target_b" : "bs_calib_target_a";
+
+	if (kind == BS_SITE_USDT) {
+		prog = p->skel->progs.calib_usdt;
+		return bpf_program__attach_usdt(prog, getpid(), self, "benchscope",
+						second ? "calib_b" : "calib_a", NULL);
+	}
+	if (bs_elf_find_func(self, fn, &off, &size, name, sizeof(name), err, sizeof(err)))
+		return NULL;
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = kind == BS_SITE_URETPROBE);
+	prog = p->skel->progs.calib_probe;
+	return bpf_program__attach_uprobe_opts(prog, getpid(), self, off, &uo);
+}
+
+/*
+ * Median over rounds of (probed - unprobed) ns per loop step, with the
+ * probes of kinds k1 (on target a) and k2 (on target b, or on a as well
+ * when same_fn, like --iter's uprobe + uretprobe; 0: none) attached.
+ */
+static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2,
+		      bool same_fn, int calls, int rounds)
+{
+	bool usdt = k1 == BS_SITE_USDT, both = k2 && !same_fn;
+	struct bpf_link *l1 = NULL, *l2 = NULL;
+	char self[PATH_MAX];
+	double *d, res = NAN;
+	int r;
+
+	if (!realpath("/proc/self/exe", self) || rounds < 1 || calls < 1)
+		return NAN;
+	d = calloc((size_t)rounds, sizeof(*d));
+	if (!d)
+		return NAN;
+	l1 = attach_kind(p, self, k1, false);
+	if (k2)
+		l2 = attach_kind(p, self, k2, !same_fn);
+	if (!l1 || (k2 && !l2))
+		goto out;
+	time_loop(calls / 10 + 1, usdt, both); /* let the kernel optimise the sites */
+	for (r = 0; r < rounds; r++) {
+		double probed = time_loop(calls, usdt, both);
+		double base;
+
+		bpf_link__destroy(l1);
+		bpf_link__destroy(l2);
+		l1 = l2 = NULL;
+		base = time_loop(calls, usdt, both);
+		d[r] = probed - base;
+		if (r + 1 < rounds) {
+			l1 = attach_kind(p, self, k1, false);
+			if (k2)
+				l2 = attach_kind(p, self, k2, !same_fn);
+			if (!l1 || (k2 && !l2))
+				goto out;
+			time_loop(calls / 10 + 1, usdt, both);
+		}
+	}
+	qsort(d, (size_t)rounds, sizeof(*d), cmp_double);
+	res = rounds % 2 ? d[rounds / 2] : (d[rounds / 2 - 1] + d[rounds / 2]) / 2;
+	if (res < 0)
+		res = 0;
+out:
+	bpf_link__destroy(l1);
+	bpf_link__destroy(l2);
+	free(d);
+	return res;
+}
+
+double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds)
+{
+	return measure(p, kind, 0, false, calls, rounds);
+}
+
+int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, int rounds,
+		 struct bs_probe_cost *out)
+{
+	bool same_fn;
+
+	memset(out, 0, sizeof(*out));
+	out->calls = calls;
+	out->rounds = rounds;
+	out->begin_ns = out->end_ns = out->per_iteration_ns = NAN;
+	if (b->mode == BS_BOUND_PROCESS) {
+		out->begin_ns = out->end_ns = out->per_iteration_ns = 0;
+		snprintf(out->method, sizeof(out->method),
+			 "exec/exit tracepoints: no trap in the harness; see bpf_stats");
+		return 0;
+	}
+	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH)
+		return -EINVAL;
+	/* USDT and function probes do not mix in one calibration loop: measure
+	 * each kind alone and add them then. */
+	if ((b->begin.kind == BS_SITE_USDT) != (b->end.kind == BS_SITE_USDT)) {
+		out->begin_ns = measure(p, b->begin.kind, 0, false, calls, rounds);
+		out->end_ns = measure(p, b->end.kind, 0, false, calls, rounds);
+		out->per_iteration_ns = out->begin_ns + out->end_ns;
+	} else {
+		same_fn = b->end.kind == BS_SITE_URETPROBE;
+		out->begin_ns = measure(p, b->begin.kind, 0, false, calls, rounds);
+		out->end_ns = measure(p, b->end.kind, 0, false, calls, rounds);
+		out->per_iteration_ns =
+			measure(p, b->begin.kind, b->end.kind, same_fn, calls, rounds);
+	}
+	snprintf(out->method, sizeof(out->method),
+		 "%d calls of an empty probed function in benchscope minus unprobed, median of %d rounds",
+		 calls, rounds);
+	return isnan(out->per_iteration_ns) ? -EIO : 0;
+}

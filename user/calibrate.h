@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calibrate.h - what one probe hit costs on this machine and kernel.
+ *
+ * Probe cost differs 20x between machines (DESIGN.md §3: ~9 us per uprobe
+ * in these VMs, ~0.3 us on bare metal), so it is measured, not assumed: an
+ * empty function (or USDT site) inside benchscope is called N times with a
+ * do-nothing BPF program attached the same way as the iteration boundaries,
+ * and N times without; the difference per call, median of several rounds,
+ * is the perturbation the boundaries add to every iteration.
+ */
+#ifndef BENCHSCOPE_CALIBRATE_H
+#define BENCHSCOPE_CALIBRATE_H
+
+#include "boundary.h"
+
+struct bs_probes;
+
+struct bs_probe_cost {
+	double begin_ns;         /**< per hit of the begin site's kind */
+	double end_ns;           /**< per hit of the end site's kind */
+	double per_iteration_ns; /**< both boundaries as attached, per iteration */
+	int calls;               /**< calls per round */
+	int rounds;              /**< rounds (the median is kept) */
+	char method[160];
+};
+
+/**
+ * Measure the cost of the probe kinds used by b, with the loaded object of p.
+ * Returns 0 or -errno (cost unknown: fields are NAN).
+ */
+int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, int rounds,
+		 struct bs_probe_cost *out);
+
+/** Per-call cost (ns) of one site kind alone; NAN on failure. For make bench. */
+double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds);
+
+#endif

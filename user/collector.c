@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/* collector.c - ring buffer -> trace. */
+#include "collector.h"
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "probes.h"
+#include "trace.h"
+
+static int store_iter(void *ctx, const struct bs_iter_rec *r)
+{
+	struct bs_collector *c = ctx;
+
+	c->iters++;
+	if (bs_trace_write_iter(c->trace, r))
+		c->write_errors++;
+	return 0;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct bs_collector *c = ctx;
+	__u32 type;
+
+	if (size < sizeof(type)) {
+		c->unknown++;
+		return 0;
+	}
+	memcpy(&type, data, sizeof(type));
+	if (type == BS_REC_ITER && size >= sizeof(struct bs_iter_rec)) {
+		struct bs_iter_rec r;
+
+		memcpy(&r, data, sizeof(r));
+		return store_iter(c, &r);
+	}
+	if (type == BS_REC_PROC && size >= sizeof(struct bs_proc_rec)) {
+		struct bs_proc_rec r;
+
+		memcpy(&r, data, sizeof(r));
+		c->procs++;
+		if (r.kind == BS_PROC_EXIT && (pid_t)r.pid == c->root)
+			c->root_exit_seen = 1;
+		if (bs_trace_write_proc(c->trace, &r))
+			c->write_errors++;
+		return 0;
+	}
+	c->unknown++;
+	return 0;
+}
+
+int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_writer *trace,
+		      pid_t root)
+{
+	memset(c, 0, sizeof(*c));
+	c->trace = trace;
+	c->root = root;
+	c->rb = ring_buffer__new(ringbuf_fd, on_record, c, NULL);
+	if (!c->rb)
+		return -errno;
+	return 0;
+}
+
+int bs_collector_poll(struct bs_collector *c, int timeout_ms)
+{
+	int n = ring_buffer__poll(c->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+int bs_collector_drain(struct bs_collector *c, struct bs_probes *p)
+{
+	int n = ring_buffer__consume(c->rb);
+	long s;
+
+	if (n < 0 && n != -EINTR)
+		return n;
+	s = bs_probes_drain_spill(p, store_iter, c);
+	return s < 0 ? (int)s : 0;
+}
+
+void bs_collector_free(struct bs_collector *c)
+{
+	ring_buffer__free(c->rb);
+	c->rb = NULL;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * collector.h - drain the BPF ring buffer into the trace while the harness runs.
+ *
+ * Every record is written to the trace as it arrives (the trace writer syncs
+ * it to disk regularly), so a crash loses at most the last moments. Records
+ * the writer could not store are counted, never silently dropped.
+ */
+#ifndef BENCHSCOPE_COLLECTOR_H
+#define BENCHSCOPE_COLLECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "benchscope/record.h"
+
+struct ring_buffer;
+struct bs_trace_writer;
+struct bs_probes;
+
+struct bs_collector {
+	struct ring_buffer *rb;
+	struct bs_trace_writer *trace;
+	uint64_t iters;        /**< iteration records received */
+	uint64_t procs;        /**< process records received */
+	uint64_t write_errors; /**< records the trace writer failed to store */
+	uint64_t unknown;      /**< records with an unknown type tag */
+	pid_t root;            /**< the harness process */
+	int root_exit_seen;    /**< the root's BS_PROC_EXIT arrived */
+};
+
+/** Set up the ring buffer consumer. Returns 0 or -errno. */
+int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_writer *trace,
+		      pid_t root);
+
+/** Wait up to timeout_ms for records and store them. Returns records handled or -errno. */
+int bs_collector_poll(struct bs_collector *c, int timeout_ms);
+
+/** Store everything still in the ring buffer, then the spill map. Returns 0 or -errno. */
+int bs_collector_drain(struct bs_collector *c, struct bs_probes *p);
+
+void bs_collector_free(struct bs_collector *c);
+
+#endif

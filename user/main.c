@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/* main.c - `benchscope SUBCOMMAND ...`: dispatch to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "benchscope/stats.h"
+#include "commands.h"
+#include "context.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "run", cmd_run, "measure every iteration of a harness (probes + kernel accounting)" },
+	{ "report", cmd_report, "render a trace: table, JSON, CSV, Markdown" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: benchscope COMMAND [OPTIONS] ...\n\ncommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n`benchscope COMMAND --help` for a command's options; `benchscope --version`.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	bs_stats_init();
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("benchscope %s\n", BS_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "benchscope: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

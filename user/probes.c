@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/* probes.c - load, configure and attach the BPF programs; read back their state. */
+#include "probes.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "benchscope.skel.h"
+
+/* libbpf's messages: printed when verbose; otherwise the last warnings are
+ * kept so that a load failure can show the verifier's reason. */
+static bool libbpf_verbose;
+static char libbpf_last[4096];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (libbpf_verbose)
+		return vfprintf(stderr, fmt, ap);
+	if (level == LIBBPF_WARN) {
+		size_t len = strlen(libbpf_last);
+		if (len > sizeof(libbpf_last) - 512)
+			len = 0; /* keep the newest */
+		vsnprintf(libbpf_last + len, sizeof(libbpf_last) - len, fmt, ap);
+	}
+	return 0;
+}
+
+static int add_link(struct bs_probes *p, struct bpf_link *l, const char *desc)
+{
+	struct bpf_link **nl = realloc(p->links, (p->n_links + 1) * sizeof(*nl));
+	char **na;
+
+	if (!nl) {
+		bpf_link__destroy(l);
+		return -ENOMEM;
+	}
+	p->links = nl;
+	p->links[p->n_links++] = l;
+	if (!desc)
+		return 0;
+	na = realloc(p->attached, (p->n_attached + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	p->attached = na;
+	p->attached[p->n_attached] = strdup(desc);
+	if (!p->attached[p->n_attached])
+		return -ENOMEM;
+	p->n_attached++;
+	return 0;
+}
+
+static int attach_auto(struct bs_probes *p, struct bpf_program *prog, char *err, size_t errlen)
+{
+	struct bpf_link *l = bpf_program__attach(prog);
+
+	if (!l) {
+		int e = errno;
+		snprintf(err, errlen, "cannot attach %s: %s", bpf_program__name(prog), strerror(e));
+		return -e;
+	}
+	return add_link(p, l, NULL);
+}
+
+static void first_line(char *s)
+{
+	char *nl;
+
+	/* the verifier's verdict is the most useful single line */
+	while ((nl = strchr(s, '\n')) && nl[1])
+		s = nl + 1;
+	if ((nl = strchr(s, '\n')))
+		*nl = 0;
+}
+
+int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
+		   const struct bs_probes_opts *opts, char *err, size_t errlen)
+{
+	struct benchscope_bpf *skel;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->stats_fd = -1;
+	libbpf_verbose = opts->verbose;
+	libbpf_last[0] = 0;
+	libbpf_set_print(libbpf_print);
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(err, errlen,
+			 "the kernel has no BTF (/sys/kernel/btf/vmlinux): benchscope needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		return -ENOTSUP;
+	}
+	skel = benchscope_bpf__open();
+	if (!skel) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(-rc));
+		return rc;
+	}
+	p->skel = skel;
+	if (opts->ringbuf_bytes)
+		bpf_map__set_max_entries(skel->maps.rb, (__u32)opts->ringbuf_bytes);
+	skel->rodata->cfg_interferers = opts->interferers;
+	if (b->mode == BS_BOUND_GBENCH) {
+		skel->rodata->cfg_gbench = true;
+		skel->rodata->cfg_gb_off_max_iter = b->layout.off_max_iterations;
+		skel->rodata->cfg_gb_off_started = b->layout.off_started;
+		skel->rodata->cfg_gb_off_finished = b->layout.off_finished;
+	}
+	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
+	rc = benchscope_bpf__load(skel);
+	if (rc) {
+		first_line(libbpf_last);
+		snprintf(err, errlen, "cannot load the BPF programs: %s%s%s%s", strerror(-rc),
+			 libbpf_last[0] ? " (" : "", libbpf_last, libbpf_last[0] ? ")" : "");
+		if (!opts->verbose)
+			snprintf(err + strlen(err), errlen - strlen(err),
+				 "; rerun with --verbose for the verifier log");
+		return rc;
+	}
+	if ((rc = attach_auto(p, skel->progs.on_switch, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_wakeup, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_irq_entry, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_irq_exit, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_softirq_entry, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_softirq_exit, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_fork, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_exec, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_exit, err, errlen)))
+		return rc;
+	p->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME); /* best effort */
+	return 0;
+}
+
+static int attach_site(struct bs_probes *p, const struct bs_site *s, bool begin, bool gbench,
+		       char *err, size_t errlen)
+{
+	struct benchscope_bpf *skel = p->skel;
+	struct bpf_program *prog;
+	struct bpf_link *l;
+	char desc[PATH_MAX + 700];
+
+	bs_site_describe(s, desc, sizeof(desc));
+	if (s->kind == BS_SITE_USDT) {
+		prog = begin ? skel->progs.iter_begin_usdt : skel->progs.iter_end_usdt;
+		l = bpf_program__attach_usdt(prog, -1, s->path, s->symbol, s->usdt_name, NULL);
+	} else {
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = s->kind == BS_SITE_URETPROBE);
+		prog = begin ? (gbench ? skel->progs.iter_begin_gbench : skel->progs.iter_begin)
+			     : skel->progs.iter_end;
+		l = bpf_program__attach_uprobe_opts(prog, -1, s->path, s->offset, &uo);
+	}
+	if (!l) {
+		int e = errno;
+		snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
+		return -e;
+	}
+	return add_link(p, l, desc);
+}
+
+int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries *b, char *err,
+				size_t errlen)
+{
+	int rc;
+
+	switch (b->mode) {
+	case BS_BOUND_PAIR:
+	case BS_BOUND_GBENCH:
+		if ((rc = attach_site(p, &b->begin, true, b->mode == BS_BOUND_GBENCH, err, errlen)))
+			return rc;
+		return attach_site(p, &b->end, false, false, err, errlen);
+	case BS_BOUND_PROCESS:
+		return add_link(p, NULL, "tracepoints sched_process_exec/exit (children of the command)") ==
+				       -ENOMEM
+			       ? -ENOMEM
+			       : 0;
+	default:
+		snprintf(err, errlen, "no iteration boundaries");
+		return -EINVAL;
+	}
+}
+
+int bs_probes_track(struct bs_probes *p, pid_t pid)
+{
+	struct {
+		__u64 iter_seq;
+		__u32 depth;
+		__u32 pad;
+	} v = { 0, 0, 0 };
+	__u32 key = (__u32)pid;
+
+	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int bs_probes_ringbuf_fd(const struct bs_probes *p)
+{
+	return bpf_map__fd(p->skel->maps.rb);
+}
+
+int bs_probes_counters(const struct bs_probes *p, struct bs_counters *out)
+{
+	int ncpu = libbpf_num_possible_cpus(), i, j;
+	struct bs_counters *per;
+	__u32 zero = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	per = calloc((size_t)ncpu, sizeof(*per));
+	if (!per)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.counters), &zero, per)) {
+		int e = -errno;
+		free(per);
+		return e;
+	}
+	for (i = 0; i < ncpu; i++) {
+		__u64 *dst = (__u64 *)out, *src = (__u64 *)&per[i];
+		for (j = 0; j < (int)(sizeof(*out) / sizeof(__u64)); j++)
+			dst[j] += src[j];
+	}
+	free(per);
+	return 0;
+}
+
+struct spill_key {
+	__u32 pid;
+	__u32 tid;
+	__u64 index;
+};
+
+long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struct bs_iter_rec *r),
+			   void *ctx)
+{
+	int fd = bpf_map__fd(p->skel->maps.spill);
+	struct spill_key key, next;
+	struct bs_iter_rec rec;
+	long n = 0;
+	int rc;
+
+	/* deleting while walking restarts the walk from the first key */
+	while (!bpf_map_get_next_key(fd, NULL, &next)) {
+		key = next;
+		if (!bpf_map_lookup_elem(fd, &key, &rec) && (rc = fn(ctx, &rec)))
+			return rc;
+		if (bpf_map_delete_elem(fd, &key))
+			return -errno;
+		n++;
+	}
+	return n;
+}
+
+long bs_probes_interferers(const struct bs_probes *p,
+			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx)
+{
+	int fd = bpf_map__fd(p->skel->maps.interferers), rc;
+	struct bs_interferer_key key, next, *prev = NULL;
+	struct bs_interferer_val val;
+	struct bs_interferer_rec r;
+	long n = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &val))
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.victim_pid = key.victim_pid;
+		r.interferer_tid = key.interferer_tid;
+		r.interferer_pid = val.interferer_pid;
+		r.ns = val.ns;
+		memcpy(r.comm, val.comm, sizeof(r.comm));
+		if ((rc = fn(ctx, &r)))
+			return rc;
+		n++;
+	}
+	return n;
+}
+
+char *bs_probes_stats_json(const struct bs_probes *p)
+{
+	json_object *arr = json_object_new_array();
+	struct bpf_program *prog;
+	char *s;
+
+	bpf_object__for_each_program(prog, p->skel->obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		json_object *o;
+		int fd = bpf_program__fd(prog);
+
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || !info.run_cnt)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "prog", json_object_new_string(bpf_program__name(prog)));
+		json_object_object_add(o, "run_cnt", json_object_new_int64((int64_t)info.run_cnt));
+		json_object_object_add(o, "run_time_ns",
+				       json_object_new_int64((int64_t)info.run_time_ns));
+		json_object_array_add(arr, o);
+	}
+	s = strdup(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
+	json_object_put(arr);
+	return s;
+}
+
+void bs_probes_destroy(struct bs_probes *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n_links; i++)
+		bpf_link__destroy(p->links[i]);
+	for (i = 0; i < p->n_attached; i++)
+		free(p->attached[i]);
+	free(p->links);
+	free(p->attached);
+	if (p->stats_fd >= 0)
+		close(p->stats_fd);
+	benchscope_bpf__destroy(p->skel);
+	memset(p, 0, sizeof(*p));
+	p->stats_fd = -1;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * probes.h - the BPF side's life cycle seen from user space: open, size,
+ * configure, load, attach the boundaries and the accounting programs, follow
+ * a process, and read back counters, spilled records, interferers and the
+ * programs' own run time.
+ */
+#ifndef BENCHSCOPE_PROBES_H
+#define BENCHSCOPE_PROBES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "benchscope/record.h"
+#include "boundary.h"
+
+struct benchscope_bpf;
+struct bpf_link;
+
+struct bs_probes_opts {
+	size_t ringbuf_bytes; /**< ring buffer size (power of two, >= page size) */
+	bool interferers;     /**< account the tasks that take the CPU */
+	bool verbose;         /**< print libbpf's messages (verifier log) */
+};
+
+struct bs_probes {
+	struct benchscope_bpf *skel;
+	struct bpf_link **links;
+	size_t n_links;
+	char **attached; /**< a description per attached boundary site */
+	size_t n_attached;
+	int stats_fd; /**< BPF_STATS_RUN_TIME enabled while >= 0 */
+};
+
+/**
+ * Open, configure (from opts and the boundaries) and load the BPF object,
+ * and attach the scheduler, IRQ and process-lifecycle programs.
+ * Returns 0 or -errno with a one-line reason in err (verifier log printed to
+ * stderr when opts->verbose).
+ */
+int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
+		   const struct bs_probes_opts *opts, char *err, size_t errlen);
+
+/** Attach the iteration boundaries (system-wide; filtered by the tracked map). */
+int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries *b, char *err,
+				size_t errlen);
+
+/** Follow process `pid` (and, through fork, its descendants). 0 or -errno. */
+int bs_probes_track(struct bs_probes *p, pid_t pid);
+
+/** Ring buffer map fd, for the collector. */
+int bs_probes_ringbuf_fd(const struct bs_probes *p);
+
+/** Sum the per-CPU drop/health counters into out. 0 or -errno. */
+int bs_probes_counters(const struct bs_probes *p, struct bs_counters *out);
+
+/**
+ * Move every record in the spill map to fn (then delete it).
+ * Returns the number of records moved, or -errno.
+ */
+long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struct bs_iter_rec *r),
+			   void *ctx);
+
+/** Call fn for every interferer entry. Returns the number of entries or -errno. */
+long bs_probes_interferers(const struct bs_probes *p,
+			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
+
+/**
+ * The BPF programs' own run time (BPF_STATS_RUN_TIME) as a JSON array text
+ * [{"prog","run_cnt","run_time_ns"}] (malloc'd), for programs that ran.
+ */
+char *bs_probes_stats_json(const struct bs_probes *p);
+
+/** Detach and free everything. NULL-safe. */
+void bs_probes_destroy(struct bs_probes *p);
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/* progress.c - the live progress line. */
+#include "progress.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static double mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+void bs_progress_init(struct bs_progress *p, const char *what)
+{
+	p->tty = isatty(STDERR_FILENO);
+	p->shown = false;
+	p->start_ns = p->last_ns = mono_ns();
+	p->what = what;
+}
+
+void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total)
+{
+	double now = mono_ns(), el;
+
+	if (!p->tty || now - p->last_ns < 200e6)
+		return;
+	p->last_ns = now;
+	el = (now - p->start_ns) / 1e9;
+	if (total > 0 && done > 0 && done <= total)
+		fprintf(stderr, "\r\033[K  %llu/%llu %s (%.0f%%)  %.1f s elapsed, ETA %.1f s",
+			(unsigned long long)done, (unsigned long long)total, p->what,
+			100.0 * (double)done / (double)total, el,
+			el * (double)(total - done) / (double)done);
+	else
+		fprintf(stderr, "\r\033[K  %llu %s  %.1f/s  %.1f s elapsed", (unsigned long long)done,
+			p->what, el > 0 ? (double)done / el : 0.0, el);
+	p->shown = true;
+}
+
+void bs_progress_done(struct bs_progress *p)
+{
+	if (p->tty && p->shown)
+		fprintf(stderr, "\r\033[K");
+	p->shown = false;
+}
