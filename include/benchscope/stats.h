@@ -12,5 +12,7 @@
 #include "benchscope/stats_mwu.h"
 #include "benchscope/stats_kde.h"
 #include "benchscope/stats_stop.h"
+#include "benchscope/stats_duet.h"
+#include "benchscope/stats_verdict.h"
 
 #endif

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats_duet.h - duet benchmarking analysis (seed 004 §2-4; DESIGN.md
+ * §4.4-4.5): overlaps of A's and B's iterations, pairing, paired
+ * differences with run-means sampling, the CI test, the Mann-Whitney U
+ * test, relative CI width, relative overlap time, runtime speedup and the
+ * minimal detectable slowdown (MDS).
+ *
+ * Times are int64 nanoseconds (CLOCK_MONOTONIC or epoch); durations are
+ * end - start. Iterations of one side must be in time order and must not
+ * overlap each other (they run in one thread of one process).
+ */
+#ifndef BENCHSCOPE_STATS_DUET_H
+#define BENCHSCOPE_STATS_DUET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchscope/stats_boot.h"
+#include "benchscope/stats_mwu.h"
+
+/** One iteration: [start_ns, end_ns). */
+struct bs_iter {
+	int64_t start_ns, end_ns;
+};
+
+/** One overlapping pair (seed 004 §3.3.2). */
+struct bs_overlap {
+	size_t a, b;            /* iteration indexes in A and B */
+	int64_t start_ns;       /* max of the starts */
+	int64_t end_ns;         /* min of the ends; > start_ns */
+	double rate;            /* min(overlap/dur_A, overlap/dur_B) in (0,1] */
+};
+
+/**
+ * bs_duet_check_side - BS_OK if it[0..n-1] is a valid side: n may be 0,
+ * end >= start (else BS_ENEGATIVE), start of i+1 >= end of i (else
+ * BS_EINVAL). NULL with n > 0 is BS_EINVAL.
+ */
+int bs_duet_check_side(const struct bs_iter *it, size_t n);
+
+/**
+ * bs_duet_overlaps - every overlapping pair (start < end: touching
+ * intervals do not overlap) of A's and B's iterations, in one linear sweep
+ * that advances the side whose current iteration ends first (both when
+ * they end together). out must hold na + nb entries (at most na + nb - 1
+ * pairs exist); *n_out receives the count. Empty sides give 0 pairs.
+ * Returns BS_OK, BS_EINVAL (NULL, unordered side), BS_ENEGATIVE.
+ */
+int bs_duet_overlaps(const struct bs_iter *a, size_t na,
+		     const struct bs_iter *b, size_t nb,
+		     struct bs_overlap *out, size_t *n_out);
+
+/** bs_overlap_rate - overlap_rate of two iterations; 0 when they do not
+ * overlap or one has zero duration. */
+double bs_overlap_rate(const struct bs_iter *a, const struct bs_iter *b);
+
+/** One run of a duet (or a sequential A then B run): both sides. */
+struct bs_duet_run {
+	const struct bs_iter *a;
+	size_t na;
+	const struct bs_iter *b;
+	size_t nb;
+};
+
+enum bs_duet_type {
+	BS_DUET_SEQUENTIAL = 0, /* A then B; pairs iteration j with j */
+	BS_DUET_SYNC = 1,       /* synchronised duet; pairs j with j */
+	BS_DUET_ASYNC = 2,      /* pairs by overlap_rate > min_overlap */
+};
+
+struct bs_pair {
+	size_t a, b;
+};
+
+/**
+ * bs_duet_pairs - pairs of one run: j with j (j < min(na, nb)) for
+ * sequential and sync duets; overlapping pairs with rate > m for async
+ * duets (seed 004 eq. 4.1). out must hold na + nb entries. *overlap_ns
+ * (optional) receives the sum of overlap_time of the kept async pairs
+ * (0 for the other types).
+ * Returns BS_OK, BS_EINVAL (NULL, bad type, m outside [0, 1)), errors of
+ * bs_duet_overlaps.
+ */
+int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type,
+		  double m, struct bs_pair *out, size_t *n_out,
+		  double *overlap_ns);
+
+/** Options of bs_duet_analyze; zero fields take the defaults shown. */
+struct bs_duet_opts {
+	enum bs_duet_type type;
+	double min_overlap;   /* m = 0.4 */
+	double level;         /* 0.95 */
+	size_t n_resamples;   /* 9999 */
+	double alpha;         /* U test significance, 0.05 */
+	int runs_merged;      /* 0: run-means sampling (one mean of X per run);
+				 1: every pair's X is one observation */
+	int drop_warmup_half; /* 1: drop the first half (floor(n/2)) of each
+				 side's iterations of every run (the thesis'
+				 Java convention, seed 004 §4.2) */
+	uint64_t seed;        /* bootstrap seed */
+};
+
+/** Result of the CI test and the U test of one benchmark. */
+struct bs_duet_result {
+	size_t n_runs, n_pairs;     /* runs used, pairs over all runs */
+	size_t n_obs;               /* bootstrap observations */
+	double mean_a, mean_b;      /* mean durations of A and B (ns) */
+	double grand_mean;          /* mean of all A and B durations (ns) */
+	double mean_diff;           /* mean of X = dur_A - dur_B (ns) */
+	struct bs_ci ci;            /* BCa CI of the mean of X (ns) */
+	double rel_ci_width;        /* (hi - lo) / grand_mean */
+	int ci_differs;             /* CI excludes 0 */
+	struct bs_mwu u;            /* A's durations vs B's, two-sided */
+	int u_differs;              /* u.p < alpha */
+	double rel_overlap_time;    /* async: sum 2 overlap / sum durations;
+				       NAN for the other types */
+};
+
+/**
+ * bs_duet_analyze - CI test (paired differences X = A - B, run-means
+ * sampling, BCa, 9999 resamples, 95 %) and two-sided Mann-Whitney U test
+ * on all durations of A vs B (seed 004 §4.3).
+ * Returns BS_OK, BS_EINVAL, BS_EEMPTY (no run), BS_ETOOFEW (fewer than 2
+ * bootstrap observations or no pair), BS_ENEGATIVE, BS_EZEROVAR (all
+ * observations equal: BCa undefined), BS_ETIED (U test on all-equal
+ * durations), BS_ENOMEM.
+ */
+int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
+		    const struct bs_duet_opts *o, struct bs_duet_result *out);
+
+/**
+ * bs_duet_slow_b - B's iterations slowed by a factor (1 + s): every
+ * duration is multiplied and, so that the gaps between B's iterations stay
+ * unchanged, iteration j starts later by s times the sum of the durations
+ * of iterations 0..j-1 (seed 004 §4.4; DESIGN.md §4.5). Durations are
+ * rounded to whole ns. out holds n entries (may not alias in).
+ * Returns BS_OK, BS_EINVAL (s < 0 or not finite, NULL), BS_ENEGATIVE.
+ */
+int bs_duet_slow_b(const struct bs_iter *in, size_t n, double s,
+		   struct bs_iter *out);
+
+/** MDS search result. */
+struct bs_mds {
+	double mds_ci;     /* smallest s (fraction, e.g. 0.03) the CI test
+			      detects; NAN if none up to max */
+	double mds_u;      /* same for the U test */
+	int differs_at_0;  /* bit 0: CI test, bit 1: U test detect at s = 0 */
+};
+
+/**
+ * bs_duet_mds - minimal detectable slowdown: for s = 0, step, 2 step, ...
+ * up to max_s (defaults 0.01 and 0.15 when 0), slow B down with
+ * bs_duet_slow_b, re-pair (async) and re-run both tests; the MDS of a test
+ * is the smallest s it detects. Each s reuses opts->seed.
+ * Returns the errors of bs_duet_analyze (at s = 0), BS_EINVAL.
+ */
+int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
+		const struct bs_duet_opts *o, double step, double max_s,
+		struct bs_mds *out);
+
+/**
+ * bs_runtime_speedup - mean sequential run time (A's span + B's span) /
+ * mean duet run time (latest end - earliest start) (seed 004 §5.2.1).
+ * Returns BS_OK, BS_EINVAL, BS_EEMPTY (no run or an empty side).
+ */
+int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq,
+		       const struct bs_duet_run *duet, size_t n_duet,
+		       double *speedup);
+
+#endif
