@@ -131,8 +131,6 @@ struct {
 	__type(value, struct bs_counters);
 } counters SEC(".maps");
 
-extern struct rq runqueues __ksym __weak;
-
 /* ---- helpers ------------------------------------------------------------- */
 static __always_inline struct bs_counters *ctrs(void)
 {
@@ -146,20 +144,20 @@ static __always_inline struct cpu_cur *this_cpu_cur(void)
 	return bpf_map_lookup_elem(&cpu_cur, &zero);
 }
 
-/* Steal clock of this CPU's run queue (ns); 0 where the kernel does not
- * account steal time. Updated by the kernel at each rq clock update. */
-static __always_inline __u64 steal_clock(void)
+/* Steal clock (ns) of the run queue of task `t`, which is running on this
+ * CPU; 0 where the kernel does not account steal time. The kernel updates it
+ * at each rq clock update. The rq is reached through the task's CFS run queue
+ * (percpu `runqueues` needs CONFIG_KALLSYMS_ALL, often off). */
+static __always_inline __u64 steal_clock(struct task_struct *t)
 {
-	struct rq *rq;
-
-	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq) || !&runqueues)
+	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq) ||
+	    !bpf_core_field_exists(struct cfs_rq, rq))
 		return 0;
-	rq = bpf_this_cpu_ptr(&runqueues);
-	return BPF_CORE_READ(rq, prev_steal_time_rq);
+	return BPF_CORE_READ(t, se.cfs_rq, rq, prev_steal_time_rq);
 }
 
 /* The thread `ts` comes on this CPU (iteration begin, or switch-in). */
-static __always_inline void slice_start(struct thread_state *ts, __u32 tid)
+static __always_inline void slice_start(struct thread_state *ts, struct task_struct *t, __u32 tid)
 {
 	struct cpu_cur *cc = this_cpu_cur();
 
@@ -168,15 +166,15 @@ static __always_inline void slice_start(struct thread_state *ts, __u32 tid)
 		cc->irq_acc = 0;
 		cc->softirq_acc = 0;
 	}
-	ts->steal0 = steal_clock();
+	ts->steal0 = steal_clock(t);
 }
 
 /* The thread `ts` leaves this CPU (switch-out, or iteration end): fold the
  * IRQ and steal time of the slice into the record. */
-static __always_inline void slice_end(struct thread_state *ts, __u32 tid)
+static __always_inline void slice_end(struct thread_state *ts, struct task_struct *t, __u32 tid)
 {
 	struct cpu_cur *cc = this_cpu_cur();
-	__u64 steal = steal_clock();
+	__u64 steal = steal_clock(t);
 
 	if (cc && cc->tid == tid) {
 		ts->rec.irq_ns += cc->irq_acc;
@@ -268,7 +266,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	ts->nivcsw0 = BPF_CORE_READ(task, nivcsw);
 	ts->migrations0 = BPF_CORE_READ(task, se.nr_migrations);
 	ts->run_delay0 = BPF_CORE_READ(task, sched_info.run_delay);
-	slice_start(ts, tid);
+	slice_start(ts, task, tid);
 	ts->rec.begin_ns = bpf_ktime_get_ns();
 	return 0;
 }
@@ -310,7 +308,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 			c->end_without_begin++;
 		return;
 	}
-	slice_end(ts, tid);
+	slice_end(ts, task, tid);
 	ts->rec.end_ns = now;
 	ts->rec.cpu_end = bpf_get_smp_processor_id();
 	ts->rec.flags |= flags;
@@ -404,7 +402,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (cfg_interferers) {
 		w = bpf_map_lookup_elem(&cpu_wait, &cpu);
 		if (w && w->victim_tid) {
-			if (prev_tid != w->victim_tid && now > w->since)
+			/* the idle task is wake-up latency, not a competitor */
+			if (prev_tid != w->victim_tid && prev_tid != 0 && now > w->since)
 				charge_interferer(w->victim_pid, prev, now - w->since);
 			if (next_tid == w->victim_tid)
 				w->victim_tid = 0;
@@ -415,7 +414,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 
 	ts = bpf_map_lookup_elem(&threads, &prev_tid);
 	if (ts) {
-		slice_end(ts, prev_tid);
+		slice_end(ts, prev, prev_tid);
 		ts->off_start = now;
 		ts->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (ts->off_runnable)
@@ -438,7 +437,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		}
 		ts->off_start = 0;
 		ts->wake_ts = 0;
-		slice_start(ts, next_tid);
+		slice_start(ts, next, next_tid);
 	}
 	return 0;
 }

@@ -68,15 +68,19 @@ static int attach_auto(struct bs_probes *p, struct bpf_program *prog, char *err,
 	return add_link(p, l, NULL);
 }
 
-static void first_line(char *s)
+/* The verifier's reason: the first line of the load log, else the last message. */
+static const char *load_reason(char *s)
 {
-	char *nl;
+	char *p = strstr(s, "-- BEGIN PROG LOAD LOG --\n"), *nl;
 
-	/* the verifier's verdict is the most useful single line */
-	while ((nl = strchr(s, '\n')) && nl[1])
-		s = nl + 1;
+	if (p)
+		s = p + strlen("-- BEGIN PROG LOAD LOG --\n");
+	else
+		while ((nl = strchr(s, '\n')) && nl[1])
+			s = nl + 1;
 	if ((nl = strchr(s, '\n')))
 		*nl = 0;
+	return s;
 }
 
 int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
@@ -114,9 +118,10 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
 	rc = benchscope_bpf__load(skel);
 	if (rc) {
-		first_line(libbpf_last);
+		const char *why = load_reason(libbpf_last);
+
 		snprintf(err, errlen, "cannot load the BPF programs: %s%s%s%s", strerror(-rc),
-			 libbpf_last[0] ? " (" : "", libbpf_last, libbpf_last[0] ? ")" : "");
+			 why[0] ? " (" : "", why, why[0] ? ")" : "");
 		if (!opts->verbose)
 			snprintf(err + strlen(err), errlen - strlen(err),
 				 "; rerun with --verbose for the verifier log");
