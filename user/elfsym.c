@@ -166,7 +166,8 @@ int bs_elf_find_func(const char *path, const char *symbol, uint64_t *file_offset
 	bs_sym_keys(symbol, qfull, sizeof(qfull), qbase, sizeof(qbase));
 	struct bs_suggest sug;
 	bs_suggest_init(&sug, 5);
-	for (size_t i = 0; !nm && i < funcs.n; i++) {
+	size_t exact = nm; /* a mangled (or C) name needs no demangling pass */
+	for (size_t i = 0; !exact && i < funcs.n; i++) {
 		char *d = bs_demangle(funcs.v[i].name);
 		const char *shown = d ? d : funcs.v[i].name;
 		/* Compiler clones (".cold", ".isra") are never what a user names. */
