@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_report.c - `benchscope report TRACE [--json FILE|-] [--csv FILE|-]
+ * [--md FILE|-] [--top N] [--quiet]`: every output from a trace alone.
+ * Exit status: 0 ok, 1 an output could not be written, 2 usage error or
+ * unreadable trace (one line "benchscope report: ..." on stderr).
+ */
+#include "cmd_report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchscope/stats.h"
+#include "dataset.h"
+#include "render.h"
+
+static const char usage_text[] =
+	"Usage: benchscope report TRACE [--json FILE|-] [--csv FILE|-] [--md FILE|-]\n"
+	"                         [--top N] [--quiet]\n"
+	"Render the summary of a benchscope trace, and any export, from the trace alone.\n"
+	"\n"
+	"  --json FILE   write the JSON export (docs/json-schema.md); '-' for stdout\n"
+	"  --csv FILE    write one CSV row per iteration; '-' for stdout\n"
+	"  --md FILE     write the summary as Markdown; '-' for stdout\n"
+	"  --top N       list the N largest interferers (default 5)\n"
+	"  -q, --quiet   do not print the summary table\n"
+	"  -h, --help    show this help\n"
+	"\n"
+	"The table goes to stdout unless an export does. At most one export may use '-'.\n"
+	"\n"
+	"Examples:\n"
+	"  benchscope report benchscope.trace\n"
+	"  benchscope report run.trace --json run.json --csv run.csv\n"
+	"  benchscope report run.trace --md - > run.md\n";
+
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "benchscope report: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see benchscope report --help)\n");
+	return 2;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "md", required_argument, NULL, 'm' },
+		{ "top", required_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bs_report_opts opts = { .top_n = BS_REPORT_TOP_DEFAULT };
+	struct bs_dataset *ds = NULL;
+	char err[512];
+	int opt, ret, to_stdout = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': opts.json_path = optarg; break;
+		case 'c': opts.csv_path = optarg; break;
+		case 'm': opts.md_path = optarg; break;
+		case 'q': opts.no_table = 1; break;
+		case 't': {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || n < 1 ||
+			    n > 100000)
+				return usage_error("--top wants a count from 1 to 100000, not '%s'",
+						   optarg);
+			opts.top_n = n;
+			break;
+		}
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			return usage_error("unknown option or missing value: '%s'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("%s", "no trace given");
+	if (optind + 1 < argc)
+		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+	to_stdout = (opts.json_path && !strcmp(opts.json_path, "-")) +
+		    (opts.csv_path && !strcmp(opts.csv_path, "-")) +
+		    (opts.md_path && !strcmp(opts.md_path, "-"));
+	if (to_stdout > 1)
+		return usage_error("%s", "only one export can go to stdout ('-')");
+
+	bs_stats_init();
+	ret = bs_dataset_load(argv[optind], &ds, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "benchscope report: %s\n", err);
+		return 2;
+	}
+	ret = bs_report_render(ds, &opts);
+	bs_dataset_free(ds);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/* render_json.c - the JSON export (layout: docs/json-schema.md). */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "iter_cols.h"
+#include "render.h"
+
+/* A double, or JSON null when it is not finite (JSON has no NaN). */
+static json_object *jd(double d)
+{
+	return isfinite(d) ? json_object_new_double(d) : NULL;
+}
+
+static json_object *ju(uint64_t u)
+{
+	return json_object_new_int64(u > INT64_MAX ? INT64_MAX : (int64_t)u);
+}
+
+static void add(json_object *o, const char *key, json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static json_object *stats_json(const struct bs_summary *m)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "n", ju(m->n));
+	add(o, "mean", jd(m->mean));
+	add(o, "median", jd(m->median));
+	add(o, "sd", jd(m->sd));
+	add(o, "cv", jd(m->cv));
+	add(o, "min", jd(m->min));
+	add(o, "max", jd(m->max));
+	add(o, "q1", jd(m->q1));
+	add(o, "q3", jd(m->q3));
+	add(o, "mean_trimmed", jd(m->mean_trimmed));
+	add(o, "geomean", jd(m->geomean));
+	return o;
+}
+
+static json_object *interference_json(const struct bs_interference *t)
+{
+	json_object *o = json_object_new_object(), *share = json_object_new_object();
+	const struct { const char *name; uint64_t ns; } times[] = {
+		{ "preempted", t->preempted_ns }, { "blocked", t->blocked_ns },
+		{ "runq_wait", t->runq_wait_ns }, { "irq", t->irq_ns },
+		{ "softirq", t->softirq_ns },     { "steal", t->steal_ns },
+		{ "sched_delay", t->sched_delay_ns },
+	};
+	char key[32];
+
+	add(o, "wall_ns", ju(t->wall_ns));
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		snprintf(key, sizeof(key), "%s_ns", times[i].name);
+		add(o, key, ju(times[i].ns));
+		add(share, times[i].name,
+		    t->wall_ns ? jd((double)times[i].ns / (double)t->wall_ns) : NULL);
+	}
+	add(o, "nvcsw", ju(t->nvcsw));
+	add(o, "nivcsw", ju(t->nivcsw));
+	add(o, "migrations", ju(t->migrations));
+	add(o, "share", share);
+	return o;
+}
+
+static json_object *group_json(const struct bs_group_summary *g, int with_pid)
+{
+	json_object *o = json_object_new_object();
+
+	if (with_pid) {
+		add(o, "pid", ju(g->pid));
+		add(o, "comm", json_object_new_string(g->comm));
+	}
+	add(o, "iterations", ju(g->n_iters));
+	add(o, "duration_ns", g->has_duration ? stats_json(&g->duration) : NULL);
+	add(o, "ns_per_op", g->has_per_op ? stats_json(&g->per_op) : NULL);
+	add(o, "invocations", g->has_per_op ? ju(g->invocations) : NULL);
+	add(o, "first_begin_ns", g->n_iters ? ju(g->first_begin_ns) : NULL);
+	add(o, "last_end_ns", g->n_iters ? ju(g->last_end_ns) : NULL);
+	add(o, "interference", interference_json(&g->intf));
+	return o;
+}
+
+static json_object *summary_json(const struct bs_run_summary *s)
+{
+	json_object *o = json_object_new_object(), *procs = json_object_new_array(),
+		    *removed = json_object_new_object();
+
+	add(o, "iterations_total", ju(s->n_iters_total));
+	add(removed, "warmup", ju(s->n_warmup));
+	add(removed, "end_before_begin", ju(s->n_invalid));
+	add(o, "removed", removed);
+	add(o, "overall", group_json(&s->overall, 0));
+	for (size_t i = 0; i < s->n_procs; i++)
+		json_object_array_add(procs, group_json(&s->procs[i], 1));
+	add(o, "processes", procs);
+	add(o, "probe_cost_per_iteration_ns", jd(s->probe_cost_ns));
+	add(o, "perturbation", jd(s->perturbation));
+	add(o, "lost_total", s->has_lost ? ju(s->lost_total) : NULL);
+	return o;
+}
+
+static json_object *interferers_json(const struct bs_dataset *ds, const struct bs_run_summary *s)
+{
+	json_object *o = json_object_new_object(), *top = json_object_new_array(),
+		    *recs = json_object_new_array();
+
+	add(o, "threads", ju(s->n_interferers));
+	add(o, "total_ns", ju(s->interferer_ns));
+	for (size_t i = 0; i < s->n_top; i++) {
+		json_object *x = json_object_new_object();
+
+		add(x, "comm", json_object_new_string(s->top[i].comm));
+		add(x, "pid", ju(s->top[i].pid));
+		add(x, "tid", ju(s->top[i].tid));
+		add(x, "ns", ju(s->top[i].ns));
+		add(x, "share", jd(s->top[i].share));
+		json_object_array_add(top, x);
+	}
+	add(o, "top", top);
+	for (size_t i = 0; i < ds->n_interferers; i++) {
+		const struct bs_interferer_rec *r = &ds->interferers[i];
+		json_object *x = json_object_new_object();
+
+		add(x, "victim_pid", ju(r->victim_pid));
+		add(x, "comm", json_object_new_string_len(r->comm, (int)strnlen(r->comm, BS_COMM_LEN)));
+		add(x, "pid", ju(r->interferer_pid));
+		add(x, "tid", ju(r->interferer_tid));
+		add(x, "ns", ju(r->ns));
+		json_object_array_add(recs, x);
+	}
+	add(o, "records", recs);
+	return o;
+}
+
+static json_object *iterations_json(const struct bs_dataset *ds)
+{
+	json_object *arr = json_object_new_array_ext((int)ds->n_iters);
+	size_t ncols;
+	const struct bs_iter_col *cols = bs_iter_cols(&ncols);
+	struct bs_col_val v;
+
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		json_object *it = json_object_new_object();
+
+		for (size_t c = 0; c < ncols; c++) {
+			bs_iter_col_value(c, &ds->iters[i], &v);
+			add(it, cols[c].name,
+			    !v.present ? NULL :
+			    v.kind == BS_COL_UINT ? ju(v.u) :
+			    v.kind == BS_COL_FLOAT ? jd(v.d) : json_object_new_string(v.text));
+		}
+		json_object_array_add(arr, it);
+	}
+	return arr;
+}
+
+static json_object *procs_json(const struct bs_dataset *ds)
+{
+	static const char *kinds[] = { "unknown", "fork", "exec", "exit" };
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < ds->n_procs; i++) {
+		const struct bs_proc_rec *p = &ds->procs[i];
+		json_object *o = json_object_new_object();
+
+		add(o, "kind", json_object_new_string(kinds[p->kind <= 3 ? p->kind : 0]));
+		add(o, "pid", ju(p->pid));
+		add(o, "ppid", ju(p->ppid));
+		add(o, "ts_ns", ju(p->ts_ns));
+		add(o, "exit_code", p->kind == BS_PROC_EXIT ? json_object_new_int(p->exit_code) : NULL);
+		add(o, "comm", json_object_new_string_len(p->comm, (int)strnlen(p->comm, BS_COMM_LEN)));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_run_summary *s)
+{
+	json_object *root = json_object_new_object(), *trace = json_object_new_object(),
+		    *warn = json_object_new_array(), *endw = bs_json_get(ds->end, "warnings");
+
+	if (!root || !trace || !warn) {
+		json_object_put(root);
+		json_object_put(trace);
+		json_object_put(warn);
+		return NULL;
+	}
+	add(root, "schema", json_object_new_string("benchscope-report"));
+	add(root, "schema_version", json_object_new_int(BS_JSON_SCHEMA_VERSION));
+	add(trace, "path", ds->path ? json_object_new_string(ds->path) : NULL);
+	add(trace, "truncated", json_object_new_boolean(ds->truncated));
+	add(trace, "blocks", ju(ds->n_blocks));
+	add(root, "trace", trace);
+	add(root, "context", json_object_get(ds->context));
+	add(root, "summary", summary_json(s));
+	add(root, "interferers", interferers_json(ds, s));
+	for (size_t i = 0; i < s->n_warnings; i++)
+		json_object_array_add(warn, json_object_new_string(s->warnings[i]));
+	for (size_t i = 0; endw && json_object_is_type(endw, json_type_array) &&
+			   i < json_object_array_length(endw); i++)
+		json_object_array_add(warn, json_object_get(json_object_array_get_idx(endw, i)));
+	add(root, "warnings", warn);
+	add(root, "iterations", iterations_json(ds));
+	add(root, "processes", procs_json(ds));
+	add(root, "events", json_object_get(ds->events));
+	add(root, "end", json_object_get(ds->end));
+	return root;
+}
+
+int bs_render_json(FILE *f, const struct bs_dataset *ds, const struct bs_run_summary *s)
+{
+	json_object *root = bs_render_json_object(ds, s);
+	const char *text;
+	int ret = 0;
+
+	if (!root)
+		return -ENOMEM;
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text || fputs(text, f) < 0 || fputc('\n', f) == EOF)
+		ret = text ? -EIO : -ENOMEM;
+	json_object_put(root);
+	return ret;
+}

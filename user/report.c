@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/* report.c - summary + every requested output of a dataset (see render.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "render.h"
+
+enum out_kind { OUT_JSON, OUT_CSV, OUT_MD };
+
+static int is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+static int write_one(const char *path, enum out_kind kind, const struct bs_dataset *ds,
+		     const struct bs_run_summary *s, const struct bs_doc *doc)
+{
+	FILE *f = is_stdout(path) ? stdout : fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		fprintf(stderr, "benchscope: cannot write %s: %s\n", path, strerror(errno));
+		return ret;
+	}
+	switch (kind) {
+	case OUT_JSON: ret = bs_render_json(f, ds, s); break;
+	case OUT_CSV: ret = bs_render_csv(f, ds); break;
+	default: ret = bs_render_md(f, doc); break;
+	}
+	if (fflush(f) && !ret)
+		ret = -errno;
+	if (f != stdout && fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "benchscope: cannot write %s: %s\n",
+			is_stdout(path) ? "to stdout" : path, strerror(-ret));
+	return ret;
+}
+
+int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *opts)
+{
+	struct bs_report_opts o = { 0 };
+	struct bs_run_summary s;
+	struct bs_doc *doc = NULL;
+	int ret;
+
+	if (opts)
+		o = *opts;
+	if (!o.top_n)
+		o.top_n = BS_REPORT_TOP_DEFAULT;
+	if (!ds)
+		return -EINVAL;
+	if (ds->truncated)
+		fprintf(stderr, "benchscope: warning: trace truncated after %zu records "
+			"(the run did not finish)\n", ds->n_blocks);
+	ret = bs_run_summarize(ds, o.top_n, &s);
+	if (ret) {
+		fprintf(stderr, "benchscope: cannot summarise the trace: %s\n", strerror(-ret));
+		return ret;
+	}
+	doc = bs_report_doc_build(ds, &s);
+	if (!doc) {
+		fprintf(stderr, "benchscope: out of memory\n");
+		bs_run_summary_free(&s);
+		return -ENOMEM;
+	}
+	if (!o.no_table && !is_stdout(o.json_path) && !is_stdout(o.csv_path) &&
+	    !is_stdout(o.md_path)) {
+		ret = bs_render_table(stdout, doc);
+		if (!ret && fflush(stdout))
+			ret = -EIO;
+	}
+	if (!ret && o.json_path)
+		ret = write_one(o.json_path, OUT_JSON, ds, &s, doc);
+	if (!ret && o.csv_path)
+		ret = write_one(o.csv_path, OUT_CSV, ds, &s, doc);
+	if (!ret && o.md_path)
+		ret = write_one(o.md_path, OUT_MD, ds, &s, doc);
+	bs_doc_free(doc);
+	bs_run_summary_free(&s);
+	return ret;
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+/* report_doc.c - content of the human report (see report_doc.h). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_doc.h"
+#include "units.h"
+
+#define MAX_PROC_ROWS 20
+
+/* JSON member as text, "n/a" when missing. */
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v = bs_json_get(o, key);
+
+	return v ? json_object_get_string(v) : "n/a";
+}
+
+static char *command_line(json_object *ctx)
+{
+	json_object *cmd = bs_json_get(ctx, "command");
+	size_t len = 1;
+	char *s;
+
+	if (!cmd || !json_object_is_type(cmd, json_type_array))
+		return strdup(cmd ? json_object_get_string(cmd) : "n/a");
+	for (size_t i = 0; i < json_object_array_length(cmd); i++)
+		len += strlen(json_object_get_string(json_object_array_get_idx(cmd, i))) + 1;
+	s = calloc(1, len);
+	for (size_t i = 0; s && i < json_object_array_length(cmd); i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, json_object_get_string(json_object_array_get_idx(cmd, i)));
+	}
+	return s;
+}
+
+static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
+			const struct bs_run_summary *s)
+{
+	json_object *ctx = ds->context, *b = bs_json_get(ctx, "boundaries"),
+		    *cost = bs_json_get(ctx, "probe_cost_ns");
+	char t1[32], t2[32], t3[32];
+
+	bs_doc_text(doc, "Run");
+	bs_doc_line(doc, "trace       %s%s", ds->path ? ds->path : "n/a",
+		    ds->truncated ? " (truncated: the run did not finish)" : "");
+	bs_doc_line(doc, "boundaries  %s: begin %s, end %s", jstr(b, "kind"), jstr(b, "begin"),
+		    jstr(b, "end"));
+	bs_doc_line(doc, "machine     %s, kernel %s, %s, %s CPUs", jstr(ctx, "hostname"),
+		    jstr(ctx, "kernel"), jstr(ctx, "cpu_model"), jstr(ctx, "ncpus"));
+	bs_doc_line(doc, "clock       %s, started %s", jstr(ctx, "clock"), jstr(ctx, "started_at"));
+	if (cost)
+		bs_doc_line(doc, "probe cost  %s per iteration (begin %s, end %s; %s)",
+			    bs_fmt_ns(s->probe_cost_ns, t1, sizeof(t1)),
+			    bs_fmt_ns(bs_json_get(cost, "begin") ?
+				      json_object_get_double(bs_json_get(cost, "begin")) : NAN,
+				      t2, sizeof(t2)),
+			    bs_fmt_ns(bs_json_get(cost, "end") ?
+				      json_object_get_double(bs_json_get(cost, "end")) : NAN,
+				      t3, sizeof(t3)),
+			    jstr(cost, "method"));
+	else
+		bs_doc_line(doc, "probe cost  n/a");
+	bs_doc_line(doc, "tool        %s %s, trace format %s", jstr(ctx, "tool"),
+		    jstr(ctx, "version"), jstr(ctx, "trace_format"));
+}
+
+/* Cells of one statistics row: n, mean, sd, CV, median, min, max, trim mean. */
+static void stats_row(struct bs_doc *doc, const char *label, const struct bs_summary *m)
+{
+	char c[8][32];
+	const char *cells[9] = { label, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7] };
+
+	snprintf(c[0], sizeof(c[0]), "%zu", m->n);
+	bs_fmt_ns(m->mean, c[1], sizeof(c[1]));
+	bs_fmt_ns(m->sd, c[2], sizeof(c[2]));
+	bs_fmt_pct(m->cv, c[3], sizeof(c[3]));
+	bs_fmt_ns(m->median, c[4], sizeof(c[4]));
+	bs_fmt_ns(m->min, c[5], sizeof(c[5]));
+	bs_fmt_ns(m->max, c[6], sizeof(c[6]));
+	bs_fmt_ns(m->mean_trimmed, c[7], sizeof(c[7]));
+	bs_doc_row(doc, cells);
+}
+
+static void iterations_section(struct bs_doc *doc, const struct bs_run_summary *s)
+{
+	const struct bs_group_summary *o = &s->overall;
+	char title[96];
+
+	snprintf(title, sizeof(title), "Iterations: %zu in %zu process%s", o->n_iters, s->n_procs,
+		 s->n_procs == 1 ? "" : "es");
+	if (!o->has_duration) {
+		bs_doc_text(doc, title);
+		bs_doc_line(doc, "no iteration to summarise");
+		return;
+	}
+	bs_doc_table(doc, title, "\t>n\t>mean\t>sd\t>CV\t>median\t>min\t>max\t>trim mean");
+	stats_row(doc, "duration", &o->duration);
+	if (o->has_per_op) {
+		stats_row(doc, "time/op", &o->per_op);
+		bs_doc_note(doc, "time/op = duration / invocations (%" PRIu64 " invocations); "
+			    "trim mean = mean without the fastest and the slowest", o->invocations);
+	} else {
+		bs_doc_note(doc, "trim mean = mean without the fastest and the slowest");
+	}
+}
+
+static void procs_section(struct bs_doc *doc, const struct bs_run_summary *s)
+{
+	size_t shown = s->n_procs < MAX_PROC_ROWS ? s->n_procs : MAX_PROC_ROWS;
+
+	if (s->n_procs < 2 || s->n_procs == s->overall.n_iters)
+		return; /* one process, or one iteration per process */
+	bs_doc_table(doc, "Per process", "pid\tcomm\t>n\t>mean\t>CV\t>median\t>min\t>time/op");
+	for (size_t i = 0; i < shown; i++) {
+		const struct bs_group_summary *g = &s->procs[i];
+		char c[7][32];
+		const char *cells[8] = { c[0], g->comm, c[1], c[2], c[3], c[4], c[5], c[6] };
+
+		snprintf(c[0], sizeof(c[0]), "%" PRIu32, g->pid);
+		snprintf(c[1], sizeof(c[1]), "%zu", g->n_iters);
+		bs_fmt_ns(g->duration.mean, c[2], sizeof(c[2]));
+		bs_fmt_pct(g->duration.cv, c[3], sizeof(c[3]));
+		bs_fmt_ns(g->duration.median, c[4], sizeof(c[4]));
+		bs_fmt_ns(g->duration.min, c[5], sizeof(c[5]));
+		bs_fmt_ns(g->has_per_op ? g->per_op.mean : NAN, c[6], sizeof(c[6]));
+		bs_doc_row(doc, cells);
+	}
+	if (shown < s->n_procs)
+		bs_doc_note(doc, "%zu more processes in the JSON export", s->n_procs - shown);
+}
+
+static void time_row(struct bs_doc *doc, const char *label, uint64_t ns,
+		     const struct bs_interference *t, size_t n)
+{
+	char c[3][32];
+	const char *cells[4] = { label, c[0], c[1], c[2] };
+
+	bs_fmt_ns((double)ns, c[0], sizeof(c[0]));
+	bs_fmt_pct(t->wall_ns ? (double)ns / (double)t->wall_ns : NAN, c[1], sizeof(c[1]));
+	bs_fmt_ns(n ? (double)ns / (double)n : NAN, c[2], sizeof(c[2]));
+	bs_doc_row(doc, cells);
+}
+
+static void count_row(struct bs_doc *doc, const char *label, uint64_t count, size_t n)
+{
+	char c[2][32];
+	const char *cells[4] = { label, c[0], "", c[1] };
+
+	snprintf(c[0], sizeof(c[0]), "%" PRIu64, count);
+	if (n)
+		snprintf(c[1], sizeof(c[1]), "%.2f", (double)count / (double)n);
+	else
+		snprintf(c[1], sizeof(c[1]), "n/a");
+	bs_doc_row(doc, cells);
+}
+
+static void interference_section(struct bs_doc *doc, const struct bs_run_summary *s)
+{
+	const struct bs_interference *t = &s->overall.intf;
+	size_t n = s->overall.n_iters;
+	char title[128], w[32];
+
+	snprintf(title, sizeof(title), "Interference (sum over %zu iterations, wall time %s)", n,
+		 bs_fmt_ns((double)t->wall_ns, w, sizeof(w)));
+	bs_doc_table(doc, title, "\t>total\t>share\t>per iteration");
+	time_row(doc, "preempted", t->preempted_ns, t, n);
+	time_row(doc, "blocked", t->blocked_ns, t, n);
+	time_row(doc, "run-queue wait", t->runq_wait_ns, t, n);
+	time_row(doc, "hard IRQ", t->irq_ns, t, n);
+	time_row(doc, "softirq", t->softirq_ns, t, n);
+	time_row(doc, "steal", t->steal_ns, t, n);
+	time_row(doc, "sched delay (kernel)", t->sched_delay_ns, t, n);
+	count_row(doc, "voluntary switches", t->nvcsw, n);
+	count_row(doc, "involuntary switches", t->nivcsw, n);
+	count_row(doc, "migrations", t->migrations, n);
+	bs_doc_note(doc, "share = total / summed wall time of the iterations; run-queue wait "
+		    "includes preempted");
+}
+
+static void interferers_section(struct bs_doc *doc, const struct bs_run_summary *s)
+{
+	char title[128], tot[32];
+
+	snprintf(title, sizeof(title), "Top interferers (%zu of %zu threads, %s in all)", s->n_top,
+		 s->n_interferers, bs_fmt_ns((double)s->interferer_ns, tot, sizeof(tot)));
+	if (!s->n_top) {
+		bs_doc_text(doc, "Top interferers");
+		bs_doc_line(doc, "none recorded");
+		return;
+	}
+	bs_doc_table(doc, title, "comm\t>pid\t>tid\t>time\t>share");
+	for (size_t i = 0; i < s->n_top; i++) {
+		const struct bs_top_interferer *x = &s->top[i];
+		char c[4][32];
+		const char *cells[5] = { x->comm, c[0], c[1], c[2], c[3] };
+
+		snprintf(c[0], sizeof(c[0]), "%" PRIu32, x->pid);
+		snprintf(c[1], sizeof(c[1]), "%" PRIu32, x->tid);
+		bs_fmt_ns((double)x->ns, c[2], sizeof(c[2]));
+		bs_fmt_pct(x->share, c[3], sizeof(c[3]));
+		bs_doc_row(doc, cells);
+	}
+	bs_doc_note(doc, "time = CPU time the thread took while a measured process waited to run; "
+		    "share of the iterations' wall time");
+}
+
+static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
+			    const struct bs_run_summary *s)
+{
+	json_object *lost = bs_json_get(ds->end, "lost");
+	char *list = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	bs_doc_text(doc, "Records");
+	bs_doc_line(doc, "%zu iterations, %zu process events, %zu interferers, %zu events in %zu "
+		    "blocks", ds->n_iters, ds->n_procs, ds->n_interferers,
+		    json_object_array_length(ds->events), ds->n_blocks);
+	if (!s->has_lost) {
+		bs_doc_line(doc, "lost: n/a (%s)", ds->end ? "no lost counters in END" :
+			    "no END block");
+		return;
+	}
+	f = open_memstream(&list, &len);
+	if (f) {
+		int first = 1;
+
+		json_object_object_foreach(lost, key, val) {
+			fprintf(f, "%s%s %s", first ? "" : ", ", key, json_object_get_string(val));
+			first = 0;
+		}
+		fclose(f);
+	}
+	bs_doc_line(doc, "lost: %" PRIu64 " (%s)", s->lost_total, list ? list : "");
+	free(list);
+}
+
+static void bpf_section(struct bs_doc *doc, const struct bs_dataset *ds)
+{
+	json_object *st = bs_json_get(ds->end, "bpf_stats");
+
+	if (!st || !json_object_is_type(st, json_type_array) || !json_object_array_length(st)) {
+		bs_doc_text(doc, "BPF programs");
+		bs_doc_line(doc, "run time: n/a");
+		return;
+	}
+	bs_doc_table(doc, "BPF programs (BPF_STATS_RUN_TIME)", "program\t>runs\t>total\t>per run");
+	for (size_t i = 0; i < json_object_array_length(st); i++) {
+		json_object *p = json_object_array_get_idx(st, i);
+		int64_t cnt = json_object_get_int64(bs_json_get(p, "run_cnt"));
+		double ns = json_object_get_double(bs_json_get(p, "run_time_ns"));
+		char c[3][32];
+		const char *cells[4] = { jstr(p, "prog"), c[0], c[1], c[2] };
+
+		snprintf(c[0], sizeof(c[0]), "%" PRId64, cnt);
+		bs_fmt_ns(bs_json_get(p, "run_time_ns") ? ns : NAN, c[1], sizeof(c[1]));
+		bs_fmt_ns(cnt > 0 ? ns / (double)cnt : NAN, c[2], sizeof(c[2]));
+		bs_doc_row(doc, cells);
+	}
+}
+
+static void harness_section(struct bs_doc *doc, const struct bs_dataset *ds)
+{
+	json_object *st = bs_json_get(ds->end, "status"), *wall = bs_json_get(ds->end, "wall_ns");
+	char w[32];
+
+	bs_doc_text(doc, "Harness");
+	if (!st)
+		bs_doc_line(doc, "status: n/a");
+	else if (json_object_get_boolean(bs_json_get(st, "signaled")))
+		bs_doc_line(doc, "pid %s killed by signal %d (%s)", jstr(st, "pid"),
+			    json_object_get_int(bs_json_get(st, "signal")),
+			    strsignal(json_object_get_int(bs_json_get(st, "signal"))));
+	else if (json_object_get_boolean(bs_json_get(st, "exited")))
+		bs_doc_line(doc, "pid %s exited with status %d", jstr(st, "pid"),
+			    json_object_get_int(bs_json_get(st, "exit_code")));
+	else
+		bs_doc_line(doc, "pid %s: still running or unknown", jstr(st, "pid"));
+	if (json_object_get_boolean(bs_json_get(ds->end, "interrupted")))
+		bs_doc_line(doc, "interrupted (Ctrl-C): the harness was stopped");
+	bs_doc_line(doc, "wall time of the run: %s",
+		    bs_fmt_ns(wall ? json_object_get_double(wall) : NAN, w, sizeof(w)));
+}
+
+static void removed_section(struct bs_doc *doc, const struct bs_run_summary *s)
+{
+	bs_doc_text(doc, "Removed");
+	if (!s->n_warmup && !s->n_invalid)
+		bs_doc_line(doc, "nothing removed (%zu of %zu iterations summarised)",
+			    s->overall.n_iters, s->n_iters_total);
+	if (s->n_warmup)
+		bs_doc_line(doc, "%zu warmup iterations excluded (flag warmup)", s->n_warmup);
+	if (s->n_invalid)
+		bs_doc_line(doc, "%zu iterations excluded: end before begin", s->n_invalid);
+}
+
+static void warnings_section(struct bs_doc *doc, const struct bs_dataset *ds,
+			     const struct bs_run_summary *s)
+{
+	json_object *w = bs_json_get(ds->end, "warnings");
+	size_t n_end = w && json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
+	size_t n_ev = 0;
+
+	for (size_t i = 0; i < json_object_array_length(ds->events); i++)
+		n_ev += !strcmp(jstr(json_object_array_get_idx(ds->events, i), "kind"), "warning");
+	if (!s->n_warnings && !n_end && !n_ev)
+		return;
+	bs_doc_text(doc, "Warnings");
+	for (size_t i = 0; i < s->n_warnings; i++)
+		bs_doc_line(doc, "%s", s->warnings[i]);
+	for (size_t i = 0; i < n_end; i++)
+		bs_doc_line(doc, "%s", json_object_get_string(json_object_array_get_idx(w, i)));
+	for (size_t i = 0; i < json_object_array_length(ds->events); i++) {
+		json_object *ev = json_object_array_get_idx(ds->events, i);
+
+		if (!strcmp(jstr(ev, "kind"), "warning"))
+			bs_doc_line(doc, "%s", jstr(ev, "text"));
+	}
+}
+
+struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_run_summary *s)
+{
+	char *cmd = command_line(ds->context), *title = NULL;
+	struct bs_doc *doc;
+
+	if (!cmd || asprintf(&title, "benchscope: %s", cmd) < 0)
+		title = NULL;
+	free(cmd);
+	doc = title ? bs_doc_new(title) : NULL;
+	free(title);
+	if (!doc)
+		return NULL;
+	run_section(doc, ds, s);
+	iterations_section(doc, s);
+	procs_section(doc, s);
+	interference_section(doc, s);
+	interferers_section(doc, s);
+	records_section(doc, ds, s);
+	bpf_section(doc, ds);
+	harness_section(doc, ds);
+	removed_section(doc, s);
+	warnings_section(doc, ds, s);
+	if (doc->oom) {
+		bs_doc_free(doc);
+		return NULL;
+	}
+	return doc;
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/* summary.c - figures of a run from a dataset (see summary.h). */
+#include "summary.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+int bs_iter_counted(const struct bs_iter_rec *r)
+{
+	return !(r->flags & BS_ITER_F_WARMUP) && r->end_ns >= r->begin_ns;
+}
+
+double bs_iter_ns_per_op(const struct bs_iter_rec *r)
+{
+	if (!(r->flags & BS_ITER_F_INVOC) || r->invocations == 0 || r->end_ns < r->begin_ns)
+		return NAN;
+	return (double)(r->end_ns - r->begin_ns) / (double)r->invocations;
+}
+
+static void add_interference(struct bs_interference *t, const struct bs_iter_rec *r)
+{
+	t->wall_ns += r->end_ns - r->begin_ns;
+	t->preempted_ns += r->preempted_ns;
+	t->blocked_ns += r->blocked_ns;
+	t->runq_wait_ns += r->runq_wait_ns;
+	t->irq_ns += r->irq_ns;
+	t->softirq_ns += r->softirq_ns;
+	t->steal_ns += r->steal_ns;
+	t->sched_delay_ns += r->sched_delay_ns;
+	t->nvcsw += r->nvcsw;
+	t->nivcsw += r->nivcsw;
+	t->migrations += r->migrations;
+}
+
+/* Summarise the iterations ds->iters[idx[0..n-1]]; @x is scratch of n doubles. */
+static int summarize_group(const struct bs_dataset *ds, const size_t *idx, size_t n, double *x,
+			   struct bs_group_summary *g)
+{
+	size_t with_invoc = 0;
+
+	g->n_iters = n;
+	g->first_begin_ns = UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct bs_iter_rec *r = &ds->iters[idx[i]];
+
+		x[i] = (double)(r->end_ns - r->begin_ns);
+		add_interference(&g->intf, r);
+		if (r->begin_ns < g->first_begin_ns)
+			g->first_begin_ns = r->begin_ns;
+		if (r->end_ns > g->last_end_ns)
+			g->last_end_ns = r->end_ns;
+		with_invoc += !isnan(bs_iter_ns_per_op(r));
+	}
+	if (n == 0) {
+		g->first_begin_ns = 0;
+		return 0;
+	}
+	if (bs_summarize(x, n, &g->duration) == BS_ENOMEM)
+		return -ENOMEM;
+	g->has_duration = 1;
+	if (with_invoc == n) {
+		for (size_t i = 0; i < n; i++) {
+			x[i] = bs_iter_ns_per_op(&ds->iters[idx[i]]);
+			g->invocations += ds->iters[idx[i]].invocations;
+		}
+		if (bs_summarize(x, n, &g->per_op) == BS_ENOMEM)
+			return -ENOMEM;
+		g->has_per_op = 1;
+	}
+	return 0;
+}
+
+static int cmp_by_pid(const void *a, const void *b, void *dsp)
+{
+	const struct bs_dataset *ds = dsp;
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	uint32_t pa = ds->iters[ia].pid, pb = ds->iters[ib].pid;
+
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;
+}
+
+struct span { size_t start, n; };
+
+static int cmp_span_first(const void *a, const void *b, void *idx)
+{
+	size_t fa = ((size_t *)idx)[((const struct span *)a)->start];
+	size_t fb = ((size_t *)idx)[((const struct span *)b)->start];
+
+	return fa < fb ? -1 : fa > fb;
+}
+
+static void proc_comm(const struct bs_dataset *ds, uint32_t pid, char *comm)
+{
+	int best = 0; /* EXEC beats FORK beats EXIT; the last of a kind wins */
+
+	for (size_t i = 0; i < ds->n_procs; i++) {
+		const struct bs_proc_rec *p = &ds->procs[i];
+		int rank = p->kind == BS_PROC_EXEC ? 3 : p->kind == BS_PROC_FORK ? 2 : 1;
+
+		if (p->pid == pid && rank >= best) {
+			best = rank;
+			memcpy(comm, p->comm, BS_COMM_LEN);
+			comm[BS_COMM_LEN - 1] = 0;
+		}
+	}
+}
+
+static int summarize_procs(const struct bs_dataset *ds, size_t *idx, size_t n, double *x,
+			   struct bs_run_summary *s)
+{
+	struct span *spans;
+	size_t ns = 0;
+	int ret = 0;
+
+	qsort_r(idx, n, sizeof(*idx), cmp_by_pid, (void *)ds);
+	spans = calloc(n ? n : 1, sizeof(*spans));
+	if (!spans)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || ds->iters[idx[i]].pid != ds->iters[idx[i - 1]].pid)
+			spans[ns++].start = i;
+		spans[ns - 1].n++;
+	}
+	qsort_r(spans, ns, sizeof(*spans), cmp_span_first, idx);
+	s->procs = calloc(ns ? ns : 1, sizeof(*s->procs));
+	if (!s->procs) {
+		free(spans);
+		return -ENOMEM;
+	}
+	s->n_procs = ns;
+	for (size_t i = 0; i < ns && !ret; i++) {
+		struct bs_group_summary *g = &s->procs[i];
+
+		g->pid = ds->iters[idx[spans[i].start]].pid;
+		proc_comm(ds, g->pid, g->comm);
+		ret = summarize_group(ds, idx + spans[i].start, spans[i].n, x, g);
+	}
+	free(spans);
+	return ret;
+}
+
+static int cmp_interferer_tid(const void *a, const void *b)
+{
+	const struct bs_interferer_rec *x = a, *y = b;
+
+	return x->interferer_tid < y->interferer_tid ? -1 : x->interferer_tid > y->interferer_tid;
+}
+
+static int cmp_top_ns(const void *a, const void *b)
+{
+	const struct bs_top_interferer *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Sum interferer records over victims, per interferer thread; keep top_n. */
+static int summarize_interferers(const struct bs_dataset *ds, size_t top_n,
+				 struct bs_run_summary *s)
+{
+	struct bs_interferer_rec *v;
+	struct bs_top_interferer *all;
+	size_t n = 0;
+
+	if (!ds->n_interferers)
+		return 0;
+	v = malloc(ds->n_interferers * sizeof(*v));
+	all = calloc(ds->n_interferers, sizeof(*all));
+	if (!v || !all) {
+		free(v);
+		free(all);
+		return -ENOMEM;
+	}
+	memcpy(v, ds->interferers, ds->n_interferers * sizeof(*v));
+	qsort(v, ds->n_interferers, sizeof(*v), cmp_interferer_tid);
+	for (size_t i = 0; i < ds->n_interferers; i++) {
+		if (i == 0 || v[i].interferer_tid != v[i - 1].interferer_tid) {
+			all[n].tid = v[i].interferer_tid;
+			all[n].pid = v[i].interferer_pid;
+			memcpy(all[n].comm, v[i].comm, BS_COMM_LEN);
+			all[n].comm[BS_COMM_LEN - 1] = 0;
+			n++;
+		}
+		all[n - 1].ns += v[i].ns;
+		s->interferer_ns += v[i].ns;
+	}
+	free(v);
+	qsort(all, n, sizeof(*all), cmp_top_ns);
+	for (size_t i = 0; i < n; i++)
+		all[i].share = s->overall.intf.wall_ns ?
+			(double)all[i].ns / (double)s->overall.intf.wall_ns : NAN;
+	s->n_interferers = n;
+	s->n_top = n < top_n ? n : top_n;
+	s->top = all;
+	return 0;
+}
+
+static int warn(struct bs_run_summary *s, const char *fmt, ...)
+{
+	char **nw = realloc(s->warnings, (s->n_warnings + 1) * sizeof(*nw));
+	va_list ap;
+	int ret;
+
+	if (!nw)
+		return -ENOMEM;
+	s->warnings = nw;
+	va_start(ap, fmt);
+	ret = vasprintf(&nw[s->n_warnings], fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	s->n_warnings++;
+	return 0;
+}
+
+static void read_end(const struct bs_dataset *ds, struct bs_run_summary *s)
+{
+	json_object *lost = bs_json_get(ds->end, "lost");
+
+	if (!lost || !json_object_is_type(lost, json_type_object))
+		return;
+	s->has_lost = 1;
+	json_object_object_foreach(lost, key, val) {
+		if (strstr(key, "lost") && json_object_get_int64(val) > 0)
+			s->lost_total += (uint64_t)json_object_get_int64(val);
+	}
+}
+
+static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
+{
+	const struct bs_group_summary *o = &s->overall;
+	size_t n_exit = 0, n_nested = 0;
+	char a[32], b[32], c[32];
+	json_object *status = bs_json_get(ds->end, "status");
+	int ret = 0;
+
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		n_exit += !!(ds->iters[i].flags & BS_ITER_F_EXIT);
+		n_nested += !!(ds->iters[i].flags & BS_ITER_F_NESTED);
+	}
+	if (o->n_iters == 0)
+		ret |= warn(s, "no iteration was recorded: the boundary probes never fired");
+	if (s->perturbation > BS_PERTURBATION_WARN)
+		ret |= warn(s, "probe cost %s per iteration is %s of the median iteration (%s): "
+			    "the measurement perturbs the harness; prefer a USDT or "
+			    "process-level boundary",
+			    bs_fmt_ns(s->probe_cost_ns, a, sizeof(a)),
+			    bs_fmt_pct(s->perturbation, b, sizeof(b)),
+			    bs_fmt_ns(o->duration.median, c, sizeof(c)));
+	if (s->lost_total)
+		ret |= warn(s, "%llu records were lost (see the lost counters)",
+			    (unsigned long long)s->lost_total);
+	if (s->n_invoc_flagged && !o->has_per_op)
+		ret |= warn(s, "time per invocation not reported: only %zu of %zu iterations carry "
+			    "an invocation count", s->n_invoc_flagged, o->n_iters);
+	if (s->n_invoc_bad)
+		ret |= warn(s, "%zu iterations had an implausible invocation count",
+			    s->n_invoc_bad);
+	if (n_exit)
+		ret |= warn(s, "%zu iterations were ended by their thread's exit, not by the "
+			    "end probe", n_exit);
+	if (n_nested)
+		ret |= warn(s, "%zu iterations began again before they ended (nested begin)",
+			    n_nested);
+	if (!ds->end && !ds->truncated)
+		ret |= warn(s, "the trace has no END block");
+	if (json_object_get_boolean(bs_json_get(status, "signaled")))
+		ret |= warn(s, "the harness was killed by signal %d",
+			    json_object_get_int(bs_json_get(status, "signal")));
+	else if (json_object_get_boolean(bs_json_get(status, "exited")) &&
+		 json_object_get_int(bs_json_get(status, "exit_code")) != 0)
+		ret |= warn(s, "the harness exited with status %d",
+			    json_object_get_int(bs_json_get(status, "exit_code")));
+	return ret ? -ENOMEM : 0;
+}
+
+int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_summary *s)
+{
+	size_t *idx = NULL, n = 0;
+	double *x = NULL;
+	json_object *cost;
+	int ret;
+
+	if (!ds || !s)
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->n_iters_total = ds->n_iters;
+	idx = malloc((ds->n_iters ? ds->n_iters : 1) * sizeof(*idx));
+	x = malloc((ds->n_iters ? ds->n_iters : 1) * sizeof(*x));
+	if (!idx || !x) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *r = &ds->iters[i];
+
+		if (r->flags & BS_ITER_F_WARMUP)
+			s->n_warmup++;
+		else if (r->end_ns < r->begin_ns)
+			s->n_invalid++;
+		if (!bs_iter_counted(r))
+			continue;
+		idx[n++] = i;
+		s->n_invoc_flagged += !!(r->flags & BS_ITER_F_INVOC);
+		s->n_invoc_bad += !!(r->flags & BS_ITER_F_INVOC_BAD);
+	}
+	ret = summarize_group(ds, idx, n, x, &s->overall);
+	if (!ret)
+		ret = summarize_procs(ds, idx, n, x, s);
+	if (!ret)
+		ret = summarize_interferers(ds, top_n, s);
+	if (ret)
+		goto out;
+	cost = bs_json_get(bs_json_get(ds->context, "probe_cost_ns"), "per_iteration");
+	s->probe_cost_ns = cost ? json_object_get_double(cost) : NAN;
+	s->perturbation = s->overall.has_duration && s->overall.duration.median > 0 ?
+		s->probe_cost_ns / s->overall.duration.median : NAN;
+	read_end(ds, s);
+	ret = add_warnings(ds, s);
+out:
+	free(idx);
+	free(x);
+	if (ret)
+		bs_run_summary_free(s);
+	return ret;
+}
+
+void bs_run_summary_free(struct bs_run_summary *s)
+{
+	if (!s)
+		return;
+	free(s->procs);
+	free(s->top);
+	for (size_t i = 0; i < s->n_warnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * summary.h - figures of a run computed from a dataset: descriptive
+ * statistics of iteration durations (and of time per invocation), per process
+ * and overall, interference totals with their share of the iterations' wall
+ * time, top interferers, lost-record totals and warnings. Renderers only
+ * format what is here.
+ */
+#ifndef BENCHSCOPE_SUMMARY_H
+#define BENCHSCOPE_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchscope/record.h"
+#include "benchscope/stats.h"
+#include "dataset.h"
+
+/** Interference summed over a set of iterations (ns unless a count). */
+struct bs_interference {
+	uint64_t wall_ns; /**< summed duration of the iterations (the share denominator) */
+	uint64_t preempted_ns, blocked_ns, runq_wait_ns, irq_ns, softirq_ns, steal_ns;
+	uint64_t sched_delay_ns;
+	uint64_t nvcsw, nivcsw, migrations; /**< counts */
+};
+
+/** Summary of a group of iterations: one process, or all of them. */
+struct bs_group_summary {
+	uint32_t pid;              /**< process; 0 for the overall group */
+	char comm[BS_COMM_LEN];    /**< its command name from PROC records, "" if unknown */
+	size_t n_iters;            /**< iterations summarised */
+	int has_duration;          /**< duration is valid (n_iters >= 1) */
+	struct bs_summary duration; /**< of end_ns - begin_ns, ns */
+	int has_per_op;            /**< every iteration carries an invocation count */
+	struct bs_summary per_op;  /**< of duration / invocations, ns per invocation */
+	uint64_t invocations;      /**< summed invocation count (0 unless has_per_op) */
+	struct bs_interference intf;
+	uint64_t first_begin_ns, last_end_ns; /**< span of the group, ns (monotonic) */
+};
+
+/** One interferer summed over every tracked process it took CPU time from. */
+struct bs_top_interferer {
+	uint32_t pid, tid;
+	char comm[BS_COMM_LEN];
+	uint64_t ns;  /**< CPU time it took while a tracked process waited */
+	double share; /**< ns / overall.intf.wall_ns (NaN if that is 0) */
+};
+
+/** Everything the reports show. */
+struct bs_run_summary {
+	struct bs_group_summary overall;
+	struct bs_group_summary *procs; /**< one per pid, in order of first iteration */
+	size_t n_procs;
+	size_t n_iters_total;   /**< iterations in the trace */
+	size_t n_warmup;        /**< excluded: flagged warmup */
+	size_t n_invalid;       /**< excluded: end before begin */
+	size_t n_invoc_flagged; /**< iterations with BS_ITER_F_INVOC */
+	size_t n_invoc_bad;     /**< iterations with BS_ITER_F_INVOC_BAD */
+	struct bs_top_interferer *top; /**< the top_n largest, descending */
+	size_t n_top;
+	size_t n_interferers;   /**< distinct interferer threads */
+	uint64_t interferer_ns; /**< their summed time */
+	double probe_cost_ns;   /**< CONTEXT probe_cost_ns.per_iteration, NaN if absent */
+	double perturbation;    /**< probe_cost_ns / median duration, NaN if unknown */
+	int has_lost;           /**< END carries a "lost" object */
+	uint64_t lost_total;    /**< sum of its counters named *_lost */
+	char **warnings;        /**< computed warnings (English, one line each) */
+	size_t n_warnings;
+};
+
+/** Share of wall time above which the probe perturbation is warned about. */
+#define BS_PERTURBATION_WARN 0.01
+
+/**
+ * bs_run_summarize - compute the summary of @ds into @out (zeroed first).
+ * Iterations flagged warmup and iterations ending before they begin are
+ * excluded and counted. @top_n: how many interferers to keep.
+ * Returns 0 or -ENOMEM / -EINVAL; free with bs_run_summary_free().
+ */
+int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_summary *out);
+
+/** Free what bs_run_summarize() allocated (NULL-safe); @s itself is not freed. */
+void bs_run_summary_free(struct bs_run_summary *s);
+
+/** 1 if @r counts for the summary (not warmup, end >= begin). */
+int bs_iter_counted(const struct bs_iter_rec *r);
+
+/** ns per invocation of @r, or NaN when it carries no valid invocation count. */
+double bs_iter_ns_per_op(const struct bs_iter_rec *r);
+
+#endif
