@@ -144,6 +144,10 @@ int bs_elf_find_func(const char *path, const char *symbol, uint64_t *file_offset
 	struct func_sym *m = NULL;
 	size_t nm = 0;
 	char qfull[1024], qbase[1024], full[1024], base[1024];
+	if (!symbol || !*symbol) {
+		snprintf(err, errlen, "empty symbol name");
+		return -EINVAL;
+	}
 	int ret = bs_elf_open(path, &ef, err, errlen);
 	if (ret)
 		return ret;

@@ -173,6 +173,7 @@ static void test_bad_input(void)
 	CHECK_INT_EQ(bs_elf_list_usdt(p, &v, &n), -ENOEXEC);
 	CHECK_INT_EQ(bs_elf_check_usdt(p, "a", "b", err, sizeof(err)), -ENOEXEC);
 	CHECK_INT_EQ(bs_elf_build_id(p, hex, sizeof(hex)), -ENOEXEC);
+	CHECK_INT_EQ(bs_elf_find_func(p, "", &off, NULL, NULL, 0, err, sizeof(err)), -EINVAL);
 	CHECK_INT_EQ(bs_elf_find_func("/nonexistent/file", "main", &off, NULL, NULL, 0, err, sizeof(err)),
 		     -ENOENT);
 	/* ELF magic followed by garbage. */
