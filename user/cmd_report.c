@@ -67,7 +67,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': opts.json_path = optarg; break;
 		case 'c': opts.csv_path = optarg; break;

@@ -88,13 +88,13 @@ void bs_doc_line(struct bs_doc *doc, const char *fmt, ...)
 void bs_doc_table(struct bs_doc *doc, const char *title, const char *cols)
 {
 	struct bs_doc_section *sec = add_section(doc, title);
-	char *copy, *save = NULL, *tok;
+	char *copy, *rest, *tok;
 
 	if (!sec)
 		return;
-	copy = dup_or_oom(doc, cols);
-	for (tok = copy ? strtok_r(copy, "\t", &save) : NULL; tok && sec->ncols < BS_DOC_MAX_COLS;
-	     tok = strtok_r(NULL, "\t", &save)) {
+	copy = rest = dup_or_oom(doc, cols);
+	while (rest && sec->ncols < BS_DOC_MAX_COLS) { /* empty headers are kept */
+		tok = strsep(&rest, "\t");
 		sec->right[sec->ncols] = tok[0] == '>';
 		sec->header[sec->ncols++] = dup_or_oom(doc, tok + (tok[0] == '>'));
 	}
