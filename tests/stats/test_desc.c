@@ -4,6 +4,7 @@
 
 #include <benchscope/stats.h>
 
+#include "fixtures.h"
 
 
 static void test_summary_hand(void)
@@ -115,6 +116,73 @@ static void test_outliers_hand(void)
 				 NULL, NULL, &nr), BS_EEMPTY);
 }
 
+static const char *const DS[] = { "small", "large", "tied", "skewed",
+				   "bimodal", "iters" };
+
+/* NumPy reference: mean/median/sd/quantiles to 1e-12 relative (different
+ * summation order), outlier indexes exactly */
+static void test_numpy_reference(void)
+{
+	struct fixture f;
+	size_t nq, n, m;
+	char k[96];
+
+	if (fix_load(&f, "desc.txt"))
+		SKIP("fixture desc.txt missing");
+	const double *qs = fix_get(&f, "quantile_levels", &nq);
+
+	CHECK(qs && nq == 10);
+	for (size_t d = 0; d < sizeof(DS) / sizeof(DS[0]); d++) {
+		const double *x = fix_get(&f, DS[d], &n), *s, *q;
+		struct bs_summary r;
+
+		snprintf(k, sizeof(k), "%s.summary", DS[d]);
+		s = fix_get(&f, k, &m);
+		snprintf(k, sizeof(k), "%s.quantiles", DS[d]);
+		q = fix_get(&f, k, NULL);
+		CHECK(x && s && q && m == 11);
+		if (!x || !s || !q)
+			continue;
+		CHECK_INT_EQ(bs_summarize(x, n, &r), BS_OK);
+		CHECK_INT_EQ(r.n, s[0]);
+		CHECK_NEAR(r.mean, s[1], 0, 1e-12);
+		CHECK_NEAR(r.median, s[2], 0, 1e-14);
+		CHECK_NEAR(r.sd, s[3], 0, 1e-10);
+		CHECK_NEAR(r.cv, s[4], 0, 1e-10);
+		CHECK_NEAR(r.min, s[5], 0, 0);
+		CHECK_NEAR(r.max, s[6], 0, 0);
+		CHECK_NEAR(r.q1, s[7], 0, 1e-14);
+		CHECK_NEAR(r.q3, s[8], 0, 1e-14);
+		CHECK_NEAR(r.mean_trimmed, s[9], 0, 1e-12);
+		CHECK_NEAR(r.geomean, s[10], 0, 1e-12);
+		for (size_t i = 0; i < nq; i++) {
+			double v;
+
+			CHECK_INT_EQ(bs_quantile(x, n, qs[i], &v), BS_OK);
+			CHECK_NEAR(v, q[i], 0, 1e-14);
+		}
+		static const enum bs_outlier_rule rules[] = {
+			BS_OUTLIER_MAGNITUDE, BS_OUTLIER_TUKEY, BS_OUTLIER_MAD
+		};
+		static const char *const rn[] = { "magnitude", "tukey", "mad" };
+
+		for (int r2 = 0; r2 < 3; r2++) {
+			size_t idx[5000], nr, nk, ne;
+			const double *e;
+
+			snprintf(k, sizeof(k), "%s.out_%s", DS[d], rn[r2]);
+			e = fix_get(&f, k, &ne);
+			CHECK_INT_EQ(bs_outliers(x, n, rules[r2], 0, NULL, NULL,
+						 &nk, NULL, idx, &nr), BS_OK);
+			CHECK_INT_EQ(nr, ne);
+			CHECK_INT_EQ(nk + nr, n);
+			for (size_t i = 0; e && i < nr && i < ne; i++)
+				CHECK_INT_EQ(idx[i], e[i]);
+		}
+	}
+	fix_free(&f);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -123,5 +191,6 @@ int main(void)
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_quantile_hand);
 	RUN_TEST(test_outliers_hand);
+	RUN_TEST(test_numpy_reference);
 	return test_summary("stats-desc");
 }
