@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* test_report_cli.c - `benchscope report` (cmd_report): exports, exit codes,
+ * one-line errors, the truncation warning. Each call runs in a child with
+ * stdout and stderr sent to files. */
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include <json-c/json.h>
+
+#include "test.h"
+#include "fixture_run.h"
+#include "cmd_report.h"
+
+static char out_path[300], err_path[300];
+
+/* Run cmd_report with the NULL-terminated args; return its exit status. */
+static int run_report(const char *const *args)
+{
+	char *argv[16];
+	int argc = 0, status;
+	pid_t pid;
+
+	argv[argc++] = "report";
+	for (; *args && argc < 15; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(99);
+		fflush(NULL);
+		int rc = cmd_report(argc, argv);
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Contents of a file (static buffer). */
+static const char *slurp(const char *path)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_exports(void)
+{
+	char trace[300], json[300], csv[300], md[300];
+
+	CHECK_INT_EQ(fx_write_run(fx_path(trace, sizeof(trace), "cli.trace")), 0);
+	fx_path(json, sizeof(json), "cli.json");
+	fx_path(csv, sizeof(csv), "cli.csv");
+	fx_path(md, sizeof(md), "cli.md");
+	{
+		const char *a[] = { trace, "--json", json, "--csv", csv, "--md", md, "--top", "1",
+				    NULL };
+		CHECK_INT_EQ(run_report(a), 0);
+	}
+	CHECK(strstr(slurp(out_path), "Iterations: 8 in 2 processes") != NULL);
+	CHECK(strstr(slurp(out_path), "Top interferers (1 of 2 threads") != NULL);
+	CHECK(strcmp(slurp(err_path), "") == 0);
+	CHECK_INT_EQ(count_lines(slurp(csv)), 10);
+	CHECK(strncmp(slurp(md), "# benchscope: ./bench --fast", 28) == 0);
+	{
+		json_object *root = json_tokener_parse(slurp(json));
+
+		CHECK(root != NULL);
+		CHECK_INT_EQ(json_object_array_length(
+				     json_object_object_get(json_object_object_get(root, "interferers"),
+							    "top")), 1);
+		json_object_put(root);
+	}
+	/* one export on stdout replaces the table */
+	{
+		const char *a[] = { trace, "--csv", "-", NULL };
+		CHECK_INT_EQ(run_report(a), 0);
+		CHECK(strncmp(slurp(out_path), "index,pid,tid,", 14) == 0);
+		CHECK_INT_EQ(count_lines(slurp(out_path)), 10);
+	}
+	{
+		const char *a[] = { "--quiet", trace, NULL };
+		CHECK_INT_EQ(run_report(a), 0);
+		CHECK(strcmp(slurp(out_path), "") == 0);
+	}
+}
+
+/* Usage errors and bad traces: exit 2, one line on stderr, no crash. */
+static void test_errors(void)
+{
+	char trace[300], bad[300];
+	FILE *f;
+	const char *e;
+
+	fx_path(trace, sizeof(trace), "cli.trace");
+	const char *cases[][4] = {
+		{ NULL },
+		{ "--frobnicate", trace, NULL },
+		{ trace, "--top", "0", NULL },
+		{ trace, "--top", "x", NULL },
+		{ trace, "--json", "-", NULL }, /* placeholder replaced below */
+		{ trace, "extra", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *two[] = { trace, "--json", "-", "--csv", "-", NULL };
+		int rc = run_report(i == 4 ? two : cases[i]);
+
+		CHECK_INT_EQ(rc, 2);
+		e = slurp(err_path);
+		CHECK(strncmp(e, "benchscope report: ", 19) == 0);
+		CHECK_INT_EQ(count_lines(e), 1);
+	}
+	f = fopen(fx_path(bad, sizeof(bad), "bad.trace"), "wb");
+	fputs("this is not a trace at all", f);
+	fclose(f);
+	{
+		const char *a[] = { bad, NULL };
+		CHECK_INT_EQ(run_report(a), 2);
+		e = slurp(err_path);
+		CHECK(strstr(e, "not a benchscope trace (bad magic)") != NULL);
+		CHECK_INT_EQ(count_lines(e), 1);
+	}
+	{
+		const char *a[] = { "/nonexistent/x.trace", NULL };
+		CHECK_INT_EQ(run_report(a), 2);
+		CHECK(strstr(slurp(err_path), "No such file or directory") != NULL);
+	}
+	{
+		const char *a[] = { trace, "--json", "/nonexistent/dir/x.json", NULL };
+		CHECK_INT_EQ(run_report(a), 1);
+		CHECK(strstr(slurp(err_path), "cannot write /nonexistent/dir/x.json") != NULL);
+	}
+	{
+		const char *a[] = { "--help", NULL };
+		CHECK_INT_EQ(run_report(a), 0);
+		CHECK(strstr(slurp(out_path), "Usage: benchscope report TRACE") != NULL);
+	}
+}
+
+/* A truncated trace is reported, with a warning on stderr. */
+static void test_truncated_warning(void)
+{
+	char trace[300], cut[300];
+	long size;
+
+	fx_path(trace, sizeof(trace), "cli.trace");
+	size = fx_file_size(trace);
+	CHECK(size > 20);
+	CHECK_INT_EQ(fx_copy_prefix(trace, fx_path(cut, sizeof(cut), "cut.trace"), size - 4), 0);
+	{
+		const char *a[] = { cut, NULL };
+		CHECK_INT_EQ(run_report(a), 0);
+	}
+	CHECK(strstr(slurp(err_path), "trace truncated after 18 records (the run did not finish)"));
+	CHECK(strstr(slurp(out_path), "(truncated: the run did not finish)") != NULL);
+}
+
+int main(void)
+{
+	fx_path(out_path, sizeof(out_path), "stdout.txt");
+	fx_path(err_path, sizeof(err_path), "stderr.txt");
+	RUN_TEST(test_exports);
+	RUN_TEST(test_errors);
+	RUN_TEST(test_truncated_warning);
+	fx_cleanup();
+	return test_summary("test_report_cli");
+}
