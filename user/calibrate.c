@@ -91,10 +91,17 @@ static struct bpf_link *attach_kind(struct bs_probes *p, const char *self, enum 
 	return bpf_program__attach_uprobe_opts(prog, getpid(), self, off, &uo);
 }
 
+static double median(double *d, int n)
+{
+	qsort(d, (size_t)n, sizeof(*d), cmp_double);
+	return n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+}
+
 /*
- * Median over rounds of (probed - unprobed) ns per loop step, with the
- * probes of kinds k1 (on target a) and k2 (on target b, or on a as well
- * when same_fn, like --iter's uprobe + uretprobe; 0: none) attached.
+ * Median probed minus median unprobed ns per loop step, over rounds, with the
+ * probes of kinds k1 (on target a) and k2 (on target b, or on a as well when
+ * same_fn, like --iter's uprobe + uretprobe; 0: none) attached. Attaching and
+ * detaching uprobes costs milliseconds, so each is done once.
  */
 static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2,
 		      bool same_fn, int calls, int rounds)
@@ -102,46 +109,34 @@ static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_ki
 	bool usdt = k1 == BS_SITE_USDT, both = k2 && !same_fn;
 	struct bpf_link *l1 = NULL, *l2 = NULL;
 	char self[PATH_MAX];
-	double *d, res = NAN;
+	double *base, *probed, res = NAN;
 	int r;
 
 	if (!realpath("/proc/self/exe", self) || rounds < 1 || calls < 1)
 		return NAN;
-	d = calloc((size_t)rounds, sizeof(*d));
-	if (!d)
-		return NAN;
+	base = calloc((size_t)rounds, sizeof(*base));
+	probed = calloc((size_t)rounds, sizeof(*probed));
+	if (!base || !probed)
+		goto out;
+	time_loop(calls / 10 + 1, usdt, both);
+	for (r = 0; r < rounds; r++)
+		base[r] = time_loop(calls, usdt, both);
 	l1 = attach_kind(p, self, k1, false);
 	if (k2)
 		l2 = attach_kind(p, self, k2, !same_fn);
 	if (!l1 || (k2 && !l2))
 		goto out;
 	time_loop(calls / 10 + 1, usdt, both); /* let the kernel optimise the sites */
-	for (r = 0; r < rounds; r++) {
-		double probed = time_loop(calls, usdt, both);
-		double base;
-
-		bpf_link__destroy(l1);
-		bpf_link__destroy(l2);
-		l1 = l2 = NULL;
-		base = time_loop(calls, usdt, both);
-		d[r] = probed - base;
-		if (r + 1 < rounds) {
-			l1 = attach_kind(p, self, k1, false);
-			if (k2)
-				l2 = attach_kind(p, self, k2, !same_fn);
-			if (!l1 || (k2 && !l2))
-				goto out;
-			time_loop(calls / 10 + 1, usdt, both);
-		}
-	}
-	qsort(d, (size_t)rounds, sizeof(*d), cmp_double);
-	res = rounds % 2 ? d[rounds / 2] : (d[rounds / 2 - 1] + d[rounds / 2]) / 2;
+	for (r = 0; r < rounds; r++)
+		probed[r] = time_loop(calls, usdt, both);
+	res = median(probed, rounds) - median(base, rounds);
 	if (res < 0)
 		res = 0;
 out:
 	bpf_link__destroy(l1);
 	bpf_link__destroy(l2);
-	free(d);
+	free(base);
+	free(probed);
 	return res;
 }
 

@@ -33,7 +33,7 @@
 #include "libpath.h"
 #include "probes.h"
 #include "progress.h"
-#include "report.h"
+#include "render.h"
 #include "session.h"
 #include "trace.h"
 
@@ -266,6 +266,12 @@ int cmd_run(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return 2;
+	/* from here on Ctrl-C stops the harness and keeps what was collected */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	if (bs_boundaries_parse(&b, a.iter, a.begin, a.end, a.preset, err, sizeof(err)) ||
 	    bs_which(a.cmd[0], exe, sizeof(exe)) == -ENOENT ||
 	    bs_boundaries_resolve(&b, exe, err, sizeof(err))) {
@@ -313,12 +319,12 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "benchscope run: cannot follow the harness: %s\n", strerror(errno));
 		goto out;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	t_start = mono_ns();
+	if (interrupted) {
+		fprintf(stderr, "benchscope run: interrupted before the harness started\n");
+		rc = 130;
+		goto out;
+	}
 	if (bs_session_release(&sess, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		rc = 2;
@@ -370,8 +376,8 @@ finish:
 	}
 	bs_probes_destroy(&probes);
 	{
-		struct bs_report_opts ro = { .json = a.json, .csv = a.csv, .md = a.md, .top = (int)a.top,
-					    .table = !a.quiet };
+		struct bs_report_opts ro = { .json_path = a.json, .csv_path = a.csv, .md_path = a.md,
+					     .top_n = (size_t)a.top, .no_table = a.quiet };
 		struct bs_dataset *ds = NULL;
 
 		if (bs_dataset_load(a.trace, &ds, err, sizeof(err))) {

@@ -3,10 +3,9 @@
 #ifndef BENCHSCOPE_COMMANDS_H
 #define BENCHSCOPE_COMMANDS_H
 
+#include "cmd_report.h"
+
 /** `benchscope run`: 0 ok, 1 runtime error, 2 usage/input, 3 no iteration, 4 harness failed, 130 interrupted. */
 int cmd_run(int argc, char **argv);
-
-/** `benchscope report TRACE`: 0 ok, 2 usage or unreadable trace. */
-int cmd_report(int argc, char **argv);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* main.c - `benchscope SUBCOMMAND ...`: dispatch to the subcommands. */
+#include <argp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	bs_stats_init();
+	argp_err_exit_status = 2; /* usage errors: exit 2, like every bad input */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

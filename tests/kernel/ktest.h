@@ -86,9 +86,11 @@ static inline void slurp(const char *path, char *buf, size_t len)
 
 /*
  * Run argv (NULL-terminated; argv[0] a path) with stdout/stderr captured.
- * kill_after_ms > 0: send `sig` to it after that many ms.
+ * kill_after_ms > 0: send `sig` to it that many ms after the file wait_path
+ * exists (immediately if wait_path is NULL), or after 60 s at the latest.
  */
-static inline int krun_sig(struct kresult *r, char *const argv[], int kill_after_ms, int sig)
+static inline int krun_sig(struct kresult *r, char *const argv[], int kill_after_ms, int sig,
+			   const char *wait_path)
 {
 	const char *o = ktmp("stdout"), *e = ktmp("stderr");
 	char op[256], ep[256];
@@ -108,6 +110,8 @@ static inline int krun_sig(struct kresult *r, char *const argv[], int kill_after
 		_exit(126);
 	}
 	if (kill_after_ms > 0) {
+		for (int w = 0; wait_path && access(wait_path, F_OK) && w < 6000; w++)
+			usleep(10000);
 		usleep((useconds_t)kill_after_ms * 1000);
 		kill(pid, sig);
 	}
@@ -120,7 +124,7 @@ static inline int krun_sig(struct kresult *r, char *const argv[], int kill_after
 
 static inline int krun(struct kresult *r, char *const argv[])
 {
-	return krun_sig(r, argv, 0, 0);
+	return krun_sig(r, argv, 0, 0, NULL);
 }
 
 /* Load a trace or fail the test; returns NULL on failure. */

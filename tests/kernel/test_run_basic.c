@@ -237,7 +237,7 @@ static void test_interrupt(void)
 	struct bs_dataset *ds;
 
 	NEED_BPF();
-	krun_sig(&r, argv, 3000, SIGINT);
+	krun_sig(&r, argv, 1500, SIGINT, trace);
 	CHECK_INT_EQ(r.exit_code, 130);
 	ds = kload(trace);
 	if (ds) {
@@ -260,7 +260,7 @@ static void test_sigkill_leaves_readable_trace(void)
 	size_t i;
 
 	NEED_BPF();
-	krun_sig(&r, argv, 3000, SIGKILL);
+	krun_sig(&r, argv, 1500, SIGKILL, trace);
 	CHECK_INT_EQ(r.exit_code, 128 + SIGKILL);
 	ds = kload(trace);
 	if (ds) {

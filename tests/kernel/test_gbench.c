@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_gbench - `--preset gbench` on a real, unmodified Google Benchmark
+ * program (tests/progs/gbench_example.cc against Debian's libbenchmark):
+ * every repetition's duration measured from the kernel agrees with Google
+ * Benchmark's own real_time x iterations within 2 %, and the invocation
+ * count read from benchmark::State equals its `iterations`.
+ */
+#include <json-c/json.h>
+
+#include "ktest.h"
+
+static void test_repetitions_agree_with_gbench_json(void)
+{
+	const char *trace = ktmp("gb.trace"), *gbjson = ktmp("gb.json");
+	char outarg[300];
+	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--preset", "gbench", "-o",
+			 (char *)trace, "--", (char *)kpath("progs/gbench_example"),
+			 "--benchmark_repetitions=4", "--benchmark_min_time=0.05", outarg,
+			 "--benchmark_out_format=json", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	json_object *root, *benches;
+	size_t i, cursor = 0, matched = 0, n;
+
+	NEED_BPF();
+	snprintf(outarg, sizeof(outarg), "--benchmark_out=%s", gbjson);
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 0);
+	ds = kload(trace);
+	root = json_object_from_file(gbjson);
+	if (!ds || !root) {
+		FAILF("no trace or no Google Benchmark JSON (%s)", r.err);
+		goto out;
+	}
+	CHECK(json_object_object_get_ex(root, "benchmarks", &benches));
+	n = json_object_array_length(benches);
+	for (i = 0; i < n; i++) {
+		json_object *b = json_object_array_get_idx(benches, i), *v;
+		double real_time, want;
+		int64_t iters;
+		const char *unit = "ns";
+		double scale = 1;
+
+		if (!json_object_object_get_ex(b, "run_type", &v) ||
+		    strcmp(json_object_get_string(v), "iteration"))
+			continue; /* aggregates (mean, median, ...) */
+		json_object_object_get_ex(b, "iterations", &v);
+		iters = json_object_get_int64(v);
+		json_object_object_get_ex(b, "real_time", &v);
+		real_time = json_object_get_double(v);
+		if (json_object_object_get_ex(b, "time_unit", &v))
+			unit = json_object_get_string(v);
+		scale = !strcmp(unit, "us") ? 1e3 : !strcmp(unit, "ms") ? 1e6 : !strcmp(unit, "s") ? 1e9 : 1;
+		want = real_time * scale * (double)iters;
+		/* the next run in the trace with that invocation count */
+		while (cursor < ds->n_iters && ds->iters[cursor].invocations != (uint64_t)iters)
+			cursor++;
+		if (cursor == ds->n_iters) {
+			FAILF("no run with %lld invocations in the trace", (long long)iters);
+			break;
+		}
+		CHECK(ds->iters[cursor].flags & BS_ITER_F_INVOC);
+		CHECK_NEAR(dur_ns(&ds->iters[cursor]), want, 0, 0.02);
+		matched++;
+		cursor++;
+	}
+	CHECK_INT_EQ(matched, 3 * 4); /* 3 benchmarks x 4 repetitions */
+out:
+	if (root)
+		json_object_put(root);
+	bs_dataset_free(ds);
+	unlink(trace);
+	unlink(gbjson);
+}
+
+int main(void)
+{
+	RUN_TEST(test_repetitions_agree_with_gbench_json);
+	return test_summary("kernel-gbench");
+}
