@@ -171,6 +171,7 @@ int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t
 		goto fail;
 	}
 	l.ds->truncated = bs_trace_truncated(r);
+	l.ds->version = bs_trace_version(r);
 	if (!l.ds->context && !(l.ds->context = json_object_new_object())) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");

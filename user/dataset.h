@@ -25,6 +25,7 @@ struct bs_dataset {
 	size_t n_interferers;
 	int truncated;   /**< the stream ended early (writer killed): prefix only */
 	size_t n_blocks; /**< complete blocks loaded (SCHEMA and CONTEXT included) */
+	unsigned version; /**< trace format version of the file: major << 16 | minor */
 	char *path;      /**< file it was loaded from */
 };
 

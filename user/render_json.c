@@ -2,6 +2,7 @@
 /* render_json.c - the JSON export (layout: docs/json-schema.md). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "iter_cols.h"
@@ -194,6 +195,12 @@ json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_
 	add(trace, "path", ds->path ? json_object_new_string(ds->path) : NULL);
 	add(trace, "truncated", json_object_new_boolean(ds->truncated));
 	add(trace, "blocks", ju(ds->n_blocks));
+	{
+		char v[32];
+
+		snprintf(v, sizeof(v), "%u.%u", ds->version >> 16, ds->version & 0xffff);
+		add(trace, "format", json_object_new_string(v));
+	}
 	add(root, "trace", trace);
 	add(root, "context", json_object_get(ds->context));
 	add(root, "summary", summary_json(s));

@@ -65,8 +65,8 @@ static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			    jstr(cost, "method"));
 	else
 		bs_doc_line(doc, "probe cost  n/a");
-	bs_doc_line(doc, "tool        %s %s, trace format %s", jstr(ctx, "tool"),
-		    jstr(ctx, "version"), jstr(ctx, "trace_format"));
+	bs_doc_line(doc, "tool        %s %s, trace format %u.%u", jstr(ctx, "tool"),
+		    jstr(ctx, "version"), ds->version >> 16, ds->version & 0xffff);
 }
 
 /* Cells of one statistics row: n, mean, sd, CV, median, min, max, trim mean. */

@@ -119,6 +119,15 @@ int bs_trace_flush(struct bs_trace_writer *w)
 	return ret;
 }
 
+int bs_trace_flush_if_due(struct bs_trace_writer *w)
+{
+	if (!w)
+		return -EINVAL;
+	if (!w->dirty || now_ns() - w->last_flush_ns < BS_TRACE_FLUSH_NS)
+		return w->err;
+	return bs_trace_flush(w);
+}
+
 int bs_trace_write_block(struct bs_trace_writer *w, uint32_t kind, const void *payload,
 			 uint32_t len)
 {
@@ -136,9 +145,7 @@ int bs_trace_write_block(struct bs_trace_writer *w, uint32_t kind, const void *p
 		return ret;
 	w->blocks++;
 	w->dirty = 1;
-	if (now_ns() - w->last_flush_ns >= BS_TRACE_FLUSH_NS)
-		return bs_trace_flush(w);
-	return 0;
+	return bs_trace_flush_if_due(w);
 }
 
 int bs_trace_write_iter(struct bs_trace_writer *w, const struct bs_iter_rec *r)

@@ -91,6 +91,13 @@ int bs_trace_write_block(struct bs_trace_writer *w, uint32_t kind, const void *p
 /** Sync-flush the compressed stream and write it out. Returns 0 or -errno. */
 int bs_trace_flush(struct bs_trace_writer *w);
 /**
+ * bs_trace_flush_if_due - sync-flush only if blocks were written since the
+ * last flush and BS_TRACE_FLUSH_NS have passed. Cheap: call it from an event
+ * loop's idle path (e.g. after every ring-buffer poll timeout), so records
+ * written just before a quiet period reach the file too. Returns 0 or -errno.
+ */
+int bs_trace_flush_if_due(struct bs_trace_writer *w);
+/**
  * Finish the gzip stream, close the file and free @w (NULL-safe).
  * Returns 0 or the first -errno met while writing or closing.
  */

@@ -81,6 +81,7 @@ static void test_roundtrip_many(void)
 	CHECK_INT_EQ(ds->n_interferers, 50);
 	CHECK_INT_EQ(ds->n_blocks, 2 + n + 100 + 50 + 2 + 1);
 	CHECK_INT_EQ(ds->truncated, 0);
+	CHECK_INT_EQ(ds->version, BS_TRACE_VERSION);
 	for (unsigned i = 0; i < n; i++) {
 		struct bs_iter_rec want = fx_iter(i);
 

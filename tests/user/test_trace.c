@@ -140,6 +140,19 @@ static void test_timed_flush(void)
 	CHECK_INT_EQ(n, 2);
 	CHECK_INT_EQ(bs_trace_truncated(r), 1); /* still open: no gzip trailer yet */
 	bs_trace_close_reader(r);
+
+	/* a record followed by silence reaches the file through flush_if_due */
+	struct bs_iter_rec c = fx_iter(3);
+	CHECK_INT_EQ(bs_trace_write_iter(w, &c), 0);
+	CHECK_INT_EQ(bs_trace_flush_if_due(w), 0); /* not due yet: nothing happens */
+	nanosleep(&ts, NULL);
+	CHECK_INT_EQ(bs_trace_flush_if_due(w), 0);
+	n = 0;
+	r = bs_trace_open(path, err, sizeof(err));
+	while (r && bs_trace_next(r, &kind, &p, &len, err, sizeof(err)) == 1)
+		n += kind == BS_BLK_ITER;
+	CHECK_INT_EQ(n, 3);
+	bs_trace_close_reader(r);
 	CHECK_INT_EQ(bs_trace_close(w), 0);
 }
 
