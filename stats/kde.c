@@ -172,15 +172,24 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 	bs_kde_grid(d1, n1, h1, lo, hi, npts, p1);
 	bs_kde_grid(d2, n2, h2, lo, hi, npts, p2);
 	dx = (hi - lo) / (npts - 1);
+	size_t used = 0;
+
 	for (size_t k = 0; k < npts; k++) {
 		if (p1[k] == 0 || p2[k] == 0)
 			continue;
+		used++;
 		double l = log2(p1[k] / p2[k]);
 
 		kl12 += p1[k] * l * dx;
 		kl21 -= p2[k] * l * dx;
 	}
 	free(p1);
+	if (!used) {
+		/* no common support at all: every point skipped */
+		out->kl12 = out->kl21 = INFINITY;
+		out->p = 0;
+		return BS_OK;
+	}
 	out->kl12 = kl12;
 	out->kl21 = kl21;
 	out->p = exp2(-kl12) * exp2(-kl21);

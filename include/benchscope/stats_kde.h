@@ -49,7 +49,11 @@ struct bs_kld {
  * skipping points where either density is 0; p = 2^-(KL12 + KL21); p = 1
  * when the range is a single point. A sample with no spread (one value or
  * all equal) borrows the other's bandwidth; when neither has spread and
- * the range is not a single point, p = 0. No outlier removal here.
+ * the range is not a single point, p = 0. When the densities underflow to 0
+ * at every grid point where the other is positive (samples hundreds of
+ * bandwidths apart), every point would be skipped and the formula would
+ * give p = 1; we return p = 0 (no common support) instead.
+ * No outlier removal here.
  * Returns BS_OK, BS_EINVAL (NULL, npts == 1), BS_EEMPTY, BS_ENONFINITE,
  * BS_ENEGATIVE, BS_ENOMEM.
  */

@@ -224,6 +224,8 @@ def kld_prob(d1, d2, npts=1000):
     dx = (hi - lo) / (npts - 1)
     p1, p2 = kde(d1, h1, g), kde(d2, h2, g)
     ok = (p1 > 0) & (p2 > 0)
+    if not ok.any():
+        return 0.0  # no common support (benchscope's rule, see stats_kde.h)
     kl12 = np.sum(p1[ok] * np.log2(p1[ok] / p2[ok])) * dx
     kl21 = np.sum(p2[ok] * np.log2(p2[ok] / p1[ok])) * dx
     return 2.0 ** -kl12 * 2.0 ** -kl21
