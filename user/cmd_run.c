@@ -332,7 +332,7 @@ int cmd_run(int argc, char **argv)
 	}
 	bs_progress_init(&prog, "iterations");
 	for (;;) {
-		prc = bs_collector_poll(&col, 100);
+		prc = bs_collector_poll(&col, 50);
 		if (prc < 0) {
 			fprintf(stderr, "benchscope run: reading the ring buffer: %s\n", strerror(-prc));
 			break;

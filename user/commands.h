@@ -8,4 +8,7 @@
 /** `benchscope run`: 0 ok, 1 runtime error, 2 usage/input, 3 no iteration, 4 harness failed, 130 interrupted. */
 int cmd_run(int argc, char **argv);
 
+/** `benchscope calibrate`: probe cost per kind. 0 ok, 1 could not measure, 2 usage. */
+int cmd_calibrate(int argc, char **argv);
+
 #endif

@@ -15,6 +15,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run, "measure every iteration of a harness (probes + kernel accounting)" },
 	{ "report", cmd_report, "render a trace: table, JSON, CSV, Markdown" },
+	{ "calibrate", cmd_calibrate, "measure what one probe hit costs here (uprobe, uretprobe, USDT)" },
 };
 
 static void usage(FILE *f)

@@ -106,8 +106,10 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		return rc;
 	}
 	p->skel = skel;
-	if (opts->ringbuf_bytes)
+	if (opts->ringbuf_bytes) {
 		bpf_map__set_max_entries(skel->maps.rb, (__u32)opts->ringbuf_bytes);
+		skel->rodata->cfg_wakeup_bytes = opts->ringbuf_bytes / 8;
+	}
 	skel->rodata->cfg_interferers = opts->interferers;
 	if (b->mode == BS_BOUND_GBENCH) {
 		skel->rodata->cfg_gbench = true;
@@ -127,6 +129,8 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 				 "; rerun with --verbose for the verifier log");
 		return rc;
 	}
+	if (opts->no_accounting)
+		return 0;
 	if ((rc = attach_auto(p, skel->progs.on_switch, err, errlen)) ||
 	    (rc = attach_auto(p, skel->progs.on_wakeup, err, errlen)) ||
 	    (rc = attach_auto(p, skel->progs.on_irq_entry, err, errlen)) ||
