@@ -16,6 +16,7 @@
 #include "trace_schema.h"
 
 #define OUT_BUF (64u << 10)
+#define STAGE_BUF (32u << 10) /* small blocks are batched before deflate */
 
 struct bs_trace_writer {
 	int fd;
@@ -23,7 +24,9 @@ struct bs_trace_writer {
 	int dirty;        /* data given to deflate since the last flush */
 	uint64_t last_flush_ns;
 	uint64_t blocks;
+	size_t staged;    /* bytes in stage not yet given to deflate */
 	z_stream zs;
+	unsigned char stage[STAGE_BUF];
 	unsigned char out[OUT_BUF];
 };
 
@@ -105,6 +108,18 @@ static int deflate_out(struct bs_trace_writer *w, const void *data, size_t len, 
 	return 0;
 }
 
+/* Give the staged bytes to deflate. */
+static int drain_stage(struct bs_trace_writer *w)
+{
+	int ret;
+
+	if (!w->staged)
+		return w->err;
+	ret = deflate_out(w, w->stage, w->staged, Z_NO_FLUSH);
+	w->staged = 0;
+	return ret;
+}
+
 int bs_trace_flush(struct bs_trace_writer *w)
 {
 	int ret;
@@ -113,7 +128,9 @@ int bs_trace_flush(struct bs_trace_writer *w)
 		return -EINVAL;
 	if (!w->dirty)
 		return w->err;
-	ret = deflate_out(w, NULL, 0, Z_SYNC_FLUSH);
+	ret = drain_stage(w);
+	if (!ret)
+		ret = deflate_out(w, NULL, 0, Z_SYNC_FLUSH);
 	w->dirty = 0;
 	w->last_flush_ns = now_ns();
 	return ret;
@@ -136,13 +153,27 @@ int bs_trace_write_block(struct bs_trace_writer *w, uint32_t kind, const void *p
 
 	if (!w || (len && !payload) || len > BS_TRACE_MAX_BLOCK)
 		return -EINVAL;
+	if (w->err)
+		return w->err;
 	put_le32(hdr, kind);
 	put_le32(hdr + 4, len);
-	ret = deflate_out(w, hdr, sizeof(hdr), Z_NO_FLUSH);
-	if (!ret && len)
-		ret = deflate_out(w, payload, len, Z_NO_FLUSH);
-	if (ret)
-		return ret;
+	if (w->staged + sizeof(hdr) + len > STAGE_BUF) {
+		ret = drain_stage(w);
+		if (ret)
+			return ret;
+	}
+	if (sizeof(hdr) + len <= STAGE_BUF) {
+		memcpy(w->stage + w->staged, hdr, sizeof(hdr));
+		if (len)
+			memcpy(w->stage + w->staged + sizeof(hdr), payload, len);
+		w->staged += sizeof(hdr) + len;
+	} else {
+		ret = deflate_out(w, hdr, sizeof(hdr), Z_NO_FLUSH);
+		if (!ret)
+			ret = deflate_out(w, payload, len, Z_NO_FLUSH);
+		if (ret)
+			return ret;
+	}
 	w->blocks++;
 	w->dirty = 1;
 	return bs_trace_flush_if_due(w);
@@ -277,7 +308,9 @@ int bs_trace_close(struct bs_trace_writer *w)
 
 	if (!w)
 		return 0;
-	ret = deflate_out(w, NULL, 0, Z_FINISH);
+	ret = drain_stage(w);
+	if (!ret)
+		ret = deflate_out(w, NULL, 0, Z_FINISH);
 	deflateEnd(&w->zs);
 	if (close(w->fd) && !ret)
 		ret = -errno;

@@ -156,6 +156,45 @@ static void test_timed_flush(void)
 	CHECK_INT_EQ(bs_trace_close(w), 0);
 }
 
+/* Blocks larger than the writer's staging buffer keep their place in order. */
+static void test_large_block(void)
+{
+	char path[300], err[256];
+	size_t big = 200000;
+	char *ev = malloc(big + 16);
+	struct bs_trace_writer *w = bs_trace_create(fx_path(path, sizeof(path), "big.trace"), "{}",
+						    err, sizeof(err));
+	struct bs_trace_reader *r;
+	struct bs_iter_rec a = fx_iter(1), b = fx_iter(2);
+	const void *p;
+	uint32_t kind, len, kinds[8];
+	int n = 0;
+
+	CHECK(ev && w);
+	if (!ev || !w) {
+		free(ev);
+		bs_trace_close(w);
+		return;
+	}
+	memcpy(ev, "{\"x\":\"", 6);
+	memset(ev + 6, 'a', big);
+	memcpy(ev + 6 + big, "\"}", 3);
+	CHECK_INT_EQ(bs_trace_write_iter(w, &a), 0);
+	CHECK_INT_EQ(bs_trace_write_event(w, ev), 0);
+	CHECK_INT_EQ(bs_trace_write_iter(w, &b), 0);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+	r = bs_trace_open(path, err, sizeof(err));
+	while (r && bs_trace_next(r, &kind, &p, &len, err, sizeof(err)) == 1 && n < 8) {
+		kinds[n++] = kind;
+		if (kind == BS_BLK_EVENT)
+			CHECK(len == big + 8 && memcmp(p, ev, len) == 0);
+	}
+	CHECK_INT_EQ(n, 5);
+	CHECK(kinds[2] == BS_BLK_ITER && kinds[3] == BS_BLK_EVENT && kinds[4] == BS_BLK_ITER);
+	bs_trace_close_reader(r);
+	free(ev);
+}
+
 /* Bad arguments are refused, not written. */
 static void test_writer_rejects(void)
 {
@@ -215,6 +254,7 @@ int main(void)
 	RUN_TEST(test_header_bytes);
 	RUN_TEST(test_blocks_roundtrip);
 	RUN_TEST(test_timed_flush);
+	RUN_TEST(test_large_block);
 	RUN_TEST(test_writer_rejects);
 	RUN_TEST(test_reader_rejects);
 	fx_cleanup();
