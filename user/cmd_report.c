@@ -79,9 +79,8 @@ int cmd_report(int argc, char **argv)
 
 			errno = 0;
 			n = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || n < 1 ||
-			    n > 100000)
-				return usage_error("--top wants a count from 1 to 100000, not '%s'",
+			if (errno || end == optarg || *end || optarg[0] == '-' || n > 100000)
+				return usage_error("--top wants a count from 0 to 100000, not '%s'",
 						   optarg);
 			opts.top_n = n;
 			break;

@@ -47,8 +47,6 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 
 	if (opts)
 		o = *opts;
-	if (!o.top_n)
-		o.top_n = BS_REPORT_TOP_DEFAULT;
 	if (!ds)
 		return -EINVAL;
 	if (ds->truncated)

@@ -190,7 +190,11 @@ static void interferers_section(struct bs_doc *doc, const struct bs_run_summary 
 		 s->n_interferers, bs_fmt_ns((double)s->interferer_ns, tot, sizeof(tot)));
 	if (!s->n_top) {
 		bs_doc_text(doc, "Top interferers");
-		bs_doc_line(doc, "none recorded");
+		if (s->n_interferers)
+			bs_doc_line(doc, "%zu threads, %s in all (none listed: --top 0)",
+				    s->n_interferers, tot);
+		else
+			bs_doc_line(doc, "none recorded");
 		return;
 	}
 	bs_doc_table(doc, title, "comm\t>pid\t>tid\t>time\t>share");

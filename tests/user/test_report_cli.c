@@ -102,6 +102,11 @@ static void test_exports(void)
 		CHECK_INT_EQ(count_lines(slurp(out_path)), 10);
 	}
 	{
+		const char *a[] = { trace, "--top", "0", NULL };
+		CHECK_INT_EQ(run_report(a), 0);
+		CHECK(strstr(slurp(out_path), "2 threads, 4.500 µs in all (none listed: --top 0)"));
+	}
+	{
 		const char *a[] = { "--quiet", trace, NULL };
 		CHECK_INT_EQ(run_report(a), 0);
 		CHECK(strcmp(slurp(out_path), "") == 0);
@@ -119,7 +124,7 @@ static void test_errors(void)
 	const char *cases[][4] = {
 		{ NULL },
 		{ "--frobnicate", trace, NULL },
-		{ trace, "--top", "0", NULL },
+		{ trace, "--top", "-1", NULL },
 		{ trace, "--top", "x", NULL },
 		{ trace, "--json", "-", NULL }, /* placeholder replaced below */
 		{ trace, "extra", NULL },
