@@ -61,7 +61,7 @@ struct thread_state {
 	__u64 nvcsw0, nivcsw0, migrations0, run_delay0; /* task counters at begin */
 	__u64 steal0;           /* rq steal clock when it came on CPU */
 	__u32 off_runnable;     /* left the CPU still runnable */
-	__u32 _pad;
+	__u32 wait_cpu1;        /* 1 + CPU whose cpu_wait names it (0: none) */
 };
 
 struct {
@@ -215,7 +215,9 @@ static __always_inline void charge_interferer(__u32 victim_pid, struct task_stru
 	__sync_fetch_and_add(&v->ns, ns);
 }
 
-static __always_inline void set_wait(__u32 cpu, __u32 tid, __u32 pid, __u64 now)
+/* Thread `ts` (tid, pid) waits for CPU `cpu` from `now`: charge whoever runs there. */
+static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 tid, __u32 pid,
+				     __u64 now)
 {
 	struct cpu_wait *w;
 
@@ -227,6 +229,22 @@ static __always_inline void set_wait(__u32 cpu, __u32 tid, __u32 pid, __u64 now)
 	w->victim_pid = pid;
 	w->since = now;
 	w->victim_tid = tid;
+	ts->wait_cpu1 = cpu + 1;
+}
+
+/* Thread `ts` runs again (on any CPU) or its iteration ends: stop charging. */
+static __always_inline void clear_wait(struct thread_state *ts, __u32 tid)
+{
+	__u32 cpu;
+	struct cpu_wait *w;
+
+	if (!ts->wait_cpu1)
+		return;
+	cpu = ts->wait_cpu1 - 1;
+	ts->wait_cpu1 = 0;
+	w = bpf_map_lookup_elem(&cpu_wait, &cpu);
+	if (w && w->victim_tid == tid)
+		w->victim_tid = 0;
 }
 
 /* Open an iteration on the current thread. */
@@ -266,6 +284,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	ts->off_start = 0;
 	ts->wake_ts = 0;
 	ts->off_runnable = 0;
+	ts->wait_cpu1 = 0;
 	ts->nvcsw0 = BPF_CORE_READ(task, nvcsw);
 	ts->nivcsw0 = BPF_CORE_READ(task, nivcsw);
 	ts->migrations0 = BPF_CORE_READ(task, se.nr_migrations);
@@ -317,6 +336,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 		return;
 	}
 	slice_end(ts, task, tid);
+	clear_wait(ts, tid);
 	ts->rec.end_ns = now;
 	ts->rec.cpu_end = bpf_get_smp_processor_id();
 	ts->rec.flags |= flags;
@@ -426,7 +446,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		ts->off_start = now;
 		ts->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (ts->off_runnable)
-			set_wait(cpu, prev_tid, prev->tgid, now);
+			set_wait(ts, cpu, prev_tid, prev->tgid, now);
 	}
 
 	ts = bpf_map_lookup_elem(&threads, &next_tid);
@@ -445,6 +465,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		}
 		ts->off_start = 0;
 		ts->wake_ts = 0;
+		clear_wait(ts, next_tid);
 		slice_start(ts, next, next_tid);
 	}
 	return 0;
@@ -461,7 +482,7 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
 		return 0;
 	now = bpf_ktime_get_ns();
 	ts->wake_ts = now;
-	set_wait(BPF_CORE_READ(p, thread_info.cpu), tid, p->tgid, now);
+	set_wait(ts, BPF_CORE_READ(p, thread_info.cpu), tid, p->tgid, now);
 	return 0;
 }
 
