@@ -93,7 +93,6 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 {
 	struct bs_dataset *ds = l->ds;
 	json_object *o;
-	int ret;
 
 	if (ds->n_blocks == 0 && kind != BS_BLK_SCHEMA) {
 		snprintf(err, errlen, "corrupted trace: first block is '%s', expected 'schema'",
@@ -102,8 +101,7 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 	}
 	switch (kind) {
 	case BS_BLK_SCHEMA:
-		ret = bs_trace_schema_check(p, len, err, errlen);
-		return ret == -EPROTO ? -EPROTO : ret;
+		return bs_trace_schema_check(p, len, err, errlen);
 	case BS_BLK_ITER:
 	case BS_BLK_PROC:
 	case BS_BLK_INTERFERER:

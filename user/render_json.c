@@ -7,6 +7,7 @@
 
 #include "iter_cols.h"
 #include "render.h"
+#include "units.h"
 
 /* A double, or JSON null when it is not finite (JSON has no NaN). */
 static json_object *jd(double d)
@@ -17,6 +18,13 @@ static json_object *jd(double d)
 static json_object *ju(uint64_t u)
 {
 	return json_object_new_int64(u > INT64_MAX ? INT64_MAX : (int64_t)u);
+}
+
+static json_object *jcomm(const char *comm)
+{
+	char buf[BS_COMM_LEN + 1];
+
+	return json_object_new_string(bs_comm_text(comm, BS_COMM_LEN, buf));
 }
 
 static void add(json_object *o, const char *key, json_object *v)
@@ -127,7 +135,7 @@ static json_object *interferers_json(const struct bs_dataset *ds, const struct b
 		json_object *x = json_object_new_object();
 
 		add(x, "victim_pid", ju(r->victim_pid));
-		add(x, "comm", json_object_new_string_len(r->comm, (int)strnlen(r->comm, BS_COMM_LEN)));
+		add(x, "comm", jcomm(r->comm));
 		add(x, "pid", ju(r->interferer_pid));
 		add(x, "tid", ju(r->interferer_tid));
 		add(x, "ns", ju(r->ns));
@@ -173,7 +181,7 @@ static json_object *procs_json(const struct bs_dataset *ds)
 		add(o, "ppid", ju(p->ppid));
 		add(o, "ts_ns", ju(p->ts_ns));
 		add(o, "exit_code", p->kind == BS_PROC_EXIT ? json_object_new_int(p->exit_code) : NULL);
-		add(o, "comm", json_object_new_string_len(p->comm, (int)strnlen(p->comm, BS_COMM_LEN)));
+		add(o, "comm", jcomm(p->comm));
 		json_object_array_add(arr, o);
 	}
 	return arr;

@@ -107,8 +107,7 @@ static void proc_comm(const struct bs_dataset *ds, uint32_t pid, char *comm)
 
 		if (p->pid == pid && rank >= best) {
 			best = rank;
-			memcpy(comm, p->comm, BS_COMM_LEN);
-			comm[BS_COMM_LEN - 1] = 0;
+			bs_comm_text(p->comm, BS_COMM_LEN - 1, comm);
 		}
 	}
 }
@@ -186,8 +185,7 @@ static int summarize_interferers(const struct bs_dataset *ds, size_t top_n,
 		if (i == 0 || v[i].interferer_tid != v[i - 1].interferer_tid) {
 			all[n].tid = v[i].interferer_tid;
 			all[n].pid = v[i].interferer_pid;
-			memcpy(all[n].comm, v[i].comm, BS_COMM_LEN);
-			all[n].comm[BS_COMM_LEN - 1] = 0;
+			bs_comm_text(v[i].comm, BS_COMM_LEN - 1, all[n].comm);
 			n++;
 		}
 		all[n - 1].ns += v[i].ns;

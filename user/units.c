@@ -53,3 +53,13 @@ size_t bs_text_width(const char *s)
 			w++;
 	return w;
 }
+
+char *bs_comm_text(const char *src, size_t n, char *dst)
+{
+	size_t i;
+
+	for (i = 0; i < n && src[i]; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
+	dst[i] = 0;
+	return dst;
+}

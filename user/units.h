@@ -18,4 +18,11 @@ char *bs_fmt_pct(double ratio, char *buf, size_t len);
 /** bs_text_width - display width of UTF-8 @s (code points, not bytes). */
 size_t bs_text_width(const char *s);
 
+/**
+ * bs_comm_text - a kernel command name (@src, up to @n bytes, maybe without
+ * NUL) as printable ASCII in @dst (>= n + 1 bytes): other bytes become '?',
+ * so names are safe on a terminal and valid UTF-8 in JSON. Returns @dst.
+ */
+char *bs_comm_text(const char *src, size_t n, char *dst);
+
 #endif

@@ -77,6 +77,13 @@ static void test_units(void)
 	CHECK(strcmp(bs_fmt_ns(NAN, b, sizeof(b)), "n/a") == 0);
 	CHECK(strcmp(bs_fmt_pct(0.012345, b, sizeof(b)), "1.23 %") == 0);
 	CHECK_INT_EQ(bs_text_width("µs x"), 4);
+	{
+		char raw[BS_COMM_LEN] = { 'a', '\x1b', '[', '2', 'J', (char)0xc3, 'z' }, out[32];
+
+		CHECK(strcmp(bs_comm_text(raw, BS_COMM_LEN, out), "a?[2J?z") == 0);
+		memset(raw, 'x', sizeof(raw)); /* no NUL: stops at n */
+		CHECK_INT_EQ(strlen(bs_comm_text(raw, BS_COMM_LEN, out)), BS_COMM_LEN);
+	}
 }
 
 /* Every summary figure against the values computed by hand in fixture_run.h. */
