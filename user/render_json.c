@@ -101,11 +101,21 @@ static json_object *summary_json(const struct bs_run_summary *s)
 	add(o, "iterations_total", ju(s->n_iters_total));
 	add(removed, "warmup", ju(s->n_warmup));
 	add(removed, "end_before_begin", ju(s->n_invalid));
+	add(removed, "calibration", ju(s->n_calibration));
 	add(o, "removed", removed);
 	add(o, "overall", group_json(&s->overall, 0));
 	for (size_t i = 0; i < s->n_procs; i++)
 		json_object_array_add(procs, group_json(&s->procs[i], 1));
 	add(o, "processes", procs);
+	if (s->benches) {
+		json_object *b = json_object_new_array();
+
+		for (size_t i = 0; i < s->n_benches; i++)
+			json_object_array_add(b, group_json(&s->benches[i], 0));
+		add(o, "benchmarks", b);
+	} else {
+		add(o, "benchmarks", NULL);
+	}
 	add(o, "probe_cost_per_iteration_ns", jd(s->probe_cost_ns));
 	add(o, "perturbation", jd(s->perturbation));
 	add(o, "lost_total", s->has_lost ? ju(s->lost_total) : NULL);

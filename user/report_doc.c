@@ -134,6 +134,33 @@ static void procs_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		bs_doc_note(doc, "%zu more processes in the JSON export", s->n_procs - shown);
 }
 
+static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s)
+{
+	if (!s->n_benches)
+		return;
+	bs_doc_table(doc, "Per benchmark (Google Benchmark repetitions, in run order)",
+		     "#\t>runs\t>invocations/run\t>time/op\t>sd\t>CV\t>median\t>min\t>max");
+	for (size_t i = 0; i < s->n_benches; i++) {
+		const struct bs_group_summary *g = &s->benches[i];
+		char c[9][32];
+		const char *cells[9] = { c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8] };
+
+		snprintf(c[0], sizeof(c[0]), "%zu", i + 1);
+		snprintf(c[1], sizeof(c[1]), "%zu", g->n_iters);
+		snprintf(c[2], sizeof(c[2]), "%" PRIu64, g->n_iters ? g->invocations / g->n_iters : 0);
+		bs_fmt_ns(g->has_per_op ? g->per_op.mean : NAN, c[3], sizeof(c[3]));
+		bs_fmt_ns(g->has_per_op ? g->per_op.sd : NAN, c[4], sizeof(c[4]));
+		bs_fmt_pct(g->has_per_op ? g->per_op.cv : NAN, c[5], sizeof(c[5]));
+		bs_fmt_ns(g->has_per_op ? g->per_op.median : NAN, c[6], sizeof(c[6]));
+		bs_fmt_ns(g->has_per_op ? g->per_op.min : NAN, c[7], sizeof(c[7]));
+		bs_fmt_ns(g->has_per_op ? g->per_op.max : NAN, c[8], sizeof(c[8]));
+		bs_doc_row(doc, cells);
+	}
+	bs_doc_note(doc, "time/op statistics over the repetitions of each benchmark; benchmarks "
+		    "are told apart by their invocation count, so two consecutive benchmarks with "
+		    "the same fixed count merge");
+}
+
 static void time_row(struct bs_doc *doc, const char *label, uint64_t ns,
 		     const struct bs_interference *t, size_t n)
 {
@@ -294,9 +321,13 @@ static void harness_section(struct bs_doc *doc, const struct bs_dataset *ds)
 static void removed_section(struct bs_doc *doc, const struct bs_run_summary *s)
 {
 	bs_doc_text(doc, "Removed");
-	if (!s->n_warmup && !s->n_invalid)
+	if (!s->n_warmup && !s->n_invalid && !s->n_calibration)
 		bs_doc_line(doc, "nothing removed (%zu of %zu iterations summarised)",
 			    s->overall.n_iters, s->n_iters_total);
+	if (s->n_calibration)
+		bs_doc_line(doc, "%zu Google Benchmark calibration runs excluded (runs followed by "
+			    "a run with more invocations: the harness sizing itself)",
+			    s->n_calibration);
 	if (s->n_warmup)
 		bs_doc_line(doc, "%zu warmup iterations excluded (flag warmup)", s->n_warmup);
 	if (s->n_invalid)
@@ -341,6 +372,7 @@ struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_
 		return NULL;
 	run_section(doc, ds, s);
 	iterations_section(doc, s);
+	benches_section(doc, s);
 	procs_section(doc, s);
 	interference_section(doc, s);
 	interferers_section(doc, s);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gbench_runs.h"
 #include "units.h"
 
 int bs_iter_counted(const struct bs_iter_rec *r)
@@ -45,6 +46,7 @@ static int summarize_group(const struct bs_dataset *ds, const size_t *idx, size_
 	size_t with_invoc = 0;
 
 	g->n_iters = n;
+	g->bench = -1;
 	g->first_begin_ns = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		const struct bs_iter_rec *r = &ds->iters[idx[i]];
@@ -143,6 +145,52 @@ static int summarize_procs(const struct bs_dataset *ds, size_t *idx, size_t n, d
 		ret = summarize_group(ds, idx + spans[i].start, spans[i].n, x, g);
 	}
 	free(spans);
+	return ret;
+}
+
+/*
+ * Google Benchmark: classify the runs (gbench_runs.h); drop calibration runs
+ * from idx[0..*n) and summarise each benchmark's repetitions. Nothing is
+ * dropped when no benchmark is recognised (no invocation counts).
+ */
+static int summarize_benches(const struct bs_dataset *ds, size_t *idx, size_t *n, double *x,
+			     struct bs_run_summary *s)
+{
+	long *grp = malloc((ds->n_iters ? ds->n_iters : 1) * sizeof(*grp));
+	size_t *bidx = malloc((*n ? *n : 1) * sizeof(*bidx));
+	long k = grp ? bs_gbench_group_runs(ds->iters, ds->n_iters, grp) : -ENOMEM;
+	size_t kept = 0;
+	int ret = 0;
+
+	if (k <= 0 || !bidx) {
+		ret = k < 0 || !bidx ? -ENOMEM : 0;
+		goto out;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (grp[idx[i]] == BS_GBENCH_CALIBRATION)
+			s->n_calibration++;
+		else
+			idx[kept++] = idx[i];
+	}
+	*n = kept;
+	s->benches = calloc((size_t)k, sizeof(*s->benches));
+	if (!s->benches) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	s->n_benches = (size_t)k;
+	for (long b = 0; b < k && !ret; b++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < kept; i++)
+			if (grp[idx[i]] == b)
+				bidx[m++] = idx[i];
+		ret = summarize_group(ds, bidx, m, x, &s->benches[b]);
+		s->benches[b].bench = b;
+	}
+out:
+	free(grp);
+	free(bidx);
 	return ret;
 }
 
@@ -311,7 +359,12 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 		s->n_invoc_flagged += !!(r->flags & BS_ITER_F_INVOC);
 		s->n_invoc_bad += !!(r->flags & BS_ITER_F_INVOC_BAD);
 	}
-	ret = summarize_group(ds, idx, n, x, &s->overall);
+	ret = 0;
+	if (!strcmp(json_object_get_string(bs_json_get(bs_json_get(ds->context, "boundaries"),
+						       "kind")) ?: "", "gbench"))
+		ret = summarize_benches(ds, idx, &n, x, s);
+	if (!ret)
+		ret = summarize_group(ds, idx, n, x, &s->overall);
 	if (!ret)
 		ret = summarize_procs(ds, idx, n, x, s);
 	if (!ret)
@@ -337,6 +390,7 @@ void bs_run_summary_free(struct bs_run_summary *s)
 	if (!s)
 		return;
 	free(s->procs);
+	free(s->benches);
 	free(s->top);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);

@@ -334,6 +334,56 @@ static void test_table_and_md(void)
 	bs_dataset_free(ds);
 }
 
+/* Google Benchmark: calibration runs are excluded and repetitions grouped
+ * per benchmark. Runs (invocations, duration ns): 1/10/100 calibrate,
+ * 1000 x3 (1000, 2000, 3000 ns) measure benchmark 1; 1/10 calibrate,
+ * 500 x2 (5000 ns each) measure benchmark 2. */
+static void test_gbench_groups(void)
+{
+	static const uint64_t inv[] = { 1, 10, 100, 1000, 1000, 1000, 1, 10, 500, 500 };
+	static const uint64_t dur[] = { 5, 50, 500, 1000, 2000, 3000, 5, 50, 5000, 5000 };
+	struct bs_dataset ds = { 0 };
+	struct bs_iter_rec it[10];
+	struct bs_run_summary s;
+	struct bs_doc *doc;
+	char *t;
+
+	for (unsigned i = 0; i < 10; i++)
+		it[i] = fx_run_iter(300, i, 1000000 + i * 100000, dur[i], inv[i], 0);
+	ds.iters = it;
+	ds.n_iters = 10;
+	ds.context = json_tokener_parse("{\"boundaries\":{\"kind\":\"gbench\"}}");
+	ds.events = json_object_new_array();
+	CHECK_INT_EQ(bs_run_summarize(&ds, 5, &s), 0);
+	CHECK_INT_EQ(s.n_calibration, 5);
+	CHECK_INT_EQ(s.overall.n_iters, 5);
+	CHECK_INT_EQ(s.n_benches, 2);
+	if (s.n_benches == 2) {
+		CHECK_INT_EQ(s.benches[0].n_iters, 3);
+		CHECK_NEAR(s.benches[0].per_op.mean, 2.0, 1e-12, 0); /* 1, 2, 3 ns/op */
+		CHECK_INT_EQ(s.benches[1].n_iters, 2);
+		CHECK_NEAR(s.benches[1].per_op.mean, 10.0, 1e-12, 0);
+	}
+	doc = bs_report_doc_build(&ds, &s);
+	t = doc ? capture(table_fn, doc, NULL) : NULL;
+	CHECK(t && strstr(t, "5 Google Benchmark calibration runs excluded"));
+	CHECK(t && strstr(t, "  1     3             1000  2.000 ns"));
+	free(t);
+	bs_doc_free(doc);
+	bs_run_summary_free(&s);
+
+	/* not gbench: nothing is excluded */
+	json_object_put(ds.context);
+	ds.context = json_object_new_object();
+	CHECK_INT_EQ(bs_run_summarize(&ds, 5, &s), 0);
+	CHECK_INT_EQ(s.n_calibration, 0);
+	CHECK_INT_EQ(s.overall.n_iters, 10);
+	CHECK(s.benches == NULL);
+	bs_run_summary_free(&s);
+	json_object_put(ds.context);
+	json_object_put(ds.events);
+}
+
 /* The column table and the flag names. */
 static void test_iter_cols(void)
 {
@@ -358,6 +408,7 @@ int main(void)
 	RUN_TEST(test_csv);
 	RUN_TEST(test_json);
 	RUN_TEST(test_table_and_md);
+	RUN_TEST(test_gbench_groups);
 	RUN_TEST(test_iter_cols);
 	fx_cleanup();
 	return test_summary("test_render");
