@@ -19,23 +19,23 @@
 #include "render.h"
 
 static const char usage_text[] =
-	"Usage: benchscope report TRACE [--json FILE|-] [--csv FILE|-] [--md FILE|-]\n"
-	"                         [--top N] [--quiet]\n"
-	"Render the summary of a benchscope trace, and any export, from the trace alone.\n"
-	"\n"
-	"  --json FILE   write the JSON export (docs/json-schema.md); '-' for stdout\n"
-	"  --csv FILE    write one CSV row per iteration; '-' for stdout\n"
-	"  --md FILE     write the summary as Markdown; '-' for stdout\n"
-	"  --top N       list the N largest interferers (default 5)\n"
-	"  -q, --quiet   do not print the summary table\n"
-	"  -h, --help    show this help\n"
-	"\n"
-	"The table goes to stdout unless an export does. At most one export may use '-'.\n"
-	"\n"
-	"Examples:\n"
-	"  benchscope report benchscope.trace\n"
-	"  benchscope report run.trace --json run.json --csv run.csv\n"
-	"  benchscope report run.trace --md - > run.md\n";
+    "Usage: benchscope report TRACE [--json FILE|-] [--csv FILE|-] [--md FILE|-]\n"
+    "                         [--top N] [--quiet]\n"
+    "Render the summary of a benchscope trace, and any export, from the trace alone.\n"
+    "\n"
+    "  --json FILE   write the JSON export (docs/json-schema.md); '-' for stdout\n"
+    "  --csv FILE    write one CSV row per iteration; '-' for stdout\n"
+    "  --md FILE     write the summary as Markdown; '-' for stdout\n"
+    "  --top N       list the N largest interferers (default 5)\n"
+    "  -q, --quiet   do not print the summary table\n"
+    "  -h, --help    show this help\n"
+    "\n"
+    "The table goes to stdout unless an export does. At most one export may use '-'.\n"
+    "\n"
+    "Examples:\n"
+    "  benchscope report benchscope.trace\n"
+    "  benchscope report run.trace --json run.json --csv run.csv\n"
+    "  benchscope report run.trace --md - > run.md\n";
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
@@ -52,15 +52,15 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "md", required_argument, NULL, 'm' },
-		{ "top", required_argument, NULL, 't' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"json", required_argument, NULL, 'j'},
+	    {"csv", required_argument, NULL, 'c'},
+	    {"md", required_argument, NULL, 'm'},
+	    {"top", required_argument, NULL, 't'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct bs_report_opts opts = { .top_n = BS_REPORT_TOP_DEFAULT };
+	struct bs_report_opts opts = {.top_n = BS_REPORT_TOP_DEFAULT};
 	struct bs_dataset *ds = NULL;
 	char err[512];
 	int opt, ret, to_stdout = 0;
@@ -69,10 +69,18 @@ int cmd_report(int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'j': opts.json_path = optarg; break;
-		case 'c': opts.csv_path = optarg; break;
-		case 'm': opts.md_path = optarg; break;
-		case 'q': opts.no_table = 1; break;
+		case 'j':
+			opts.json_path = optarg;
+			break;
+		case 'c':
+			opts.csv_path = optarg;
+			break;
+		case 'm':
+			opts.md_path = optarg;
+			break;
+		case 'q':
+			opts.no_table = 1;
+			break;
 		case 't': {
 			char *end;
 			unsigned long n;

@@ -59,17 +59,23 @@ struct loader {
 	size_t cap_iters, cap_procs, cap_interferers;
 };
 
-static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t len,
-		      char *err, size_t errlen)
+static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t len, char *err,
+		      size_t errlen)
 {
 	struct bs_dataset *ds = l->ds;
 	size_t want;
 	int ret;
 
 	switch (kind) {
-	case BS_BLK_ITER: want = sizeof(struct bs_iter_rec); break;
-	case BS_BLK_PROC: want = sizeof(struct bs_proc_rec); break;
-	default: want = sizeof(struct bs_interferer_rec); break;
+	case BS_BLK_ITER:
+		want = sizeof(struct bs_iter_rec);
+		break;
+	case BS_BLK_PROC:
+		want = sizeof(struct bs_proc_rec);
+		break;
+	default:
+		want = sizeof(struct bs_interferer_rec);
+		break;
 	}
 	if (len != want) {
 		snprintf(err, errlen, "corrupted %s block #%zu: %u bytes, expected %zu",
@@ -133,7 +139,7 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t errlen)
 {
 	struct bs_trace_reader *r;
-	struct loader l = { 0 };
+	struct loader l = {0};
 	const void *payload;
 	uint32_t kind, len;
 	int ret;
@@ -148,8 +154,7 @@ int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t
 	if (!r)
 		return errno ? -errno : -EPROTO;
 	l.ds = calloc(1, sizeof(*l.ds));
-	if (!l.ds || !(l.ds->events = json_object_new_array()) ||
-	    !(l.ds->path = strdup(path))) {
+	if (!l.ds || !(l.ds->events = json_object_new_array()) || !(l.ds->path = strdup(path))) {
 		snprintf(err, errlen, "out of memory");
 		ret = -ENOMEM;
 		goto fail;

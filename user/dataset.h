@@ -14,19 +14,19 @@
 #include "benchscope/record.h"
 
 struct bs_dataset {
-	json_object *context; /**< CONTEXT block (an object; {} if absent) */
-	json_object *end;     /**< END block, or NULL if the run did not finish */
-	json_object *events;  /**< array of EVENT objects, in trace order */
+	json_object *context;	   /**< CONTEXT block (an object; {} if absent) */
+	json_object *end;	   /**< END block, or NULL if the run did not finish */
+	json_object *events;	   /**< array of EVENT objects, in trace order */
 	struct bs_iter_rec *iters; /**< in trace order */
 	size_t n_iters;
 	struct bs_proc_rec *procs;
 	size_t n_procs;
 	struct bs_interferer_rec *interferers;
 	size_t n_interferers;
-	int truncated;   /**< the stream ended early (writer killed): prefix only */
-	size_t n_blocks; /**< complete blocks loaded (SCHEMA and CONTEXT included) */
+	int truncated;	  /**< the stream ended early (writer killed): prefix only */
+	size_t n_blocks;  /**< complete blocks loaded (SCHEMA and CONTEXT included) */
 	unsigned version; /**< trace format version of the file: major << 16 | minor */
-	char *path;      /**< file it was loaded from */
+	char *path;	  /**< file it was loaded from */
 };
 
 /**

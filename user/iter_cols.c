@@ -17,34 +17,34 @@ struct col_def {
 	size_t offset;
 };
 
-#define REC(name, unit, doc, type) \
-	{ { #name, unit, doc }, type, offsetof(struct bs_iter_rec, name) }
+#define REC(name, unit, doc, type)                                                                 \
+	{                                                                                          \
+		{#name, unit, doc}, type, offsetof(struct bs_iter_rec, name)                       \
+	}
 
 static const struct col_def defs[] = {
-	REC(index, "", "iteration index within its process, from 0", U64),
-	REC(pid, "", "process (tgid)", U32),
-	REC(tid, "", "thread that began the iteration", U32),
-	REC(cpu_begin, "", "CPU at the begin boundary", U32),
-	REC(cpu_end, "", "CPU at the end boundary", U32),
-	REC(begin_ns, "ns", "begin timestamp, CLOCK_MONOTONIC", U64),
-	REC(end_ns, "ns", "end timestamp, CLOCK_MONOTONIC", U64),
-	{ { "duration_ns", "ns", "end_ns - begin_ns" }, DURATION, 0 },
-	REC(invocations, "count", "invocations run by the iteration (0: unknown)", U64),
-	{ { "ns_per_op", "ns/op", "duration_ns / invocations; empty unless flag invoc" },
-	  NS_PER_OP, 0 },
-	REC(preempted_ns, "ns", "off-CPU time that began with an involuntary switch", U64),
-	REC(blocked_ns, "ns", "off-CPU time that began with a voluntary switch", U64),
-	REC(runq_wait_ns, "ns", "runnable but not running", U64),
-	REC(irq_ns, "ns", "hard-IRQ time on its CPU while it ran", U64),
-	REC(softirq_ns, "ns", "softirq time on its CPU while it ran", U64),
-	REC(steal_ns, "ns", "hypervisor steal time while it ran", U64),
-	REC(sched_delay_ns, "ns", "kernel's sched_info run_delay delta", U64),
-	REC(nvcsw, "count", "voluntary context switches", U32),
-	REC(nivcsw, "count", "involuntary context switches", U32),
-	REC(migrations, "count", "CPU migrations", U32),
-	REC(probe, "", "boundary pair that delimited it (0: the first)", U32),
-	REC(flags, "", "flags joined by '|': invoc, invoc_bad, spilled, exit, nested, warmup",
-	    FLAGS),
+    REC(index, "", "iteration index within its process, from 0", U64),
+    REC(pid, "", "process (tgid)", U32),
+    REC(tid, "", "thread that began the iteration", U32),
+    REC(cpu_begin, "", "CPU at the begin boundary", U32),
+    REC(cpu_end, "", "CPU at the end boundary", U32),
+    REC(begin_ns, "ns", "begin timestamp, CLOCK_MONOTONIC", U64),
+    REC(end_ns, "ns", "end timestamp, CLOCK_MONOTONIC", U64),
+    {{"duration_ns", "ns", "end_ns - begin_ns"}, DURATION, 0},
+    REC(invocations, "count", "invocations run by the iteration (0: unknown)", U64),
+    {{"ns_per_op", "ns/op", "duration_ns / invocations; empty unless flag invoc"}, NS_PER_OP, 0},
+    REC(preempted_ns, "ns", "off-CPU time that began with an involuntary switch", U64),
+    REC(blocked_ns, "ns", "off-CPU time that began with a voluntary switch", U64),
+    REC(runq_wait_ns, "ns", "runnable but not running", U64),
+    REC(irq_ns, "ns", "hard-IRQ time on its CPU while it ran", U64),
+    REC(softirq_ns, "ns", "softirq time on its CPU while it ran", U64),
+    REC(steal_ns, "ns", "hypervisor steal time while it ran", U64),
+    REC(sched_delay_ns, "ns", "kernel's sched_info run_delay delta", U64),
+    REC(nvcsw, "count", "voluntary context switches", U32),
+    REC(nivcsw, "count", "involuntary context switches", U32),
+    REC(migrations, "count", "CPU migrations", U32),
+    REC(probe, "", "boundary pair that delimited it (0: the first)", U32),
+    REC(flags, "", "flags joined by '|': invoc, invoc_bad, spilled, exit, nested, warmup", FLAGS),
 };
 
 #undef REC
@@ -63,7 +63,7 @@ const struct bs_iter_col *bs_iter_cols(size_t *n)
 
 char *bs_iter_flag_names(uint32_t flags, char *buf, size_t len)
 {
-	static const char *names[] = { "invoc", "invoc_bad", "spilled", "exit", "nested", "warmup" };
+	static const char *names[] = {"invoc", "invoc_bad", "spilled", "exit", "nested", "warmup"};
 	size_t pos = 0;
 
 	buf[0] = 0;
@@ -71,9 +71,11 @@ char *bs_iter_flag_names(uint32_t flags, char *buf, size_t len)
 		if (!(flags & (1u << b)))
 			continue;
 		if (b < sizeof(names) / sizeof(names[0]))
-			pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", pos ? "|" : "", names[b]);
+			pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", pos ? "|" : "",
+						names[b]);
 		else
-			pos += (size_t)snprintf(buf + pos, len - pos, "%s0x%x", pos ? "|" : "", 1u << b);
+			pos += (size_t)snprintf(buf + pos, len - pos, "%s0x%x", pos ? "|" : "",
+						1u << b);
 	}
 	return buf;
 }

@@ -21,7 +21,7 @@ enum bs_col_kind {
 /** A value of one column for one iteration. */
 struct bs_col_val {
 	enum bs_col_kind kind;
-	int present;     /**< 0: no value (CSV empty, JSON null) */
+	int present; /**< 0: no value (CSV empty, JSON null) */
 	uint64_t u;
 	double d;
 	char text[96];

@@ -20,8 +20,8 @@ struct bs_report_opts {
 	const char *json_path; /**< JSON export (docs/json-schema.md) */
 	const char *csv_path;  /**< CSV export, one row per iteration */
 	const char *md_path;   /**< Markdown export of the table */
-	size_t top_n;          /**< interferers listed (0: none; BS_REPORT_TOP_DEFAULT is usual) */
-	int no_table;          /**< 1: do not print the table on stdout */
+	size_t top_n;	       /**< interferers listed (0: none; BS_REPORT_TOP_DEFAULT is usual) */
+	int no_table;	       /**< 1: do not print the table on stdout */
 };
 
 #define BS_REPORT_TOP_DEFAULT 5

@@ -53,11 +53,14 @@ static json_object *stats_json(const struct bs_summary *m)
 static json_object *interference_json(const struct bs_interference *t)
 {
 	json_object *o = json_object_new_object(), *share = json_object_new_object();
-	const struct { const char *name; uint64_t ns; } times[] = {
-		{ "preempted", t->preempted_ns }, { "blocked", t->blocked_ns },
-		{ "runq_wait", t->runq_wait_ns }, { "irq", t->irq_ns },
-		{ "softirq", t->softirq_ns },     { "steal", t->steal_ns },
-		{ "sched_delay", t->sched_delay_ns },
+	const struct {
+		const char *name;
+		uint64_t ns;
+	} times[] = {
+	    {"preempted", t->preempted_ns},	{"blocked", t->blocked_ns},
+	    {"runq_wait", t->runq_wait_ns},	{"irq", t->irq_ns},
+	    {"softirq", t->softirq_ns},		{"steal", t->steal_ns},
+	    {"sched_delay", t->sched_delay_ns},
 	};
 	char key[32];
 
@@ -168,9 +171,10 @@ static json_object *iterations_json(const struct bs_dataset *ds)
 		for (size_t c = 0; c < ncols; c++) {
 			bs_iter_col_value(c, &ds->iters[i], &v);
 			add(it, cols[c].name,
-			    !v.present ? NULL :
-			    v.kind == BS_COL_UINT ? ju(v.u) :
-			    v.kind == BS_COL_FLOAT ? jd(v.d) : json_object_new_string(v.text));
+			    !v.present		     ? NULL
+			    : v.kind == BS_COL_UINT  ? ju(v.u)
+			    : v.kind == BS_COL_FLOAT ? jd(v.d)
+						     : json_object_new_string(v.text));
 		}
 		json_object_array_add(arr, it);
 	}
@@ -179,7 +183,7 @@ static json_object *iterations_json(const struct bs_dataset *ds)
 
 static json_object *procs_json(const struct bs_dataset *ds)
 {
-	static const char *kinds[] = { "unknown", "fork", "exec", "exit" };
+	static const char *kinds[] = {"unknown", "fork", "exec", "exit"};
 	json_object *arr = json_object_new_array();
 
 	for (size_t i = 0; i < ds->n_procs; i++) {
@@ -190,7 +194,8 @@ static json_object *procs_json(const struct bs_dataset *ds)
 		add(o, "pid", ju(p->pid));
 		add(o, "ppid", ju(p->ppid));
 		add(o, "ts_ns", ju(p->ts_ns));
-		add(o, "exit_code", p->kind == BS_PROC_EXIT ? json_object_new_int(p->exit_code) : NULL);
+		add(o, "exit_code",
+		    p->kind == BS_PROC_EXIT ? json_object_new_int(p->exit_code) : NULL);
 		add(o, "comm", jcomm(p->comm));
 		json_object_array_add(arr, o);
 	}
@@ -226,7 +231,8 @@ json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_
 	for (size_t i = 0; i < s->n_warnings; i++)
 		json_object_array_add(warn, json_object_new_string(s->warnings[i]));
 	for (size_t i = 0; endw && json_object_is_type(endw, json_type_array) &&
-			   i < json_object_array_length(endw); i++)
+			   i < json_object_array_length(endw);
+	     i++)
 		json_object_array_add(warn, json_object_get(json_object_array_get_idx(endw, i)));
 	add(root, "warnings", warn);
 	add(root, "iterations", iterations_json(ds));
@@ -245,7 +251,7 @@ int bs_render_json(FILE *f, const struct bs_dataset *ds, const struct bs_run_sum
 	if (!root)
 		return -ENOMEM;
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
+							JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text || fputs(text, f) < 0 || fputc('\n', f) == EOF)
 		ret = text ? -EIO : -ENOMEM;
 	json_object_put(root);

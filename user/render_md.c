@@ -30,8 +30,8 @@ int bs_render_md(FILE *f, const struct bs_doc *doc)
 			for (size_t r = 0; r <= sec->n_rows; r++) {
 				for (size_t c = 0; c < sec->ncols; c++) {
 					fputs("| ", f);
-					md_cell(f, r ? sec->cells[(r - 1) * sec->ncols + c] :
-						       sec->header[c]);
+					md_cell(f, r ? sec->cells[(r - 1) * sec->ncols + c]
+						     : sec->header[c]);
 					fputc(' ', f);
 				}
 				fputs("|\n", f);

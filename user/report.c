@@ -24,9 +24,15 @@ static int write_one(const char *path, enum out_kind kind, const struct bs_datas
 		return ret;
 	}
 	switch (kind) {
-	case OUT_JSON: ret = bs_render_json(f, ds, s); break;
-	case OUT_CSV: ret = bs_render_csv(f, ds); break;
-	default: ret = bs_render_md(f, doc); break;
+	case OUT_JSON:
+		ret = bs_render_json(f, ds, s);
+		break;
+	case OUT_CSV:
+		ret = bs_render_csv(f, ds);
+		break;
+	default:
+		ret = bs_render_md(f, doc);
+		break;
 	}
 	if (fflush(f) && !ret)
 		ret = -errno;
@@ -40,7 +46,7 @@ static int write_one(const char *path, enum out_kind kind, const struct bs_datas
 
 int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *opts)
 {
-	struct bs_report_opts o = { 0 };
+	struct bs_report_opts o = {0};
 	struct bs_run_summary s;
 	struct bs_doc *doc = NULL;
 	int ret;
@@ -50,8 +56,10 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 	if (!ds)
 		return -EINVAL;
 	if (ds->truncated)
-		fprintf(stderr, "benchscope: warning: trace truncated after %zu records "
-			"(the run did not finish)\n", ds->n_blocks);
+		fprintf(stderr,
+			"benchscope: warning: trace truncated after %zu records "
+			"(the run did not finish)\n",
+			ds->n_blocks);
 	ret = bs_run_summarize(ds, o.top_n, &s);
 	if (ret) {
 		fprintf(stderr, "benchscope: cannot summarise the trace: %s\n", strerror(-ret));

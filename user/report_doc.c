@@ -56,11 +56,13 @@ static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 	if (cost)
 		bs_doc_line(doc, "probe cost  %s per iteration (begin %s, end %s; %s)",
 			    bs_fmt_ns(s->probe_cost_ns, t1, sizeof(t1)),
-			    bs_fmt_ns(bs_json_get(cost, "begin") ?
-				      json_object_get_double(bs_json_get(cost, "begin")) : NAN,
+			    bs_fmt_ns(bs_json_get(cost, "begin")
+					  ? json_object_get_double(bs_json_get(cost, "begin"))
+					  : NAN,
 				      t2, sizeof(t2)),
-			    bs_fmt_ns(bs_json_get(cost, "end") ?
-				      json_object_get_double(bs_json_get(cost, "end")) : NAN,
+			    bs_fmt_ns(bs_json_get(cost, "end")
+					  ? json_object_get_double(bs_json_get(cost, "end"))
+					  : NAN,
 				      t3, sizeof(t3)),
 			    jstr(cost, "method"));
 	else
@@ -73,7 +75,7 @@ static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 static void stats_row(struct bs_doc *doc, const char *label, const struct bs_summary *m)
 {
 	char c[8][32];
-	const char *cells[9] = { label, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7] };
+	const char *cells[9] = {label, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
 
 	snprintf(c[0], sizeof(c[0]), "%zu", m->n);
 	bs_fmt_ns(m->mean, c[1], sizeof(c[1]));
@@ -102,8 +104,10 @@ static void iterations_section(struct bs_doc *doc, const struct bs_run_summary *
 	stats_row(doc, "duration", &o->duration);
 	if (o->has_per_op) {
 		stats_row(doc, "time/op", &o->per_op);
-		bs_doc_note(doc, "time/op = duration / invocations (%" PRIu64 " invocations); "
-			    "trim mean = mean without the fastest and the slowest", o->invocations);
+		bs_doc_note(doc,
+			    "time/op = duration / invocations (%" PRIu64 " invocations); "
+			    "trim mean = mean without the fastest and the slowest",
+			    o->invocations);
 	} else {
 		bs_doc_note(doc, "trim mean = mean without the fastest and the slowest");
 	}
@@ -119,7 +123,7 @@ static void procs_section(struct bs_doc *doc, const struct bs_run_summary *s)
 	for (size_t i = 0; i < shown; i++) {
 		const struct bs_group_summary *g = &s->procs[i];
 		char c[7][32];
-		const char *cells[8] = { c[0], g->comm, c[1], c[2], c[3], c[4], c[5], c[6] };
+		const char *cells[8] = {c[0], g->comm, c[1], c[2], c[3], c[4], c[5], c[6]};
 
 		snprintf(c[0], sizeof(c[0]), "%" PRIu32, g->pid);
 		snprintf(c[1], sizeof(c[1]), "%zu", g->n_iters);
@@ -143,11 +147,12 @@ static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s)
 	for (size_t i = 0; i < s->n_benches; i++) {
 		const struct bs_group_summary *g = &s->benches[i];
 		char c[9][32];
-		const char *cells[9] = { c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8] };
+		const char *cells[9] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
 
 		snprintf(c[0], sizeof(c[0]), "%zu", i + 1);
 		snprintf(c[1], sizeof(c[1]), "%zu", g->n_iters);
-		snprintf(c[2], sizeof(c[2]), "%" PRIu64, g->n_iters ? g->invocations / g->n_iters : 0);
+		snprintf(c[2], sizeof(c[2]), "%" PRIu64,
+			 g->n_iters ? g->invocations / g->n_iters : 0);
 		bs_fmt_ns(g->has_per_op ? g->per_op.mean : NAN, c[3], sizeof(c[3]));
 		bs_fmt_ns(g->has_per_op ? g->per_op.sd : NAN, c[4], sizeof(c[4]));
 		bs_fmt_pct(g->has_per_op ? g->per_op.cv : NAN, c[5], sizeof(c[5]));
@@ -156,7 +161,8 @@ static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		bs_fmt_ns(g->has_per_op ? g->per_op.max : NAN, c[8], sizeof(c[8]));
 		bs_doc_row(doc, cells);
 	}
-	bs_doc_note(doc, "time/op statistics over the repetitions of each benchmark; benchmarks "
+	bs_doc_note(doc,
+		    "time/op statistics over the repetitions of each benchmark; benchmarks "
 		    "are told apart by their invocation count, so two consecutive benchmarks with "
 		    "the same fixed count merge");
 }
@@ -165,7 +171,7 @@ static void time_row(struct bs_doc *doc, const char *label, uint64_t ns,
 		     const struct bs_interference *t, size_t n)
 {
 	char c[3][32];
-	const char *cells[4] = { label, c[0], c[1], c[2] };
+	const char *cells[4] = {label, c[0], c[1], c[2]};
 
 	bs_fmt_ns((double)ns, c[0], sizeof(c[0]));
 	bs_fmt_pct(t->wall_ns ? (double)ns / (double)t->wall_ns : NAN, c[1], sizeof(c[1]));
@@ -176,7 +182,7 @@ static void time_row(struct bs_doc *doc, const char *label, uint64_t ns,
 static void count_row(struct bs_doc *doc, const char *label, uint64_t count, size_t n)
 {
 	char c[2][32];
-	const char *cells[4] = { label, c[0], "", c[1] };
+	const char *cells[4] = {label, c[0], "", c[1]};
 
 	snprintf(c[0], sizeof(c[0]), "%" PRIu64, count);
 	if (n)
@@ -206,7 +212,7 @@ static void interference_section(struct bs_doc *doc, const struct bs_run_summary
 	count_row(doc, "involuntary switches", t->nivcsw, n);
 	count_row(doc, "migrations", t->migrations, n);
 	bs_doc_note(doc, "share = total / summed wall time of the iterations; run-queue wait "
-		    "includes preempted");
+			 "includes preempted");
 }
 
 static void interferers_section(struct bs_doc *doc, const struct bs_run_summary *s)
@@ -228,7 +234,7 @@ static void interferers_section(struct bs_doc *doc, const struct bs_run_summary 
 	for (size_t i = 0; i < s->n_top; i++) {
 		const struct bs_top_interferer *x = &s->top[i];
 		char c[4][32];
-		const char *cells[5] = { x->comm, c[0], c[1], c[2], c[3] };
+		const char *cells[5] = {x->comm, c[0], c[1], c[2], c[3]};
 
 		snprintf(c[0], sizeof(c[0]), "%" PRIu32, x->pid);
 		snprintf(c[1], sizeof(c[1]), "%" PRIu32, x->tid);
@@ -237,7 +243,7 @@ static void interferers_section(struct bs_doc *doc, const struct bs_run_summary 
 		bs_doc_row(doc, cells);
 	}
 	bs_doc_note(doc, "time = CPU time the thread took while a measured process waited to run; "
-		    "share of the iterations' wall time");
+			 "share of the iterations' wall time");
 }
 
 static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
@@ -249,19 +255,22 @@ static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 	FILE *f;
 
 	bs_doc_text(doc, "Records");
-	bs_doc_line(doc, "%zu iterations, %zu process events, %zu interferers, %zu events in %zu "
-		    "blocks", ds->n_iters, ds->n_procs, ds->n_interferers,
+	bs_doc_line(doc,
+		    "%zu iterations, %zu process events, %zu interferers, %zu events in %zu "
+		    "blocks",
+		    ds->n_iters, ds->n_procs, ds->n_interferers,
 		    json_object_array_length(ds->events), ds->n_blocks);
 	if (!s->has_lost) {
-		bs_doc_line(doc, "lost: n/a (%s)", ds->end ? "no lost counters in END" :
-			    "no END block");
+		bs_doc_line(doc, "lost: n/a (%s)",
+			    ds->end ? "no lost counters in END" : "no END block");
 		return;
 	}
 	f = open_memstream(&list, &len);
 	if (f) {
 		int first = 1;
 
-		json_object_object_foreach(lost, key, val) {
+		json_object_object_foreach(lost, key, val)
+		{
 			fprintf(f, "%s%s %s", first ? "" : ", ", key, json_object_get_string(val));
 			first = 0;
 		}
@@ -286,7 +295,7 @@ static void bpf_section(struct bs_doc *doc, const struct bs_dataset *ds)
 		int64_t cnt = json_object_get_int64(bs_json_get(p, "run_cnt"));
 		double ns = json_object_get_double(bs_json_get(p, "run_time_ns"));
 		char c[3][32];
-		const char *cells[4] = { jstr(p, "prog"), c[0], c[1], c[2] };
+		const char *cells[4] = {jstr(p, "prog"), c[0], c[1], c[2]};
 
 		snprintf(c[0], sizeof(c[0]), "%" PRId64, cnt);
 		bs_fmt_ns(bs_json_get(p, "run_time_ns") ? ns : NAN, c[1], sizeof(c[1]));
@@ -325,7 +334,8 @@ static void removed_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		bs_doc_line(doc, "nothing removed (%zu of %zu iterations summarised)",
 			    s->overall.n_iters, s->n_iters_total);
 	if (s->n_calibration)
-		bs_doc_line(doc, "%zu Google Benchmark calibration runs excluded (runs followed by "
+		bs_doc_line(doc,
+			    "%zu Google Benchmark calibration runs excluded (runs followed by "
 			    "a run with more invocations: the harness sizing itself)",
 			    s->n_calibration);
 	if (s->n_warmup)
@@ -338,7 +348,8 @@ static void warnings_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			     const struct bs_run_summary *s)
 {
 	json_object *w = bs_json_get(ds->end, "warnings");
-	size_t n_end = w && json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
+	size_t n_end =
+	    w && json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
 	size_t n_ev = 0;
 
 	for (size_t i = 0; i < json_object_array_length(ds->events); i++)

@@ -22,11 +22,11 @@ struct bs_doc_section {
 	size_t ncols;
 	char *header[BS_DOC_MAX_COLS];
 	int right[BS_DOC_MAX_COLS]; /**< 1: right-aligned column (numbers) */
-	char **cells;               /**< rows * ncols cells, row-major */
+	char **cells;		    /**< rows * ncols cells, row-major */
 	size_t n_rows;
-	char **lines;               /**< text lines (ncols == 0) */
+	char **lines; /**< text lines (ncols == 0) */
 	size_t n_lines;
-	char *note;                 /**< optional line after a table */
+	char *note; /**< optional line after a table */
 };
 
 struct bs_doc {

@@ -89,7 +89,9 @@ static int cmp_by_pid(const void *a, const void *b, void *dsp)
 	return ia < ib ? -1 : ia > ib;
 }
 
-struct span { size_t start, n; };
+struct span {
+	size_t start, n;
+};
 
 static int cmp_span_first(const void *a, const void *b, void *idx)
 {
@@ -242,8 +244,9 @@ static int summarize_interferers(const struct bs_dataset *ds, size_t top_n,
 	free(v);
 	qsort(all, n, sizeof(*all), cmp_top_ns);
 	for (size_t i = 0; i < n; i++)
-		all[i].share = s->overall.intf.wall_ns ?
-			(double)all[i].ns / (double)s->overall.intf.wall_ns : NAN;
+		all[i].share = s->overall.intf.wall_ns
+				   ? (double)all[i].ns / (double)s->overall.intf.wall_ns
+				   : NAN;
 	s->n_interferers = n;
 	s->n_top = n < top_n ? n : top_n;
 	s->top = all;
@@ -275,7 +278,8 @@ static void read_end(const struct bs_dataset *ds, struct bs_run_summary *s)
 	if (!lost || !json_object_is_type(lost, json_type_object))
 		return;
 	s->has_lost = 1;
-	json_object_object_foreach(lost, key, val) {
+	json_object_object_foreach(lost, key, val)
+	{
 		if (strstr(key, "lost") && json_object_get_int64(val) > 0)
 			s->lost_total += (uint64_t)json_object_get_int64(val);
 	}
@@ -296,7 +300,8 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 	if (o->n_iters == 0)
 		ret |= warn(s, "no iteration was recorded: the boundary probes never fired");
 	if (s->perturbation > BS_PERTURBATION_WARN)
-		ret |= warn(s, "probe cost %s per iteration is %s of the median iteration (%s): "
+		ret |= warn(s,
+			    "probe cost %s per iteration is %s of the median iteration (%s): "
 			    "the measurement perturbs the harness; prefer a USDT or "
 			    "process-level boundary",
 			    bs_fmt_ns(s->probe_cost_ns, a, sizeof(a)),
@@ -306,14 +311,18 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 		ret |= warn(s, "%llu records were lost (see the lost counters)",
 			    (unsigned long long)s->lost_total);
 	if (s->n_invoc_flagged && !o->has_per_op)
-		ret |= warn(s, "time per invocation not reported: only %zu of %zu iterations carry "
-			    "an invocation count", s->n_invoc_flagged, o->n_iters);
+		ret |= warn(s,
+			    "time per invocation not reported: only %zu of %zu iterations carry "
+			    "an invocation count",
+			    s->n_invoc_flagged, o->n_iters);
 	if (s->n_invoc_bad)
-		ret |= warn(s, "%zu iterations had an implausible invocation count",
-			    s->n_invoc_bad);
+		ret |=
+		    warn(s, "%zu iterations had an implausible invocation count", s->n_invoc_bad);
 	if (n_exit)
-		ret |= warn(s, "%zu iterations were ended by their thread's exit, not by the "
-			    "end probe", n_exit);
+		ret |= warn(s,
+			    "%zu iterations were ended by their thread's exit, not by the "
+			    "end probe",
+			    n_exit);
 	if (n_nested)
 		ret |= warn(s, "%zu iterations began again before they ended (nested begin)",
 			    n_nested);
@@ -360,8 +369,10 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 		s->n_invoc_bad += !!(r->flags & BS_ITER_F_INVOC_BAD);
 	}
 	ret = 0;
-	if (!strcmp(json_object_get_string(bs_json_get(bs_json_get(ds->context, "boundaries"),
-						       "kind")) ?: "", "gbench"))
+	if (!strcmp(
+		json_object_get_string(bs_json_get(bs_json_get(ds->context, "boundaries"), "kind"))
+		    ?: "",
+		"gbench"))
 		ret = summarize_benches(ds, idx, &n, x, s);
 	if (!ret)
 		ret = summarize_group(ds, idx, n, x, &s->overall);
@@ -373,8 +384,9 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 		goto out;
 	cost = bs_json_get(bs_json_get(ds->context, "probe_cost_ns"), "per_iteration");
 	s->probe_cost_ns = cost ? json_object_get_double(cost) : NAN;
-	s->perturbation = s->overall.has_duration && s->overall.duration.median > 0 ?
-		s->probe_cost_ns / s->overall.duration.median : NAN;
+	s->perturbation = s->overall.has_duration && s->overall.duration.median > 0
+			      ? s->probe_cost_ns / s->overall.duration.median
+			      : NAN;
 	read_end(ds, s);
 	ret = add_warnings(ds, s);
 out:

@@ -26,15 +26,15 @@ struct bs_interference {
 
 /** Summary of a group of iterations: one process, or all of them. */
 struct bs_group_summary {
-	uint32_t pid;              /**< process; 0 for the overall group and benchmarks */
-	long bench;                /**< benchmark index from 0 (Google Benchmark), else -1 */
-	char comm[BS_COMM_LEN];    /**< its command name from PROC records, "" if unknown */
-	size_t n_iters;            /**< iterations summarised */
-	int has_duration;          /**< duration is valid (n_iters >= 1) */
+	uint32_t pid;		    /**< process; 0 for the overall group and benchmarks */
+	long bench;		    /**< benchmark index from 0 (Google Benchmark), else -1 */
+	char comm[BS_COMM_LEN];	    /**< its command name from PROC records, "" if unknown */
+	size_t n_iters;		    /**< iterations summarised */
+	int has_duration;	    /**< duration is valid (n_iters >= 1) */
 	struct bs_summary duration; /**< of end_ns - begin_ns, ns */
-	int has_per_op;            /**< every iteration carries an invocation count */
-	struct bs_summary per_op;  /**< of duration / invocations, ns per invocation */
-	uint64_t invocations;      /**< summed invocation count (0 unless has_per_op) */
+	int has_per_op;		    /**< every iteration carries an invocation count */
+	struct bs_summary per_op;   /**< of duration / invocations, ns per invocation */
+	uint64_t invocations;	    /**< summed invocation count (0 unless has_per_op) */
 	struct bs_interference intf;
 	uint64_t first_begin_ns, last_end_ns; /**< span of the group, ns (monotonic) */
 };
@@ -56,21 +56,21 @@ struct bs_run_summary {
 	 * benchmark, its repetitions (see gbench_runs.h); NULL otherwise */
 	struct bs_group_summary *benches;
 	size_t n_benches;
-	size_t n_iters_total;   /**< iterations in the trace */
-	size_t n_calibration;   /**< excluded: Google Benchmark calibration runs */
-	size_t n_warmup;        /**< excluded: flagged warmup */
-	size_t n_invalid;       /**< excluded: end before begin */
-	size_t n_invoc_flagged; /**< iterations with BS_ITER_F_INVOC */
-	size_t n_invoc_bad;     /**< iterations with BS_ITER_F_INVOC_BAD */
+	size_t n_iters_total;	       /**< iterations in the trace */
+	size_t n_calibration;	       /**< excluded: Google Benchmark calibration runs */
+	size_t n_warmup;	       /**< excluded: flagged warmup */
+	size_t n_invalid;	       /**< excluded: end before begin */
+	size_t n_invoc_flagged;	       /**< iterations with BS_ITER_F_INVOC */
+	size_t n_invoc_bad;	       /**< iterations with BS_ITER_F_INVOC_BAD */
 	struct bs_top_interferer *top; /**< the top_n largest, descending */
 	size_t n_top;
-	size_t n_interferers;   /**< distinct interferer threads */
+	size_t n_interferers;	/**< distinct interferer threads */
 	uint64_t interferer_ns; /**< their summed time */
-	double probe_cost_ns;   /**< CONTEXT probe_cost_ns.per_iteration, NaN if absent */
-	double perturbation;    /**< probe_cost_ns / median duration, NaN if unknown */
-	int has_lost;           /**< END carries a "lost" object */
-	uint64_t lost_total;    /**< sum of its counters named *_lost */
-	char **warnings;        /**< computed warnings (English, one line each) */
+	double probe_cost_ns;	/**< CONTEXT probe_cost_ns.per_iteration, NaN if absent */
+	double perturbation;	/**< probe_cost_ns / median duration, NaN if unknown */
+	int has_lost;		/**< END carries a "lost" object */
+	uint64_t lost_total;	/**< sum of its counters named *_lost */
+	char **warnings;	/**< computed warnings (English, one line each) */
 	size_t n_warnings;
 };
 

@@ -15,16 +15,16 @@
 
 #include "trace_schema.h"
 
-#define OUT_BUF (64u << 10)
+#define OUT_BUF	  (64u << 10)
 #define STAGE_BUF (32u << 10) /* small blocks are batched before deflate */
 
 struct bs_trace_writer {
 	int fd;
-	int err;          /* first -errno met; sticky */
-	int dirty;        /* data given to deflate since the last flush */
+	int err;   /* first -errno met; sticky */
+	int dirty; /* data given to deflate since the last flush */
 	uint64_t last_flush_ns;
 	uint64_t blocks;
-	size_t staged;    /* bytes in stage not yet given to deflate */
+	size_t staged; /* bytes in stage not yet given to deflate */
 	z_stream zs;
 	unsigned char stage[STAGE_BUF];
 	unsigned char out[OUT_BUF];
@@ -33,14 +33,22 @@ struct bs_trace_writer {
 const char *bs_trace_block_name(uint32_t kind)
 {
 	switch (kind) {
-	case BS_BLK_SCHEMA: return "schema";
-	case BS_BLK_CONTEXT: return "context";
-	case BS_BLK_ITER: return "iter";
-	case BS_BLK_PROC: return "proc";
-	case BS_BLK_INTERFERER: return "interferer";
-	case BS_BLK_EVENT: return "event";
-	case BS_BLK_END: return "end";
-	default: return "unknown";
+	case BS_BLK_SCHEMA:
+		return "schema";
+	case BS_BLK_CONTEXT:
+		return "context";
+	case BS_BLK_ITER:
+		return "iter";
+	case BS_BLK_PROC:
+		return "proc";
+	case BS_BLK_INTERFERER:
+		return "interferer";
+	case BS_BLK_EVENT:
+		return "event";
+	case BS_BLK_END:
+		return "end";
+	default:
+		return "unknown";
 	}
 }
 
@@ -237,11 +245,11 @@ uint64_t bs_trace_blocks_written(const struct bs_trace_writer *w)
 	return w ? w->blocks : 0;
 }
 
-struct bs_trace_writer *bs_trace_create(const char *path, const char *context_json,
-					char *err, size_t errlen)
+struct bs_trace_writer *bs_trace_create(const char *path, const char *context_json, char *err,
+					size_t errlen)
 {
 	struct bs_trace_writer *w;
-	unsigned char hdr[BS_TRACE_HEADER_LEN] = { 0 };
+	unsigned char hdr[BS_TRACE_HEADER_LEN] = {0};
 	const char *schema = bs_trace_schema_json();
 	int ret;
 
@@ -275,7 +283,8 @@ struct bs_trace_writer *bs_trace_create(const char *path, const char *context_js
 	if (ret)
 		goto fail;
 	/* gzip wrapper (15 + 16), fast level: traces are written while measuring */
-	if (deflateInit2(&w->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (deflateInit2(&w->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK) {
 		ret = -ENOMEM;
 		close(w->fd);
 		free(w);

@@ -30,12 +30,12 @@
 
 #include "benchscope/record.h"
 
-#define BS_TRACE_MAGIC "BSTRACE" /* 7 chars + the terminating NUL = 8 bytes */
-#define BS_TRACE_MAGIC_LEN 8
-#define BS_TRACE_HEADER_LEN 16
+#define BS_TRACE_MAGIC	       "BSTRACE" /* 7 chars + the terminating NUL = 8 bytes */
+#define BS_TRACE_MAGIC_LEN     8
+#define BS_TRACE_HEADER_LEN    16
 #define BS_TRACE_VERSION_MAJOR 1
 #define BS_TRACE_VERSION_MINOR 0
-#define BS_TRACE_VERSION ((BS_TRACE_VERSION_MAJOR << 16) | BS_TRACE_VERSION_MINOR)
+#define BS_TRACE_VERSION       ((BS_TRACE_VERSION_MAJOR << 16) | BS_TRACE_VERSION_MINOR)
 /** Largest payload of one block the reader accepts (JSON blocks included). */
 #define BS_TRACE_MAX_BLOCK (64u << 20)
 /** Longest interval between two sync flushes while records are written. */
@@ -49,7 +49,7 @@ enum bs_trace_block {
 	BS_BLK_PROC = 4,       /**< struct bs_proc_rec */
 	BS_BLK_INTERFERER = 5, /**< struct bs_interferer_rec */
 	BS_BLK_EVENT = 6,      /**< JSON object: warning, decision, note */
-	BS_BLK_END = 7,        /**< JSON object: exit status, lost counts... */
+	BS_BLK_END = 7,	       /**< JSON object: exit status, lost counts... */
 };
 
 /** A static name of a block kind ("iter", "end"...), "unknown" otherwise. */
@@ -66,8 +66,8 @@ struct bs_trace_writer;
  * @err: on failure, receives a one-line message (may be NULL).
  * Returns the writer, or NULL with errno set.
  */
-struct bs_trace_writer *bs_trace_create(const char *path, const char *context_json,
-					char *err, size_t errlen);
+struct bs_trace_writer *bs_trace_create(const char *path, const char *context_json, char *err,
+					size_t errlen);
 
 /** Append one iteration record. Returns 0 or -errno. */
 int bs_trace_write_iter(struct bs_trace_writer *w, const struct bs_iter_rec *r);
@@ -123,8 +123,8 @@ struct bs_trace_reader *bs_trace_open(const char *path, char *err, size_t errlen
  * or a negative errno with a message in @err: -EBADMSG for corrupted
  * compressed data or block headers, -EIO / -errno for read errors.
  */
-int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payload,
-		  uint32_t *len, char *err, size_t errlen);
+int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payload, uint32_t *len,
+		  char *err, size_t errlen);
 
 /** After bs_trace_next() returned 0: 1 if the stream ended early. */
 int bs_trace_truncated(const struct bs_trace_reader *r);

@@ -11,12 +11,12 @@
 
 #include <zlib.h>
 
-#define IN_BUF (64u << 10)
+#define IN_BUF	 (64u << 10)
 #define OUT_STEP (256u << 10)
 
 struct bs_trace_reader {
 	int fd;
-	int in_eof;     /* read(2) returned 0 */
+	int in_eof;	/* read(2) returned 0 */
 	int stream_end; /* inflate reached the end of the gzip stream */
 	int truncated;
 	uint32_t version;
@@ -160,7 +160,8 @@ static int fill(struct bs_trace_reader *r, char *err, size_t errlen)
 		}
 		if (zret == Z_DATA_ERROR || zret == Z_NEED_DICT || zret == Z_STREAM_ERROR) {
 			snprintf(err, errlen, "corrupted compressed data after %llu blocks (%s)",
-				 (unsigned long long)r->blocks, r->zs.msg ? r->zs.msg : "zlib error");
+				 (unsigned long long)r->blocks,
+				 r->zs.msg ? r->zs.msg : "zlib error");
 			return -EBADMSG;
 		}
 		if (zret == Z_MEM_ERROR) {
@@ -185,8 +186,8 @@ static int want(struct bs_trace_reader *r, size_t need, char *err, size_t errlen
 	return 1;
 }
 
-int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payload,
-		  uint32_t *len, char *err, size_t errlen)
+int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payload, uint32_t *len,
+		  char *err, size_t errlen)
 {
 	uint32_t k, n;
 	int ret;
@@ -199,8 +200,10 @@ int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payloa
 	k = get_le32(r->buf + r->start);
 	n = get_le32(r->buf + r->start + 4);
 	if (n > BS_TRACE_MAX_BLOCK ||
-	    (k < BS_BLK_SCHEMA || (k > BS_BLK_END && (r->version & 0xffff) <= BS_TRACE_VERSION_MINOR))) {
-		snprintf(err, errlen, "corrupted block header after %llu blocks (kind %u, length %u)",
+	    (k < BS_BLK_SCHEMA ||
+	     (k > BS_BLK_END && (r->version & 0xffff) <= BS_TRACE_VERSION_MINOR))) {
+		snprintf(err, errlen,
+			 "corrupted block header after %llu blocks (kind %u, length %u)",
 			 (unsigned long long)r->blocks, k, n);
 		return -EBADMSG;
 	}

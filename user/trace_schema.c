@@ -11,48 +11,48 @@
 
 #include "trace.h"
 
-#define F(st, name, type, unit) { #name, type, offsetof(struct st, name), unit }
+#define F(st, name, type, unit)                                                                    \
+	{                                                                                          \
+#name, type, offsetof(struct st, name), unit                                       \
+	}
 
 static const struct bs_field iter_fields[] = {
-	F(bs_iter_rec, type, "u32", ""),
-	F(bs_iter_rec, flags, "u32", ""),
-	F(bs_iter_rec, index, "u64", ""),
-	F(bs_iter_rec, pid, "u32", ""),
-	F(bs_iter_rec, tid, "u32", ""),
-	F(bs_iter_rec, cpu_begin, "u32", ""),
-	F(bs_iter_rec, cpu_end, "u32", ""),
-	F(bs_iter_rec, begin_ns, "u64", "ns"),
-	F(bs_iter_rec, end_ns, "u64", "ns"),
-	F(bs_iter_rec, invocations, "u64", "count"),
-	F(bs_iter_rec, preempted_ns, "u64", "ns"),
-	F(bs_iter_rec, blocked_ns, "u64", "ns"),
-	F(bs_iter_rec, runq_wait_ns, "u64", "ns"),
-	F(bs_iter_rec, irq_ns, "u64", "ns"),
-	F(bs_iter_rec, softirq_ns, "u64", "ns"),
-	F(bs_iter_rec, steal_ns, "u64", "ns"),
-	F(bs_iter_rec, sched_delay_ns, "u64", "ns"),
-	F(bs_iter_rec, nvcsw, "u32", "count"),
-	F(bs_iter_rec, nivcsw, "u32", "count"),
-	F(bs_iter_rec, migrations, "u32", "count"),
-	F(bs_iter_rec, probe, "u32", ""),
+    F(bs_iter_rec, type, "u32", ""),
+    F(bs_iter_rec, flags, "u32", ""),
+    F(bs_iter_rec, index, "u64", ""),
+    F(bs_iter_rec, pid, "u32", ""),
+    F(bs_iter_rec, tid, "u32", ""),
+    F(bs_iter_rec, cpu_begin, "u32", ""),
+    F(bs_iter_rec, cpu_end, "u32", ""),
+    F(bs_iter_rec, begin_ns, "u64", "ns"),
+    F(bs_iter_rec, end_ns, "u64", "ns"),
+    F(bs_iter_rec, invocations, "u64", "count"),
+    F(bs_iter_rec, preempted_ns, "u64", "ns"),
+    F(bs_iter_rec, blocked_ns, "u64", "ns"),
+    F(bs_iter_rec, runq_wait_ns, "u64", "ns"),
+    F(bs_iter_rec, irq_ns, "u64", "ns"),
+    F(bs_iter_rec, softirq_ns, "u64", "ns"),
+    F(bs_iter_rec, steal_ns, "u64", "ns"),
+    F(bs_iter_rec, sched_delay_ns, "u64", "ns"),
+    F(bs_iter_rec, nvcsw, "u32", "count"),
+    F(bs_iter_rec, nivcsw, "u32", "count"),
+    F(bs_iter_rec, migrations, "u32", "count"),
+    F(bs_iter_rec, probe, "u32", ""),
 };
 
 static const struct bs_field proc_fields[] = {
-	F(bs_proc_rec, type, "u32", ""),
-	F(bs_proc_rec, kind, "u32", ""),
-	F(bs_proc_rec, pid, "u32", ""),
-	F(bs_proc_rec, ppid, "u32", ""),
-	F(bs_proc_rec, ts_ns, "u64", "ns"),
-	F(bs_proc_rec, exit_code, "s32", ""),
-	F(bs_proc_rec, comm, "char[16]", ""),
+    F(bs_proc_rec, type, "u32", ""),	  F(bs_proc_rec, kind, "u32", ""),
+    F(bs_proc_rec, pid, "u32", ""),	  F(bs_proc_rec, ppid, "u32", ""),
+    F(bs_proc_rec, ts_ns, "u64", "ns"),	  F(bs_proc_rec, exit_code, "s32", ""),
+    F(bs_proc_rec, comm, "char[16]", ""),
 };
 
 static const struct bs_field interferer_fields[] = {
-	F(bs_interferer_rec, victim_pid, "u32", ""),
-	F(bs_interferer_rec, interferer_tid, "u32", ""),
-	F(bs_interferer_rec, interferer_pid, "u32", ""),
-	F(bs_interferer_rec, ns, "u64", "ns"),
-	F(bs_interferer_rec, comm, "char[16]", ""),
+    F(bs_interferer_rec, victim_pid, "u32", ""),
+    F(bs_interferer_rec, interferer_tid, "u32", ""),
+    F(bs_interferer_rec, interferer_pid, "u32", ""),
+    F(bs_interferer_rec, ns, "u64", "ns"),
+    F(bs_interferer_rec, comm, "char[16]", ""),
 };
 
 #undef F
@@ -65,10 +65,10 @@ static const struct bs_field interferer_fields[] = {
 #endif
 
 static const struct bs_record_layout layouts[] = {
-	{ "iter", BS_BLK_ITER, sizeof(struct bs_iter_rec), iter_fields, N(iter_fields) },
-	{ "proc", BS_BLK_PROC, sizeof(struct bs_proc_rec), proc_fields, N(proc_fields) },
-	{ "interferer", BS_BLK_INTERFERER, sizeof(struct bs_interferer_rec), interferer_fields,
-	  N(interferer_fields) },
+    {"iter", BS_BLK_ITER, sizeof(struct bs_iter_rec), iter_fields, N(iter_fields)},
+    {"proc", BS_BLK_PROC, sizeof(struct bs_proc_rec), proc_fields, N(proc_fields)},
+    {"interferer", BS_BLK_INTERFERER, sizeof(struct bs_interferer_rec), interferer_fields,
+     N(interferer_fields)},
 };
 
 const struct bs_record_layout *bs_record_layouts(size_t *n)
@@ -88,7 +88,8 @@ static json_object *layout_json(const struct bs_record_layout *l)
 
 		json_object_object_add(f, "name", json_object_new_string(l->fields[i].name));
 		json_object_object_add(f, "type", json_object_new_string(l->fields[i].type));
-		json_object_object_add(f, "offset", json_object_new_int64((int64_t)l->fields[i].offset));
+		json_object_object_add(f, "offset",
+				       json_object_new_int64((int64_t)l->fields[i].offset));
 		json_object_object_add(f, "unit", json_object_new_string(l->fields[i].unit));
 		json_object_array_add(fields, f);
 	}
@@ -143,8 +144,8 @@ static int check_layout(const struct bs_record_layout *l, json_object *rec, char
 			json_object *off = NULL, *type = NULL;
 			json_object_object_get_ex(f, "offset", &off);
 			json_object_object_get_ex(f, "type", &type);
-			if (json_object_get_int64(off) != (int64_t)want->offset ||
-			    !type || strcmp(json_object_get_string(type), want->type)) {
+			if (json_object_get_int64(off) != (int64_t)want->offset || !type ||
+			    strcmp(json_object_get_string(type), want->type)) {
 				snprintf(err, errlen,
 					 "field %s.%s differs between the trace and this build",
 					 l->name, want->name);

@@ -28,9 +28,9 @@ struct bs_field {
 
 /** One binary record kind stored in a trace. */
 struct bs_record_layout {
-	const char *name;   /**< "iter", "proc", "interferer" */
-	uint32_t block;     /**< enum bs_trace_block */
-	size_t size;        /**< sizeof the struct */
+	const char *name; /**< "iter", "proc", "interferer" */
+	uint32_t block;	  /**< enum bs_trace_block */
+	size_t size;	  /**< sizeof the struct */
 	const struct bs_field *fields;
 	size_t n_fields;
 };

@@ -7,8 +7,14 @@
 
 char *bs_fmt_ns(double ns, char *buf, size_t len)
 {
-	static const struct { double scale; const char *unit; } units[] = {
-		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "µs" }, { 1, "ns" },
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = {
+	    {1e9, "s"},
+	    {1e6, "ms"},
+	    {1e3, "µs"},
+	    {1, "ns"},
 	};
 	double v = ns;
 	const char *unit = "ns";
@@ -18,7 +24,8 @@ char *bs_fmt_ns(double ns, char *buf, size_t len)
 		return buf;
 	}
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (fabs(ns) >= units[i].scale * 0.99995 || i + 1 == sizeof(units) / sizeof(units[0])) {
+		if (fabs(ns) >= units[i].scale * 0.99995 ||
+		    i + 1 == sizeof(units) / sizeof(units[0])) {
 			v = ns / units[i].scale;
 			unit = units[i].unit;
 			break;

@@ -21,20 +21,20 @@
 #include "trace.h"
 
 static const char fx_run_context[] =
-	"{\"tool\":\"benchscope\",\"version\":\"0.1\",\"trace_format\":\"1.0\","
-	"\"kernel\":\"6.18.0-test\",\"cpu_model\":\"Test CPU @ 3GHz\",\"ncpus\":4,"
-	"\"hostname\":\"testhost\",\"clock\":\"CLOCK_MONOTONIC\","
-	"\"command\":[\"./bench\",\"--fast\"],"
-	"\"boundaries\":{\"kind\":\"uprobe\",\"begin\":\"bench:start\",\"end\":\"bench:stop\"},"
-	"\"probe_cost_ns\":{\"begin\":40,\"end\":60,\"per_iteration\":100,\"method\":\"loop\"},"
-	"\"started_at\":\"2026-01-01T00:00:00Z\"}";
+    "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"trace_format\":\"1.0\","
+    "\"kernel\":\"6.18.0-test\",\"cpu_model\":\"Test CPU @ 3GHz\",\"ncpus\":4,"
+    "\"hostname\":\"testhost\",\"clock\":\"CLOCK_MONOTONIC\","
+    "\"command\":[\"./bench\",\"--fast\"],"
+    "\"boundaries\":{\"kind\":\"uprobe\",\"begin\":\"bench:start\",\"end\":\"bench:stop\"},"
+    "\"probe_cost_ns\":{\"begin\":40,\"end\":60,\"per_iteration\":100,\"method\":\"loop\"},"
+    "\"started_at\":\"2026-01-01T00:00:00Z\"}";
 
 static const char fx_run_end[] =
-	"{\"status\":{\"pid\":100,\"exited\":true,\"exit_code\":0,\"signaled\":false,"
-	"\"signal\":0},\"interrupted\":false,\"wall_ns\":2000000,"
-	"\"lost\":{\"iter_lost\":0,\"iter_spilled\":2,\"proc_lost\":1},"
-	"\"bpf_stats\":[{\"prog\":\"on_switch\",\"run_cnt\":1000,\"run_time_ns\":150000}],"
-	"\"warnings\":[\"a warning from run\"]}";
+    "{\"status\":{\"pid\":100,\"exited\":true,\"exit_code\":0,\"signaled\":false,"
+    "\"signal\":0},\"interrupted\":false,\"wall_ns\":2000000,"
+    "\"lost\":{\"iter_lost\":0,\"iter_spilled\":2,\"proc_lost\":1},"
+    "\"bpf_stats\":[{\"prog\":\"on_switch\",\"run_cnt\":1000,\"run_time_ns\":150000}],"
+    "\"warnings\":[\"a warning from run\"]}";
 
 static inline struct bs_iter_rec fx_run_iter(uint32_t pid, uint64_t index, uint64_t begin,
 					     uint64_t dur, uint64_t invoc, uint32_t flags)
@@ -79,7 +79,7 @@ static inline int fx_write_run(const char *path)
 {
 	char err[256];
 	struct bs_trace_writer *w = bs_trace_create(path, fx_run_context, err, sizeof(err));
-	static const uint64_t d100[] = { 1000, 2000, 3000, 4000, 10000 };
+	static const uint64_t d100[] = {1000, 2000, 3000, 4000, 10000};
 	struct bs_proc_rec p;
 	int ret = 0;
 

@@ -43,8 +43,9 @@ static struct bs_interferer_rec mk_interferer(unsigned i)
 static void test_roundtrip_many(void)
 {
 	char path[300], err[256];
-	struct bs_trace_writer *w = bs_trace_create(fx_path(path, sizeof(path), "rt.trace"),
-		"{\"tool\":\"benchscope\",\"ncpus\":8,\"command\":[\"a\",\"b\"]}", err, sizeof(err));
+	struct bs_trace_writer *w = bs_trace_create(
+	    fx_path(path, sizeof(path), "rt.trace"),
+	    "{\"tool\":\"benchscope\",\"ncpus\":8,\"command\":[\"a\",\"b\"]}", err, sizeof(err));
 	struct bs_dataset *ds = NULL;
 	const unsigned n = 100000;
 
@@ -100,8 +101,9 @@ static void test_roundtrip_many(void)
 	CHECK_INT_EQ(json_object_get_int(bs_json_get(ds->context, "ncpus")), 8);
 	CHECK_INT_EQ(json_object_array_length(bs_json_get(ds->context, "command")), 2);
 	CHECK_INT_EQ(json_object_array_length(ds->events), 2);
-	CHECK(strcmp(json_object_get_string(bs_json_get(json_object_array_get_idx(ds->events, 1),
-							 "text")), "two") == 0);
+	CHECK(strcmp(json_object_get_string(
+			 bs_json_get(json_object_array_get_idx(ds->events, 1), "text")),
+		     "two") == 0);
 	CHECK(ds->end != NULL);
 	CHECK_INT_EQ(json_object_get_int64(bs_json_get(ds->end, "wall_ns")), 123456789012ll);
 	bs_dataset_free(ds);
@@ -142,8 +144,9 @@ static void test_truncated_offsets(void)
 	CHECK(at_flush > 16 && at_flush < size);
 	fx_path(cut, sizeof(cut), "cut.trace");
 
-	long offsets[] = { at_flush, at_flush + 1, at_flush + 100, (at_flush + size) / 2,
-			   size - 9, size - 1, 17, 40, at_flush - 1 };
+	long offsets[] = {
+	    at_flush, at_flush + 1, at_flush + 100, (at_flush + size) / 2, size - 9, size - 1,
+	    17,	      40,	    at_flush - 1};
 	size_t prev_iters = 0;
 
 	for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++) {
@@ -203,8 +206,8 @@ static void test_sigkill_writer(void)
 	CHECK(pipe(pfd) == 0);
 	pid = fork();
 	if (pid == 0) {
-		struct bs_trace_writer *w = bs_trace_create(path, "{\"tool\":\"benchscope\"}", err,
-							    sizeof(err));
+		struct bs_trace_writer *w =
+		    bs_trace_create(path, "{\"tool\":\"benchscope\"}", err, sizeof(err));
 		if (!w)
 			_exit(3);
 		close(pfd[0]);
@@ -284,11 +287,12 @@ static void test_corrupted(void)
 	/* a schema whose iteration record has another size (forged with zlib:
 	 * the writer always writes this build's schema) */
 	{
-		const char *schema = "{\"byte_order\":\"little\",\"records\":{\"iter\":{\"size\":120,"
-				     "\"fields\":[]},\"proc\":{\"size\":48,\"fields\":[]},"
-				     "\"interferer\":{\"size\":40,\"fields\":[]}}}";
+		const char *schema =
+		    "{\"byte_order\":\"little\",\"records\":{\"iter\":{\"size\":120,"
+		    "\"fields\":[]},\"proc\":{\"size\":48,\"fields\":[]},"
+		    "\"interferer\":{\"size\":40,\"fields\":[]}}}";
 		unsigned char hdr[16] = "BSTRACE";
-		uint32_t bh[2] = { BS_BLK_SCHEMA, (uint32_t)strlen(schema) };
+		uint32_t bh[2] = {BS_BLK_SCHEMA, (uint32_t)strlen(schema)};
 		FILE *f = fopen(path, "wb");
 		gzFile g;
 
@@ -337,7 +341,8 @@ static void test_random_damage(void)
 	fx_path(bad, sizeof(bad), "fuzz-bad.trace");
 	for (int round = 0; round < 300; round++) {
 		struct bs_dataset *ds = NULL;
-		long cut = round % 3 == 0 ? 16 + (long)(rand_r(&seed) % (unsigned)(size - 16)) : size;
+		long cut =
+		    round % 3 == 0 ? 16 + (long)(rand_r(&seed) % (unsigned)(size - 16)) : size;
 		FILE *f;
 		int ret;
 

@@ -78,7 +78,7 @@ static void test_units(void)
 	CHECK(strcmp(bs_fmt_pct(0.012345, b, sizeof(b)), "1.23 %") == 0);
 	CHECK_INT_EQ(bs_text_width("µs x"), 4);
 	{
-		char raw[BS_COMM_LEN] = { 'a', '\x1b', '[', '2', 'J', (char)0xc3, 'z' }, out[32];
+		char raw[BS_COMM_LEN] = {'a', '\x1b', '[', '2', 'J', (char)0xc3, 'z'}, out[32];
 
 		CHECK(strcmp(bs_comm_text(raw, BS_COMM_LEN, out), "a?[2J?z") == 0);
 		memset(raw, 'x', sizeof(raw)); /* no NUL: stops at n */
@@ -176,9 +176,9 @@ static void test_csv(void)
 	struct bs_dataset *ds = load_run();
 	char *out, *line, *save = NULL;
 	const char *want_hdr =
-		"index,pid,tid,cpu_begin,cpu_end,begin_ns,end_ns,duration_ns,invocations,"
-		"ns_per_op,preempted_ns,blocked_ns,runq_wait_ns,irq_ns,softirq_ns,steal_ns,"
-		"sched_delay_ns,nvcsw,nivcsw,migrations,probe,flags";
+	    "index,pid,tid,cpu_begin,cpu_end,begin_ns,end_ns,duration_ns,invocations,"
+	    "ns_per_op,preempted_ns,blocked_ns,runq_wait_ns,irq_ns,softirq_ns,steal_ns,"
+	    "sched_delay_ns,nvcsw,nivcsw,migrations,probe,flags";
 	int rows = 0;
 
 	if (!ds)
@@ -189,9 +189,10 @@ static void test_csv(void)
 		if (rows == 0) {
 			CHECK(strcmp(line, want_hdr) == 0);
 		} else if (rows == 3) { /* first iteration of pid 200 */
-			const char *want[] = { "0", "200", "200", "1", "2", "210000", "215000",
-					       "5000", "50", "100.000", "0", "0", "0", "0", "0",
-					       "0", "0", "0", "0", "0", "0", "invoc" };
+			const char *want[] = {"0",	"200",	"200", "1",	  "2", "210000",
+					      "215000", "5000", "50",  "100.000", "0", "0",
+					      "0",	"0",	"0",   "0",	  "0", "0",
+					      "0",	"0",	"0",   "invoc"};
 			char *f, *fs = NULL;
 			size_t k = 0;
 
@@ -200,7 +201,8 @@ static void test_csv(void)
 					FAILF("column %zu: '%s' != '%s'", k, f, want[k]);
 			CHECK_INT_EQ(k, 22);
 		} else if (rows == 1) {
-			CHECK(strcmp(line, "0,100,100,1,2,1000,100999,99999,10,9999.900,100,0,200,0,"
+			CHECK(strcmp(line,
+				     "0,100,100,1,2,1000,100999,99999,10,9999.900,100,0,200,0,"
 				     "0,0,0,0,1,0,0,invoc|warmup") == 0);
 		}
 	}
@@ -231,23 +233,25 @@ static void test_json(void)
 	CHECK(root != NULL);
 	if (!root)
 		goto out;
-	CHECK(strcmp(json_object_get_string(bs_json_get(root, "schema")), "benchscope-report") == 0);
+	CHECK(strcmp(json_object_get_string(bs_json_get(root, "schema")), "benchscope-report") ==
+	      0);
 	CHECK_INT_EQ(json_object_get_int(bs_json_get(root, "schema_version")), 1);
 	o = bs_json_get(root, "context");
 	CHECK(strcmp(json_object_get_string(bs_json_get(o, "kernel")), "6.18.0-test") == 0);
 	CHECK(strcmp(json_object_get_string(bs_json_get(o, "clock")), "CLOCK_MONOTONIC") == 0);
-	CHECK_INT_EQ(json_object_get_int(bs_json_get(bs_json_get(o, "probe_cost_ns"),
-						     "per_iteration")), 100);
+	CHECK_INT_EQ(
+	    json_object_get_int(bs_json_get(bs_json_get(o, "probe_cost_ns"), "per_iteration")),
+	    100);
 	o = bs_json_get(bs_json_get(root, "summary"), "overall");
 	CHECK_INT_EQ(json_object_get_int(bs_json_get(o, "iterations")), 8);
-	CHECK_NEAR(json_object_get_double(bs_json_get(bs_json_get(o, "duration_ns"), "mean")),
-		   4375, 1e-9, 0);
+	CHECK_NEAR(json_object_get_double(bs_json_get(bs_json_get(o, "duration_ns"), "mean")), 4375,
+		   1e-9, 0);
 	CHECK_NEAR(json_object_get_double(bs_json_get(bs_json_get(o, "duration_ns"), "median")),
 		   4500, 1e-9, 0);
-	CHECK_NEAR(json_object_get_double(bs_json_get(bs_json_get(o, "ns_per_op"), "mean")),
-		   287.5, 1e-9, 0);
-	CHECK_NEAR(json_object_get_double(bs_json_get(bs_json_get(bs_json_get(o, "interference"),
-								 "share"), "runq_wait")),
+	CHECK_NEAR(json_object_get_double(bs_json_get(bs_json_get(o, "ns_per_op"), "mean")), 287.5,
+		   1e-9, 0);
+	CHECK_NEAR(json_object_get_double(bs_json_get(
+		       bs_json_get(bs_json_get(o, "interference"), "share"), "runq_wait")),
 		   1000.0 / 35000.0, 1e-12, 0);
 	o = bs_json_get(bs_json_get(root, "summary"), "removed");
 	CHECK_INT_EQ(json_object_get_int(bs_json_get(o, "warmup")), 1);
@@ -261,14 +265,16 @@ static void test_json(void)
 	o = bs_json_get(bs_json_get(root, "interferers"), "top");
 	CHECK(strcmp(json_object_get_string(bs_json_get(json_object_array_get_idx(o, 0), "comm")),
 		     "stress") == 0);
-	CHECK_INT_EQ(json_object_get_int64(bs_json_get(json_object_array_get_idx(o, 0), "ns")), 4000);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(json_object_array_get_idx(o, 0), "ns")),
+		     4000);
 	o = bs_json_get(root, "end");
 	CHECK_INT_EQ(json_object_get_int(bs_json_get(bs_json_get(o, "lost"), "proc_lost")), 1);
 	CHECK_INT_EQ(json_object_array_length(bs_json_get(root, "processes")), 2);
 	CHECK_INT_EQ(json_object_array_length(bs_json_get(root, "events")), 1);
 	CHECK(json_object_array_length(bs_json_get(root, "warnings")) >= 3);
 	CHECK(json_object_get_boolean(bs_json_get(bs_json_get(root, "trace"), "truncated")) == 0);
-	CHECK(strcmp(json_object_get_string(bs_json_get(bs_json_get(root, "trace"), "format")), "1.0") == 0);
+	CHECK(strcmp(json_object_get_string(bs_json_get(bs_json_get(root, "trace"), "format")),
+		     "1.0") == 0);
 	json_object_put(root);
 out:
 	free(out);
@@ -297,9 +303,10 @@ static void test_table_and_md(void)
 	if (t && md) {
 		CHECK(strncmp(t, "benchscope: ./bench --fast\n", 27) == 0);
 		CHECK(strstr(t, "  duration  8  4.375 µs  2.722 µs   62.22 %  4.500 µs  1.000 µs  "
-			     "10.00 µs   4.000 µs\n") != NULL);
+				"10.00 µs   4.000 µs\n") != NULL);
 		CHECK(strstr(t, "  time/op   8  287.5 ns") != NULL);
-		CHECK(strstr(t, "  run-queue wait        1.000 µs  2.86 %       125.0 ns\n") != NULL);
+		CHECK(strstr(t, "  run-queue wait        1.000 µs  2.86 %       125.0 ns\n") !=
+		      NULL);
 		CHECK(strstr(t, "  stress       555  555  4.000 µs  11.43 %\n") != NULL);
 		CHECK(strstr(t, "lost: 1 (iter_lost 0, iter_spilled 2, proc_lost 1)") != NULL);
 		CHECK(strstr(t, "on_switch  1000  150.0 µs  150.0 ns") != NULL);
@@ -340,9 +347,9 @@ static void test_table_and_md(void)
  * 500 x2 (5000 ns each) measure benchmark 2. */
 static void test_gbench_groups(void)
 {
-	static const uint64_t inv[] = { 1, 10, 100, 1000, 1000, 1000, 1, 10, 500, 500 };
-	static const uint64_t dur[] = { 5, 50, 500, 1000, 2000, 3000, 5, 50, 5000, 5000 };
-	struct bs_dataset ds = { 0 };
+	static const uint64_t inv[] = {1, 10, 100, 1000, 1000, 1000, 1, 10, 500, 500};
+	static const uint64_t dur[] = {5, 50, 500, 1000, 2000, 3000, 5, 50, 5000, 5000};
+	struct bs_dataset ds = {0};
 	struct bs_iter_rec it[10];
 	struct bs_run_summary s;
 	struct bs_doc *doc;

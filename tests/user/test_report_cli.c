@@ -76,8 +76,8 @@ static void test_exports(void)
 	fx_path(csv, sizeof(csv), "cli.csv");
 	fx_path(md, sizeof(md), "cli.md");
 	{
-		const char *a[] = { trace, "--json", json, "--csv", csv, "--md", md, "--top", "1",
-				    NULL };
+		const char *a[] = {trace,  "--json", json,    "--csv", csv,
+				   "--md", md,	     "--top", "1",     NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 	}
 	CHECK(strstr(slurp(out_path), "Iterations: 8 in 2 processes") != NULL);
@@ -89,25 +89,25 @@ static void test_exports(void)
 		json_object *root = json_tokener_parse(slurp(json));
 
 		CHECK(root != NULL);
-		CHECK_INT_EQ(json_object_array_length(
-				     json_object_object_get(json_object_object_get(root, "interferers"),
-							    "top")), 1);
+		CHECK_INT_EQ(json_object_array_length(json_object_object_get(
+				 json_object_object_get(root, "interferers"), "top")),
+			     1);
 		json_object_put(root);
 	}
 	/* one export on stdout replaces the table */
 	{
-		const char *a[] = { trace, "--csv", "-", NULL };
+		const char *a[] = {trace, "--csv", "-", NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 		CHECK(strncmp(slurp(out_path), "index,pid,tid,", 14) == 0);
 		CHECK_INT_EQ(count_lines(slurp(out_path)), 10);
 	}
 	{
-		const char *a[] = { trace, "--top", "0", NULL };
+		const char *a[] = {trace, "--top", "0", NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 		CHECK(strstr(slurp(out_path), "2 threads, 4.500 µs in all (none listed: --top 0)"));
 	}
 	{
-		const char *a[] = { "--quiet", trace, NULL };
+		const char *a[] = {"--quiet", trace, NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 		CHECK(strcmp(slurp(out_path), "") == 0);
 	}
@@ -122,15 +122,15 @@ static void test_errors(void)
 
 	fx_path(trace, sizeof(trace), "cli.trace");
 	const char *cases[][4] = {
-		{ NULL },
-		{ "--frobnicate", trace, NULL },
-		{ trace, "--top", "-1", NULL },
-		{ trace, "--top", "x", NULL },
-		{ trace, "--json", "-", NULL }, /* placeholder replaced below */
-		{ trace, "extra", NULL },
+	    {NULL},
+	    {"--frobnicate", trace, NULL},
+	    {trace, "--top", "-1", NULL},
+	    {trace, "--top", "x", NULL},
+	    {trace, "--json", "-", NULL}, /* placeholder replaced below */
+	    {trace, "extra", NULL},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *two[] = { trace, "--json", "-", "--csv", "-", NULL };
+		const char *two[] = {trace, "--json", "-", "--csv", "-", NULL};
 		int rc = run_report(i == 4 ? two : cases[i]);
 
 		CHECK_INT_EQ(rc, 2);
@@ -142,24 +142,24 @@ static void test_errors(void)
 	fputs("this is not a trace at all", f);
 	fclose(f);
 	{
-		const char *a[] = { bad, NULL };
+		const char *a[] = {bad, NULL};
 		CHECK_INT_EQ(run_report(a), 2);
 		e = slurp(err_path);
 		CHECK(strstr(e, "not a benchscope trace (bad magic)") != NULL);
 		CHECK_INT_EQ(count_lines(e), 1);
 	}
 	{
-		const char *a[] = { "/nonexistent/x.trace", NULL };
+		const char *a[] = {"/nonexistent/x.trace", NULL};
 		CHECK_INT_EQ(run_report(a), 2);
 		CHECK(strstr(slurp(err_path), "No such file or directory") != NULL);
 	}
 	{
-		const char *a[] = { trace, "--json", "/nonexistent/dir/x.json", NULL };
+		const char *a[] = {trace, "--json", "/nonexistent/dir/x.json", NULL};
 		CHECK_INT_EQ(run_report(a), 1);
 		CHECK(strstr(slurp(err_path), "cannot write /nonexistent/dir/x.json") != NULL);
 	}
 	{
-		const char *a[] = { "--help", NULL };
+		const char *a[] = {"--help", NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 		CHECK(strstr(slurp(out_path), "Usage: benchscope report TRACE") != NULL);
 	}
@@ -176,7 +176,7 @@ static void test_truncated_warning(void)
 	CHECK(size > 20);
 	CHECK_INT_EQ(fx_copy_prefix(trace, fx_path(cut, sizeof(cut), "cut.trace"), size - 4), 0);
 	{
-		const char *a[] = { cut, NULL };
+		const char *a[] = {cut, NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 	}
 	CHECK(strstr(slurp(err_path), "trace truncated after 18 records (the run did not finish)"));

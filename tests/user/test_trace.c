@@ -118,10 +118,10 @@ static void test_blocks_roundtrip(void)
 static void test_timed_flush(void)
 {
 	char path[300], err[256];
-	struct bs_trace_writer *w = bs_trace_create(fx_path(path, sizeof(path), "tf.trace"), "{}",
-						    err, sizeof(err));
+	struct bs_trace_writer *w =
+	    bs_trace_create(fx_path(path, sizeof(path), "tf.trace"), "{}", err, sizeof(err));
 	struct bs_iter_rec a = fx_iter(1), b = fx_iter(2);
-	struct timespec ts = { 0, 120 * 1000 * 1000 };
+	struct timespec ts = {0, 120 * 1000 * 1000};
 	struct bs_trace_reader *r;
 	const void *p;
 	uint32_t kind, len;
@@ -162,8 +162,8 @@ static void test_large_block(void)
 	char path[300], err[256];
 	size_t big = 200000;
 	char *ev = malloc(big + 16);
-	struct bs_trace_writer *w = bs_trace_create(fx_path(path, sizeof(path), "big.trace"), "{}",
-						    err, sizeof(err));
+	struct bs_trace_writer *w =
+	    bs_trace_create(fx_path(path, sizeof(path), "big.trace"), "{}", err, sizeof(err));
 	struct bs_trace_reader *r;
 	struct bs_iter_rec a = fx_iter(1), b = fx_iter(2);
 	const void *p;
