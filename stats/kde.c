@@ -178,7 +178,8 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 		if (p1[k] == 0 || p2[k] == 0)
 			continue;
 		used++;
-		double l = log2(p1[k] / p2[k]);
+		/* difference of logs: the ratio of two tails may overflow */
+		double l = log2(p1[k]) - log2(p2[k]);
 
 		kl12 += p1[k] * l * dx;
 		kl21 -= p2[k] * l * dx;

@@ -226,8 +226,9 @@ def kld_prob(d1, d2, npts=1000):
     ok = (p1 > 0) & (p2 > 0)
     if not ok.any():
         return 0.0  # no common support (benchscope's rule, see stats_kde.h)
-    kl12 = np.sum(p1[ok] * np.log2(p1[ok] / p2[ok])) * dx
-    kl21 = np.sum(p2[ok] * np.log2(p2[ok] / p1[ok])) * dx
+    lr = np.log2(p1[ok]) - np.log2(p2[ok])  # a ratio of tails may overflow
+    kl12 = np.sum(p1[ok] * lr) * dx
+    kl21 = -np.sum(p2[ok] * lr) * dx
     return 2.0 ** -kl12 * 2.0 ** -kl21
 
 
@@ -346,11 +347,13 @@ def stop_fixture(ds, rng):
     fx.rec("forks", np.concatenate([np.concatenate(f) for f in forks]))
     for crit in ("cv", "kld"):
         fx.rec("fork.%s" % crit, fork_vector(crit, forks))
+    K = 30  # the 0.5 % / 99.5 % quantiles of 1000 resamples vary a lot
     vals = np.array([fork_vector("rciw", forks, rng=np.random.default_rng(100 + k), B=1000)
                      for k in range(K)])
     fx.rec("fork.rciw.mean", vals.mean(axis=0))
     fx.rec("fork.rciw.sd", vals.std(axis=0, ddof=1))
-    fx.rec("rciw_seeds", [K])
+    fx.rec("rciw_seeds", [8])
+    fx.rec("fork_rciw_seeds", [K])
     fx.write()
 
 
@@ -365,9 +368,11 @@ def duet_fixture(rng):
     # timestamps: the run start plus the durations of the iterations before
     # (the CSV gives one start per run and back-to-back iterations)
     ts = {}
+    # relative to the earliest run start, so that %.17g keeps every ns
+    base = min(its[0][1] for its in runs.values()) * 1000000
     for key, its in runs.items():
         its.sort()
-        t = its[0][1] * 1000000
+        t = its[0][1] * 1000000 - base
         seq = []
         for _, _, d in its:
             seq.append((t, t + d))

@@ -1,0 +1,6 @@
+# bench/bench.mk - the stats timing driver of bench/bench-stats.
+# Included by the top-level Makefile.
+$(BUILD)/bench/stats_bench: bench/stats_bench.c $(BUILD)/libbsstats.a $(HDRS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libbsstats.a $(STATS_LDLIBS)
