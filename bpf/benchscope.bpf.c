@@ -422,51 +422,58 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 {
 	__u32 prev_tid = prev->pid, next_tid = next->pid;
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct thread_state *ts;
-	struct cpu_wait *w;
-	__u64 now = bpf_ktime_get_ns();
+	struct thread_state *tp, *tn;
+	struct cpu_wait *w = NULL;
+	__u64 now;
 
-	/* a tracked thread is waiting for this CPU: charge whoever ran here */
+	/* the fast path: neither side in an iteration and nobody waiting here */
 	if (cfg_interferers) {
 		w = bpf_map_lookup_elem(&cpu_wait, &cpu);
-		if (w && w->victim_tid) {
-			/* the idle task is wake-up latency, not a competitor */
-			if (prev_tid != w->victim_tid && prev_tid != 0 && now > w->since)
-				charge_interferer(w->victim_pid, prev, now - w->since);
-			if (next_tid == w->victim_tid)
-				w->victim_tid = 0;
-			else
-				w->since = now;
-		}
+		if (w && !w->victim_tid)
+			w = NULL;
+	}
+	tp = bpf_map_lookup_elem(&threads, &prev_tid);
+	tn = bpf_map_lookup_elem(&threads, &next_tid);
+	if (!tp && !tn && !w)
+		return 0;
+	now = bpf_ktime_get_ns();
+
+	/* a tracked thread is waiting for this CPU: charge whoever ran here */
+	if (w) {
+		/* the idle task is wake-up latency, not a competitor */
+		if (prev_tid != w->victim_tid && prev_tid != 0 && now > w->since)
+			charge_interferer(w->victim_pid, prev, now - w->since);
+		if (next_tid == w->victim_tid)
+			w->victim_tid = 0;
+		else
+			w->since = now;
 	}
 
-	ts = bpf_map_lookup_elem(&threads, &prev_tid);
-	if (ts) {
-		slice_end(ts, prev, prev_tid);
-		ts->off_start = now;
-		ts->off_runnable = preempt || prev_state == TASK_RUNNING;
-		if (ts->off_runnable)
-			set_wait(ts, cpu, prev_tid, prev->tgid, now);
+	if (tp) {
+		slice_end(tp, prev, prev_tid);
+		tp->off_start = now;
+		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
+		if (tp->off_runnable)
+			set_wait(tp, cpu, prev_tid, prev->tgid, now);
 	}
 
-	ts = bpf_map_lookup_elem(&threads, &next_tid);
-	if (ts) {
-		if (ts->off_start && now > ts->off_start) {
-			__u64 off = now - ts->off_start;
+	if (tn) {
+		if (tn->off_start && now > tn->off_start) {
+			__u64 off = now - tn->off_start;
 
-			if (ts->off_runnable) {
-				ts->rec.preempted_ns += off;
-				ts->rec.runq_wait_ns += off;
+			if (tn->off_runnable) {
+				tn->rec.preempted_ns += off;
+				tn->rec.runq_wait_ns += off;
 			} else {
-				ts->rec.blocked_ns += off;
-				if (ts->wake_ts && now > ts->wake_ts)
-					ts->rec.runq_wait_ns += now - ts->wake_ts;
+				tn->rec.blocked_ns += off;
+				if (tn->wake_ts && now > tn->wake_ts)
+					tn->rec.runq_wait_ns += now - tn->wake_ts;
 			}
 		}
-		ts->off_start = 0;
-		ts->wake_ts = 0;
-		clear_wait(ts, next_tid);
-		slice_start(ts, next, next_tid);
+		tn->off_start = 0;
+		tn->wake_ts = 0;
+		clear_wait(tn, next_tid);
+		slice_start(tn, next, next_tid);
 	}
 	return 0;
 }

@@ -64,9 +64,17 @@ int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_wr
 
 int bs_collector_poll(struct bs_collector *c, int timeout_ms)
 {
-	int n = ring_buffer__poll(c->rb, timeout_ms);
+	int n = ring_buffer__poll(c->rb, timeout_ms), m;
 
-	return n == -EINTR ? 0 : n;
+	if (n < 0 && n != -EINTR)
+		return n;
+	/* the kernel side wakes us only when the ring fills up (see
+	 * cfg_wakeup_bytes): take what waited, then store it */
+	m = ring_buffer__consume(c->rb);
+	if (m < 0 && m != -EINTR)
+		return m;
+	bs_trace_flush_if_due(c->trace);
+	return (n > 0 ? n : 0) + (m > 0 ? m : 0);
 }
 
 int bs_collector_drain(struct bs_collector *c, struct bs_probes *p)

@@ -34,7 +34,12 @@ struct bs_collector {
 int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_writer *trace,
 		      pid_t root);
 
-/** Wait up to timeout_ms for records and store them. Returns records handled or -errno. */
+/**
+ * Wait up to timeout_ms for a wake-up, then store every record waiting in the
+ * ring buffer and sync the trace if due (at least every 100 ms), so that a
+ * SIGKILL of benchscope loses at most the last moments.
+ * Returns records handled or -errno.
+ */
 int bs_collector_poll(struct bs_collector *c, int timeout_ms);
 
 /** Store everything still in the ring buffer, then the spill map. Returns 0 or -errno. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* context.c - the context block of a trace. */
 #include "context.h"
+#include "trace.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -51,6 +52,8 @@ char *bs_context_json(char *const argv[], const struct bs_boundaries *b,
 
 	json_object_object_add(o, "tool", json_object_new_string("benchscope"));
 	json_object_object_add(o, "version", json_object_new_string(BS_VERSION));
+	snprintf(buf, sizeof(buf), "%d.%d", BS_TRACE_VERSION_MAJOR, BS_TRACE_VERSION_MINOR);
+	json_object_object_add(o, "trace_format", json_object_new_string(buf));
 	if (!uname(&u)) {
 		json_object_object_add(o, "kernel", json_object_new_string(u.release));
 		json_object_object_add(o, "kernel_version", json_object_new_string(u.version));
