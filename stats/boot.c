@@ -177,14 +177,9 @@ int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat,
 static int replicates(const double *x, size_t n, bs_statistic_fn stat,
 		      void *ctx, size_t nrep, struct bs_xrng *g, double *rep)
 {
-	if (stat == bs_stat_mean) {
-		for (size_t r = 0; r < nrep; r++) {
-			double sum = 0;
-
-			for (size_t i = 0; i < n; i++)
-				sum += x[bs_xrng_below(g, n)];
-			rep[r] = sum / n;
-		}
+	if (stat == bs_stat_mean && n < UINT32_MAX) {
+		for (size_t r = 0; r < nrep; r++)
+			rep[r] = bs_resample_sum(g, x, (uint32_t)n, n) / n;
 		return BS_OK;
 	}
 	double *buf = malloc(n * sizeof(*buf));
@@ -337,12 +332,13 @@ static double hier_replicate(const struct hier_idx *ix, struct bs_xrng *g)
 			size_t nk = ix->iter_off[ci + 1] - off;
 			const double *v = ix->x + off;
 
-			if (nk == 1) {
+			if (nk == 1)
 				sum += v[0];
-			} else {
+			else if (nk < UINT32_MAX)
+				sum += bs_resample_sum(g, v, (uint32_t)nk, nk);
+			else
 				for (size_t k = 0; k < nk; k++)
 					sum += v[bs_xrng_below(g, nk)];
-			}
 			cnt += nk;
 		}
 	}

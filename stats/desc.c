@@ -108,7 +108,7 @@ double *bs_sorted_copy(const double *x, size_t n)
 	if (!s)
 		return NULL;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), bs_cmp_double);
+	bs_sort(s, n);
 	return s;
 }
 

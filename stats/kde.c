@@ -59,36 +59,129 @@ int bs_silverman_bandwidth(const double *x, size_t n, double *h)
 	return BS_OK;
 }
 
-/* add the unnormalised kernel sum of x to acc[0..G-1] */
+/*
+ * Kernel values along the grid by a multiplicative recurrence: with
+ * z_j = (t_j - x) / h and d = dx / h, exp(-z_{j+1}^2 / 2) =
+ * exp(-z_j^2 / 2) * f_j where f_j = exp(-z_j d - d^2 / 2) and
+ * f_{j+1} = f_j * exp(-d^2). Each point starts at its nearest grid point
+ * and walks outwards both ways, so values only decrease and an underflow
+ * to 0 ends the walk. Four points are walked together: their chains are
+ * independent, which hides the multiply latency.
+ */
+struct walk {
+	double g, f;
+	size_t k;
+};
+
+static void walk_start(double x, double h, double lo, double dx, size_t G,
+		       double d, struct walk *r, struct walk *l)
+{
+	double t = (x - lo) / dx;
+	size_t k0 = t <= 0 ? 0 : t >= G - 1 ? G - 1 : (size_t)(t + 0.5);
+	double u = (lo + k0 * dx - x) / h, g0 = exp(-0.5 * u * u);
+
+	r->g = g0;
+	r->f = exp(-u * d - 0.5 * d * d);
+	r->k = k0;
+	/* leftwards: mirrored, w = -u; the first value is at k0 - 1 */
+	l->f = exp(u * d - 0.5 * d * d);
+	l->g = g0 * l->f;
+	l->f *= exp(-d * d);
+	l->k = k0; /* next index written is k - 1 */
+}
+
+static void walk_one(double x, double h, double lo, double dx, size_t G,
+		     double d, double b, double *acc)
+{
+	struct walk r, l;
+
+	walk_start(x, h, lo, dx, G, d, &r, &l);
+	for (size_t j = r.k; j < G && r.g > 0; j++) {
+		acc[j] += r.g;
+		r.g *= r.f;
+		r.f *= b;
+	}
+	for (size_t j = l.k; j-- > 0 && l.g > 0;) {
+		acc[j] += l.g;
+		l.g *= l.f;
+		l.f *= b;
+	}
+}
+
+#define KB 8 /* points walked together */
+
+/*
+ * Blocks of KB neighbouring points (x sorted) walk the grid together from
+ * one start index j0, so each grid value is written once per block and the
+ * KB chains are independent (vectorisable). A chain may first climb
+ * towards its own peak; that is exact too, as long as its start value does
+ * not underflow: blocks whose points are too far from j0 fall back to the
+ * one-point walk.
+ */
 static void kde_accumulate(const double *x, size_t n, double h, double lo,
 			   double dx, size_t G, double *acc)
 {
 	double d = dx / h, b = exp(-d * d);
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		double t = (x[i] - lo) / dx;
-		size_t k0 = t <= 0 ? 0 : t >= G - 1 ? G - 1 : (size_t)(t + 0.5);
-		double u = (lo + k0 * dx - x[i]) / h;
-		/* rightwards from k0: z_j = u + (j - k0) d */
-		double g = exp(-0.5 * u * u), f = exp(-u * d - 0.5 * d * d);
-		double bb = b;
+	for (; i + KB <= n; i += KB) {
+		double t = (x[i + KB / 2] - lo) / dx, gr[KB], fr[KB], gl[KB],
+		       fl[KB];
+		size_t j0 = t <= 0 ? 0 : t >= G - 1 ? G - 1 : (size_t)(t + 0.5);
+		int ok = 1;
 
-		for (size_t j = k0; j < G && g > 0; j++) {
-			acc[j] += g;
-			g *= f;
-			f *= bb;
+		for (int q = 0; q < KB; q++) {
+			double u = (lo + j0 * dx - x[i + q]) / h;
+
+			gr[q] = exp(-0.5 * u * u);
+			fr[q] = exp(-u * d - 0.5 * d * d);
+			fl[q] = exp(u * d - 0.5 * d * d);
+			gl[q] = gr[q] * fl[q];
+			fl[q] *= b;
+			if (!(gr[q] > 1e-200) || !isfinite(fr[q]) ||
+			    !isfinite(fl[q]) || !isfinite(gl[q]))
+				ok = 0;
 		}
-		/* leftwards: mirrored, w_j = -u + (k0 - j) d */
-		g = exp(-0.5 * u * u);
-		f = exp(u * d - 0.5 * d * d);
-		g *= f;
-		f *= b;
-		for (size_t j = k0; j-- > 0 && g > 0;) {
-			acc[j] += g;
-			g *= f;
-			f *= b;
+		if (!ok) {
+			for (int q = 0; q < KB; q++)
+				walk_one(x[i + q], h, lo, dx, G, d, b, acc);
+			continue;
+		}
+		for (size_t j = j0; j < G; j++) {
+			double s = 0, m = 0;
+
+			for (int q = 0; q < KB; q++) {
+				s += gr[q];
+				gr[q] *= fr[q];
+				fr[q] *= b;
+			}
+			acc[j] += s;
+			if ((j & 15) == 15) {
+				for (int q = 0; q < KB; q++)
+					m = fmax(m, gr[q]);
+				if (m == 0)
+					break;
+			}
+		}
+		for (size_t j = j0; j-- > 0;) {
+			double s = 0, m = 0;
+
+			for (int q = 0; q < KB; q++) {
+				s += gl[q];
+				gl[q] *= fl[q];
+				fl[q] *= b;
+			}
+			acc[j] += s;
+			if ((j & 15) == 0) {
+				for (int q = 0; q < KB; q++)
+					m = fmax(m, gl[q]);
+				if (m == 0)
+					break;
+			}
 		}
 	}
+	for (; i < n; i++)
+		walk_one(x[i], h, lo, dx, G, d, b, acc);
 }
 
 int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
@@ -101,8 +194,13 @@ int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
 	if (!dens || !(h > 0) || !isfinite(h) || npts < 2 || !(hi > lo) ||
 	    !isfinite(lo) || !isfinite(hi))
 		return BS_EINVAL;
+	double *sx = bs_sorted_copy(x, n);
+
+	if (!sx)
+		return BS_ENOMEM;
 	memset(dens, 0, npts * sizeof(*dens));
-	kde_accumulate(x, n, h, lo, (hi - lo) / (npts - 1), npts, dens);
+	kde_accumulate(sx, n, h, lo, (hi - lo) / (npts - 1), npts, dens);
+	free(sx);
 	double norm = 1.0 / (n * h * sqrt(2 * M_PI));
 
 	for (size_t k = 0; k < npts; k++)
@@ -169,8 +267,13 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 		return BS_ENOMEM;
 	double *p2 = p1 + npts;
 
-	bs_kde_grid(d1, n1, h1, lo, hi, npts, p1);
-	bs_kde_grid(d2, n2, h2, lo, hi, npts, p2);
+	err = bs_kde_grid(d1, n1, h1, lo, hi, npts, p1);
+	if (!err)
+		err = bs_kde_grid(d2, n2, h2, lo, hi, npts, p2);
+	if (err) {
+		free(p1);
+		return err;
+	}
 	dx = (hi - lo) / (npts - 1);
 	size_t used = 0;
 

@@ -60,6 +60,49 @@ static inline size_t bs_xrng_below(struct bs_xrng *g, size_t n)
 	return (size_t)(m >> 64);
 }
 
+/* Two uniform indexes in [0, n), 0 < n < 2^32, from one 64-bit draw
+ * (Lemire's 32-bit multiply-shift on each half, with rejection below the
+ * threshold t = 2^32 mod n, computed once by the caller): halves the
+ * generator cost of resampling. */
+static inline void bs_xrng_below2(struct bs_xrng *g, uint32_t n, uint32_t t,
+				  uint32_t *i, uint32_t *j)
+{
+	for (;;) {
+		uint64_t x = bs_xrng_next(g);
+		uint64_t a = (uint64_t)(uint32_t)x * n;
+		uint64_t b = (x >> 32) * n;
+
+		if (__builtin_expect((uint32_t)a >= t && (uint32_t)b >= t, 1)) {
+			*i = (uint32_t)(a >> 32);
+			*j = (uint32_t)(b >> 32);
+			return;
+		}
+		/* rare (probability < 2 n / 2^32): redraw both */
+	}
+}
+
+/* sum of x[idx] over m uniform draws with replacement from x[0..n-1],
+ * 0 < n < 2^32, four accumulators to break the add latency chain */
+static inline double bs_resample_sum(struct bs_xrng *g, const double *x,
+				     uint32_t n, size_t m)
+{
+	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	uint32_t a, b, c, d, t = -n % n;
+	size_t k = 0;
+
+	for (; k + 4 <= m; k += 4) {
+		bs_xrng_below2(g, n, t, &a, &b);
+		bs_xrng_below2(g, n, t, &c, &d);
+		s0 += x[a];
+		s1 += x[b];
+		s2 += x[c];
+		s3 += x[d];
+	}
+	for (; k < m; k++)
+		s0 += x[bs_xrng_below(g, n)];
+	return (s0 + s1) + (s2 + s3);
+}
+
 /* ascending sort of doubles (finite values), radix sort for large n */
 void bs_sort(double *x, size_t n);
 /* k-th smallest (0-based) by quickselect; reorders x */

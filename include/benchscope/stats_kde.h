@@ -28,7 +28,7 @@ int bs_silverman_bandwidth(const double *x, size_t n, double *h);
  * Evaluated exactly (no binning) with a multiplicative recurrence along the
  * grid; relative error below 1e-12.
  * Returns BS_OK, BS_EINVAL (NULL, h <= 0, npts < 2, hi <= lo),
- * BS_EEMPTY, BS_ENONFINITE.
+ * BS_EEMPTY, BS_ENONFINITE, BS_ENOMEM.
  */
 int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
 		size_t npts, double *dens);
