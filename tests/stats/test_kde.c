@@ -123,6 +123,45 @@ static void test_kld_known(void)
 	CHECK_NEAR(r.p, 0, 0, 0);
 }
 
+/* direct sum with exp() as the reference of the recurrence, on data that
+ * exercise the block walk, its fallback (points far apart within a block,
+ * points outside the grid) and the one-point walk of the remainder */
+static void test_kde_vs_direct(void)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double x[203], dens[301];
+
+	gsl_rng_set(r, 21);
+	for (int trial = 0; trial < 12; trial++) {
+		size_t n = 5 + gsl_rng_uniform_int(r, 199);
+		double h = trial % 3 == 0 ? 0.5 : trial % 3 == 1 ? 5 : 40;
+
+		for (size_t i = 0; i < n; i++)
+			x[i] = 100 + 30 * gsl_rng_uniform(r);
+		/* outliers, also outside the grid */
+		x[0] = 1e4;
+		x[n / 2] = -300;
+		x[n - 1] = 131;
+		CHECK_INT_EQ(bs_kde_grid(x, n, h, 90, 140, 301, dens), BS_OK);
+		for (int k = 0; k < 301; k++) {
+			double t = 90 + k * 50.0 / 300, ref = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				double z = (t - x[i]) / h;
+
+				ref += exp(-0.5 * z * z);
+			}
+			ref /= n * h * sqrt(2 * M_PI);
+			if (fabs(dens[k] - ref) > 1e-10 * ref + 1e-300) {
+				FAILF("trial %d grid %d: %.17g vs %.17g", trial, k,
+				      dens[k], ref);
+				break;
+			}
+		}
+	}
+	gsl_rng_free(r);
+}
+
 static void test_bad_input(void)
 {
 	double x[] = { 1, 2, 3 }, neg[] = { 1, -2 }, nx[] = { 1, NAN }, h;
@@ -146,6 +185,7 @@ int main(void)
 	RUN_TEST(test_bandwidth_and_density);
 	RUN_TEST(test_kld_vs_reference);
 	RUN_TEST(test_kld_known);
+	RUN_TEST(test_kde_vs_direct);
 	RUN_TEST(test_bad_input);
 	return test_summary("stats-kde");
 }
