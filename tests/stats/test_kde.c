@@ -138,6 +138,14 @@ static void test_kde_vs_direct(void)
 
 		for (size_t i = 0; i < n; i++)
 			x[i] = 100 + 30 * gsl_rng_uniform(r);
+		if (trial % 4 == 3) {
+			/* sparse points, narrow kernel: a block's points are
+			 * up to ~60 bandwidths from its start (fallback) */
+			n = 17;
+			h = 0.2;
+			for (size_t i = 0; i < n; i++)
+				x[i] = 91 + 3 * i;
+		}
 		/* outliers, also outside the grid */
 		x[0] = 1e4;
 		x[n / 2] = -300;
