@@ -26,9 +26,12 @@
  */
 typedef double (*bs_statistic_fn)(double *x, size_t n, void *ctx);
 
+/** Ready-made statistics for bs_bootstrap_ci (ctx unused): the mean; the
+ * median (NumPy definition; reorders x); the geometric mean (NAN when a
+ * value is <= 0, which bs_bootstrap_ci reports as BS_ENONFINITE). */
 double bs_stat_mean(double *x, size_t n, void *ctx);
-double bs_stat_median(double *x, size_t n, void *ctx);  /* reorders x */
-double bs_stat_geomean(double *x, size_t n, void *ctx); /* NAN if x <= 0 */
+double bs_stat_median(double *x, size_t n, void *ctx);
+double bs_stat_geomean(double *x, size_t n, void *ctx);
 
 enum bs_ci_method {
 	BS_CI_PERCENTILE = 0,

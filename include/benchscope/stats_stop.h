@@ -67,15 +67,19 @@ int bs_stable_prob(const double *v, size_t n, double t, int *stable);
 /**
  * bs_stop_criterion - sc(M) of one set of measurements: CV (ddof = 1) of
  * all values, or the hierarchical-bootstrap RCIW of the mean (rng required).
- * Not defined for KLD (BS_EINVAL). Errors of bs_summarize /
- * bs_hier_rciw, BS_EZEROVAR... never: constant data give 0.
+ * m: forks x iterations x invocations (values >= 0, e.g. ns). Constant
+ * data give 0 for both (no variability). Not defined for KLD (BS_EINVAL).
+ * Returns BS_OK, BS_EINVAL (NULL, malformed m, mean 0, RCIW without rng),
+ * BS_EEMPTY, BS_ETOOFEW (CV of one value), BS_ENONFINITE, BS_ENOMEM.
+ * Source: seed 003 §4.2.3.
  */
 int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
 		      gsl_rng *rng, double *value);
 
 /**
- * bs_stop_kld - KLD similarity (bs_kld_prob) of d1 vs d2 after the
- * configured outlier removal.
+ * bs_stop_kld - KLD similarity (bs_kld_prob) of d1[0..n1-1] vs
+ * d2[0..n2-1] (durations >= 0) after the configured outlier removal
+ * (Tukey fences of each sample; seed 003 §5.3). Errors of bs_kld_prob.
  */
 int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1,
 		const double *d2, size_t n2, double *p);
