@@ -120,6 +120,11 @@ int main(int argc, char **argv)
 	     err |= bs_hier_rciw(&hh, 0.99, 1000, rng, &rciw, NULL), rciw);
 	TIME("rciw_warmup_checkpoint_6x100", reps,
 	     err |= bs_warmup_vector(&rcfg, &hw, 6, rng, wv), wv[4]);
+	/* benchscope's usual case: one timestamped value per iteration */
+	struct bs_hier h1 = { h, 1, &six, NULL };
+
+	TIME("rciw_warmup_checkpoint_6x1", reps,
+	     err |= bs_warmup_vector(&rcfg, &h1, 6, rng, wv), wv[4]);
 	gsl_rng_free(rng);
 	free(b), free(x), free(y), free(d1), free(d2), free(h);
 	if (err) {
