@@ -159,8 +159,51 @@ static void test_report_reproduces_run(void)
 	unlink(trace);
 }
 
+/* Without privileges: a one-line error that names what is missing. */
+static void test_unprivileged(void)
+{
+	char *argv[] = { "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+			 "--inh-caps=-all", (char *)kpath("benchscope"), "run", "-q", "--preset", "process",
+			 "-o", "/tmp/bs-ktest-unpriv.trace", "--", "/bin/true", NULL };
+	struct kresult r;
+
+	if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK))
+		SKIP("needs root and setpriv (util-linux) to drop privileges");
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "CAP_BPF") != NULL);
+	CHECK(strstr(r.err, "CAP_PERFMON") != NULL);
+	CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+}
+
+/* The harness dies by a signal: reported, iterations kept, exit 4. */
+static void test_harness_killed_by_signal(void)
+{
+	const char *trace = ktmp("sig.trace");
+	char script[4400];
+	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--preset", "process", "-o",
+			 (char *)trace, "--", "/bin/sh", "-c", script, NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+
+	NEED_BPF();
+	snprintf(script, sizeof(script), "%s 1 1000; %s 1 1000; kill -SEGV $$", kpath("progs/iter_loop"),
+		 kpath("progs/iter_loop"));
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 4);
+	CHECK(strstr(r.err, "signal 11") != NULL);
+	ds = kload(trace);
+	if (ds) {
+		CHECK_INT_EQ(ds->n_iters, 2);
+		bs_dataset_free(ds);
+	}
+	unlink(trace);
+}
+
 int main(void)
 {
+	RUN_TEST(test_unprivileged);
+	RUN_TEST(test_harness_killed_by_signal);
 	RUN_TEST(test_usdt_boundaries);
 	RUN_TEST(test_usdt_missing_names_closest);
 	RUN_TEST(test_user);
