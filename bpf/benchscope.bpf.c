@@ -62,7 +62,12 @@ struct thread_state {
 	__u64 steal0;           /* rq steal clock when it came on CPU */
 	__u32 off_runnable;     /* left the CPU still runnable */
 	__u32 wait_cpu1;        /* 1 + CPU whose cpu_wait names it (0: none) */
+	__u32 open;             /* an iteration is open; the entry stays between
+				 * iterations (no insert/delete per iteration)
+				 * and goes when the thread exits */
+	__u32 _pad;
 };
+
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -70,6 +75,14 @@ struct {
 	__type(key, __u32); /* tid */
 	__type(value, struct thread_state);
 } threads SEC(".maps");
+
+/* The thread's state if it has an open iteration, else NULL. */
+static __always_inline struct thread_state *open_iter(__u32 tid)
+{
+	struct thread_state *ts = bpf_map_lookup_elem(&threads, &tid);
+
+	return ts && ts->open ? ts : NULL;
+}
 
 /* Per CPU: the in-iteration thread running here, and IRQ time under it. */
 struct cpu_cur {
@@ -262,7 +275,8 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 		return 0;
 	ts = bpf_map_lookup_elem(&threads, &tid);
 	if (ts) {
-		flags |= BS_ITER_F_NESTED;
+		if (ts->open)
+			flags |= BS_ITER_F_NESTED;
 	} else {
 		if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST)) {
 			if ((c = ctrs()))
@@ -285,6 +299,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	ts->wake_ts = 0;
 	ts->off_runnable = 0;
 	ts->wait_cpu1 = 0;
+	ts->open = 1;
 	ts->nvcsw0 = BPF_CORE_READ(task, nvcsw);
 	ts->nivcsw0 = BPF_CORE_READ(task, nivcsw);
 	ts->migrations0 = BPF_CORE_READ(task, se.nr_migrations);
@@ -325,7 +340,7 @@ static __always_inline void emit(struct bs_iter_rec *rec)
 /* Close the open iteration of thread `tid` (task `task`) at `now`. */
 static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u64 now, __u32 flags)
 {
-	struct thread_state *ts = bpf_map_lookup_elem(&threads, &tid);
+	struct thread_state *ts = open_iter(tid);
 	struct bs_counters *c;
 
 	if (!ts) {
@@ -344,8 +359,8 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	ts->rec.nivcsw = BPF_CORE_READ(task, nivcsw) - ts->nivcsw0;
 	ts->rec.migrations = BPF_CORE_READ(task, se.nr_migrations) - ts->migrations0;
 	ts->rec.sched_delay_ns = BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
+	ts->open = 0;
 	emit(&ts->rec);
-	bpf_map_delete_elem(&threads, &tid);
 }
 
 /* ---- boundary programs --------------------------------------------------- */
@@ -432,8 +447,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (w && !w->victim_tid)
 			w = NULL;
 	}
-	tp = bpf_map_lookup_elem(&threads, &prev_tid);
-	tn = bpf_map_lookup_elem(&threads, &next_tid);
+	tp = open_iter(prev_tid);
+	tn = open_iter(next_tid);
 	if (!tp && !tn && !w)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -482,7 +497,7 @@ SEC("tp_btf/sched_wakeup")
 int BPF_PROG(on_wakeup, struct task_struct *p)
 {
 	__u32 tid = p->pid;
-	struct thread_state *ts = bpf_map_lookup_elem(&threads, &tid);
+	struct thread_state *ts = open_iter(tid);
 	__u64 now;
 
 	if (!ts || !ts->off_start || ts->off_runnable)
@@ -600,7 +615,7 @@ int BPF_PROG(on_exec, struct task_struct *p)
 	if (cfg_process_iters && tp->depth == cfg_process_depth) {
 		tid = p->pid;
 		/* an exec chain (sh -c cmd) stays one iteration */
-		if (!bpf_map_lookup_elem(&threads, &tid))
+		if (!open_iter(tid))
 			iter_open(0, 0);
 	}
 	return 0;
@@ -615,8 +630,9 @@ int BPF_PROG(on_exit, struct task_struct *p)
 
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
-	if (bpf_map_lookup_elem(&threads, &tid))
+	if (open_iter(tid))
 		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT);
+	bpf_map_delete_elem(&threads, &tid);
 	sig = p->signal;
 	if (BPF_CORE_READ(sig, live.counter) != 0)
 		return 0; /* other threads of the process live on */
