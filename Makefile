@@ -98,6 +98,7 @@ $(BUILD):
 	$(Q)mkdir -p $(BUILD)/stats $(BUILD)/user $(BUILD)/tests
 
 include tests/tests.mk
+include bench/bench.mk
 
 # ---- maintenance ------------------------------------------------------------
 vmlinux:

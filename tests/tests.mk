@@ -73,7 +73,7 @@ demo: deps
 		$(BUILD)/progs/gbench_example --benchmark_repetitions=5 --benchmark_min_time=0.1
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/stats_bench
 	$(Q)BUILD=$(BUILD) bench/run-bench
 
 # Kernel-side tests: C programs that run build/benchscope on real harnesses.
