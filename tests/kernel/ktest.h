@@ -140,6 +140,17 @@ static inline struct bs_dataset *kload(const char *trace)
 	return ds;
 }
 
+/* Run benchscope (argv) expecting exit 0, and read back its trace;
+ * NULL after a failed check. */
+static inline struct bs_dataset *krun_ok(struct kresult *r, char *const argv[], const char *trace)
+{
+	krun(r, argv);
+	CHECK_INT_EQ(r->exit_code, 0);
+	if (r->exit_code)
+		fprintf(stderr, "%s", r->err);
+	return kload(trace);
+}
+
 static inline double dur_ns(const struct bs_iter_rec *r)
 {
 	return (double)(r->end_ns - r->begin_ns);

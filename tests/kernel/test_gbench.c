@@ -33,9 +33,7 @@ static int attempt(int final)
 	int bad = 0;
 
 	snprintf(outarg, sizeof(outarg), "--benchmark_out=%s", gbjson);
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	ds = kload(trace);
+	ds = krun_ok(&r, argv, trace);
 	root = json_object_from_file(gbjson);
 	if (!ds || !root) {
 		FAILF("no trace or no Google Benchmark JSON (%s)", r.err);

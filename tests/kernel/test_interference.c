@@ -76,11 +76,24 @@ static void read_schedstat(const char *file, double *run_delay_ns)
 	unlink(file);
 }
 
+/* Summed wall time, run-queue wait and preempted time of all iterations (ns). */
+static void sum_iters(const struct bs_dataset *ds, double *wall, double *runq, double *pre)
+{
+	size_t i;
+
+	*wall = *runq = *pre = 0;
+	for (i = 0; i < ds->n_iters; i++) {
+		*wall += dur_ns(&ds->iters[i]);
+		*runq += (double)ds->iters[i].runq_wait_ns;
+		*pre += (double)ds->iters[i].preempted_ns;
+	}
+}
+
 static void test_competitor_takes_half(void)
 {
 	const char *ss = ktmp("ss-contended");
 	struct bs_dataset *ds;
-	double wall = 0, runq = 0, pre = 0, kernel_delay, top_ns = 0;
+	double wall, runq, pre, kernel_delay, top_ns = 0;
 	const char *top = "";
 	uint32_t top_pid = 0;
 	pid_t comp;
@@ -91,11 +104,7 @@ static void test_competitor_takes_half(void)
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 30);
-	for (i = 0; i < ds->n_iters; i++) {
-		wall += dur_ns(&ds->iters[i]);
-		runq += (double)ds->iters[i].runq_wait_ns;
-		pre += (double)ds->iters[i].preempted_ns;
-	}
+	sum_iters(ds, &wall, &runq, &pre);
 	/* CFS shares one CPU between two CPU-bound tasks about equally; other
 	 * tasks on a shared VM take a little more: accept 35 % to 65 %. */
 	CHECK(runq / wall > 0.35 && runq / wall < 0.65);
@@ -125,18 +134,14 @@ static void test_alone_near_zero(void)
 {
 	const char *ss = ktmp("ss-alone");
 	struct bs_dataset *ds;
-	double wall = 0, runq = 0, kernel_delay;
-	size_t i;
+	double wall, runq, pre, kernel_delay;
 
 	NEED_BPF();
 	ds = run_pinned(false, ss, NULL);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 30);
-	for (i = 0; i < ds->n_iters; i++) {
-		wall += dur_ns(&ds->iters[i]);
-		runq += (double)ds->iters[i].runq_wait_ns;
-	}
+	sum_iters(ds, &wall, &runq, &pre);
 	/* kernel threads and the tool itself may run briefly: < 5 % */
 	CHECK(runq / wall < 0.05);
 	read_schedstat(ss, &kernel_delay);

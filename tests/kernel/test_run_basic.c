@@ -22,11 +22,7 @@ static void test_iter_uprobe_counts_and_durations(void)
 	size_t i, n_ok = 0;
 
 	NEED_BPF();
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	if (r.exit_code)
-		fprintf(stderr, "%s", r.err);
-	ds = kload(trace);
+	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 40);
@@ -63,9 +59,7 @@ static void test_blocked_time_ground_truth(void)
 	size_t i;
 
 	NEED_BPF();
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	ds = kload(trace);
+	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 20);
@@ -96,9 +90,7 @@ static void test_threads(void)
 	size_t n_tids = 0, i, j, per[8] = { 0 };
 
 	NEED_BPF();
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	ds = kload(trace);
+	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 45);
@@ -131,9 +123,7 @@ static void test_process_preset(void)
 
 	NEED_BPF();
 	snprintf(script, sizeof(script), "for i in 1 2 3 4 5; do %s 1 3000; done", ITER_LOOP);
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	ds = kload(trace);
+	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 5);

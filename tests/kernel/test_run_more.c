@@ -21,9 +21,7 @@ static void test_usdt_boundaries(void)
 	NEED_BPF();
 	snprintf(b, sizeof(b), "usdt:%s:benchscope_test:iter_begin", kpath("progs/usdt_loop"));
 	snprintf(e, sizeof(e), "usdt:%s:benchscope_test:iter_end", kpath("progs/usdt_loop"));
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	ds = kload(trace);
+	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 100);
@@ -115,11 +113,7 @@ static void test_begin_end_two_functions(void)
 
 	NEED_BPF();
 	snprintf(b, sizeof(b), "%s:bs_iteration", kpath("progs/iter_loop"));
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	if (r.exit_code)
-		fprintf(stderr, "%s", r.err);
-	ds = kload(trace);
+	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 10);
