@@ -259,7 +259,7 @@ int cmd_run(int argc, char **argv)
 	struct bs_progress prog;
 	struct sigaction sa;
 	json_object *warnings = json_object_new_array();
-	char err[2048], exe[PATH_MAX], *ctx = NULL, *endj = NULL;
+	char err[2048] = "", exe[PATH_MAX], *ctx = NULL, *endj = NULL;
 	double t_start, t_end;
 	int rc = 1, prc, i;
 	bool was_interrupted = false;
@@ -272,11 +272,18 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (bs_boundaries_parse(&b, a.iter, a.begin, a.end, a.preset, err, sizeof(err)) ||
-	    bs_which(a.cmd[0], exe, sizeof(exe)) == -ENOENT ||
-	    bs_boundaries_resolve(&b, exe, err, sizeof(err))) {
-		if (bs_which(a.cmd[0], exe, sizeof(exe)) == -ENOENT)
-			snprintf(err, sizeof(err), "command not found: %s", a.cmd[0]);
+	if (bs_boundaries_parse(&b, a.iter, a.begin, a.end, a.preset, err, sizeof(err)) == 0) {
+		int w = bs_which(a.cmd[0], exe, sizeof(exe));
+
+		if (w)
+			snprintf(err, sizeof(err), "%s: %s", w == -ENOENT ? "command not found" : strerror(-w),
+				 a.cmd[0]);
+		else
+			w = bs_boundaries_resolve(&b, exe, err, sizeof(err));
+		if (!w)
+			err[0] = 0;
+	}
+	if (err[0]) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		rc = 2;
 		goto out;
