@@ -187,7 +187,21 @@ static int replicates(const double *x, size_t n, bs_statistic_fn stat,
 	if (!buf)
 		return BS_ENOMEM;
 	for (size_t r = 0; r < nrep; r++) {
-		for (size_t i = 0; i < n; i++)
+		size_t i = 0;
+
+		if (n <= BS_BELOW4_MAX) {
+			uint32_t t = -(uint32_t)(n * n) % (uint32_t)(n * n);
+			uint32_t k[4];
+
+			for (; i + 4 <= n; i += 4) {
+				bs_xrng_below4(g, (uint32_t)n, t, k);
+				buf[i] = x[k[0]];
+				buf[i + 1] = x[k[1]];
+				buf[i + 2] = x[k[2]];
+				buf[i + 3] = x[k[3]];
+			}
+		}
+		for (; i < n; i++)
 			buf[i] = x[bs_xrng_below(g, n)];
 		rep[r] = stat(buf, n, ctx);
 		if (!isfinite(rep[r])) {

@@ -81,22 +81,71 @@ static inline void bs_xrng_below2(struct bs_xrng *g, uint32_t n, uint32_t t,
 	}
 }
 
+/* Largest n for bs_xrng_below4: n^2 <= 2^24, so a rejection (probability
+ * (2^32 mod n^2) / 2^32 < 2^-8 per half) stays rare. */
+#define BS_BELOW4_MAX 4096u
+
+/* Four uniform indexes in [0, n), 0 < n <= BS_BELOW4_MAX, from one 64-bit
+ * draw: each 32-bit half u gives two by batched multiply-shift
+ * (Brackett-Rozinsky & Lemire, "Batched ranged random integer generation",
+ * Softw. Pract. Exp. 2024): u n = i 2^32 + l and l n = j 2^32 + l', so
+ * u n^2 = (i n + j) 2^32 + l', i.e. i n + j is Lemire's multiply-shift of u
+ * onto [0, n^2), and rejecting l' < t = 2^32 mod n^2 (computed once by
+ * the caller) makes the pair (i, j) exactly uniform on [0, n)^2. No
+ * division; four indexes per generator step instead of two. */
+static inline void bs_xrng_below4(struct bs_xrng *g, uint32_t n, uint32_t t,
+				  uint32_t idx[4])
+{
+	for (;;) {
+		uint64_t x = bs_xrng_next(g);
+		uint64_t a = (uint64_t)(uint32_t)x * n;
+		uint64_t b = (x >> 32) * n;
+		uint64_t c = (uint64_t)(uint32_t)a * n;
+		uint64_t d = (uint64_t)(uint32_t)b * n;
+
+		if (__builtin_expect((uint32_t)c >= t && (uint32_t)d >= t, 1)) {
+			idx[0] = (uint32_t)(a >> 32);
+			idx[1] = (uint32_t)(c >> 32);
+			idx[2] = (uint32_t)(b >> 32);
+			idx[3] = (uint32_t)(d >> 32);
+			return;
+		}
+		/* rare (probability < 2^-7): redraw both halves */
+	}
+}
+
 /* sum of x[idx] over m uniform draws with replacement from x[0..n-1],
- * 0 < n < 2^32, four accumulators to break the add latency chain */
+ * 0 < n < 2^32, four accumulators to break the add latency chain; four
+ * indexes per generator step when n <= BS_BELOW4_MAX, else two. The
+ * resample is never materialised. */
 static inline double bs_resample_sum(struct bs_xrng *g, const double *x,
 				     uint32_t n, size_t m)
 {
 	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	uint32_t a, b, c, d, t = -n % n;
+	uint32_t i[4];
 	size_t k = 0;
 
-	for (; k + 4 <= m; k += 4) {
-		bs_xrng_below2(g, n, t, &a, &b);
-		bs_xrng_below2(g, n, t, &c, &d);
-		s0 += x[a];
-		s1 += x[b];
-		s2 += x[c];
-		s3 += x[d];
+	if (n <= BS_BELOW4_MAX) {
+		uint32_t t = -(n * n) % (n * n);
+
+		for (; k + 4 <= m; k += 4) {
+			bs_xrng_below4(g, n, t, i);
+			s0 += x[i[0]];
+			s1 += x[i[1]];
+			s2 += x[i[2]];
+			s3 += x[i[3]];
+		}
+	} else {
+		uint32_t t = -n % n;
+
+		for (; k + 4 <= m; k += 4) {
+			bs_xrng_below2(g, n, t, &i[0], &i[1]);
+			bs_xrng_below2(g, n, t, &i[2], &i[3]);
+			s0 += x[i[0]];
+			s1 += x[i[1]];
+			s2 += x[i[2]];
+			s3 += x[i[3]];
+		}
 	}
 	for (; k < m; k++)
 		s0 += x[bs_xrng_below(g, n)];

@@ -6,6 +6,7 @@
 #include <benchscope/stats.h>
 
 #include "fixtures.h"
+#include "../../stats/stats_internal.h"
 
 static bs_statistic_fn stat_by_name(const char *s)
 {
@@ -357,6 +358,45 @@ static void test_block_and_acf(void)
 	fix_free(&f);
 }
 
+/* The four-indexes-per-draw resampler (batched multiply-shift with
+ * rejection): every index in [0, n), including the edges n = 1 and
+ * n = BS_BELOW4_MAX (threshold 0), and the pairs drawn from one 32-bit half
+ * uniform on [0, n)^2 (chi-square with 48 df over 2 x 100,000 pairs for
+ * n = 7, where 2^32 mod 49 != 0 so rejection matters; the bound is the
+ * mean + 6 sd, and the seed is fixed). */
+static void test_below4(void)
+{
+	static const uint32_t ns[] = { 1, 3, 7, 1000, BS_BELOW4_MAX };
+	struct bs_xrng g;
+	uint32_t k[4];
+
+	bs_xrng_seed_u64(&g, 2024);
+	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
+		uint32_t n = ns[c], t = -(n * n) % (n * n), bad = 0;
+
+		for (int r = 0; r < 10000; r++) {
+			bs_xrng_below4(&g, n, t, k);
+			bad += k[0] >= n || k[1] >= n || k[2] >= n || k[3] >= n;
+		}
+		CHECK_INT_EQ(bad, 0);
+	}
+	unsigned cnt[49] = { 0 };
+	uint32_t t7 = -(7u * 7u) % (7u * 7u);
+	const int draws = 100000;
+
+	for (int r = 0; r < draws; r++) {
+		bs_xrng_below4(&g, 7, t7, k);
+		cnt[k[0] * 7 + k[1]]++;
+		cnt[k[2] * 7 + k[3]]++;
+	}
+	double e = 2.0 * draws / 49, chi2 = 0;
+
+	for (int i = 0; i < 49; i++)
+		chi2 += (cnt[i] - e) * (cnt[i] - e) / e;
+	if (chi2 > 48 + 6 * sqrt(2 * 48.0))
+		FAILF("pair chi-square %g over 48 df", chi2);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -366,5 +406,6 @@ int main(void)
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_hierarchical);
 	RUN_TEST(test_block_and_acf);
+	RUN_TEST(test_below4);
 	return test_summary("stats-boot");
 }
