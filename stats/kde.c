@@ -15,19 +15,16 @@ struct spread {
 	double sd, q1, q3;
 };
 
-static int spread_of(const double *x, size_t n, struct spread *s)
+/* Quartiles and sd of the n values of sorted array sx. */
+static void spread_of(const double *sx, size_t n, struct spread *s)
 {
-	double *c = bs_sorted_copy(x, n), v = 0;
+	double v = 0;
 
-	if (!c)
-		return BS_ENOMEM;
-	s->q1 = bs_quantile_sorted(c, n, 0.25);
-	s->q3 = bs_quantile_sorted(c, n, 0.75);
-	free(c);
+	s->q1 = bs_quantile_sorted(sx, n, 0.25);
+	s->q3 = bs_quantile_sorted(sx, n, 0.75);
 	if (n >= 2)
-		bs_sample_var(x, n, &v);
+		bs_sample_var(sx, n, &v);
 	s->sd = sqrt(v);
-	return BS_OK;
 }
 
 static double silverman(const struct spread *s, size_t n)
@@ -50,9 +47,12 @@ int bs_silverman_bandwidth(const double *x, size_t n, double *h)
 		return BS_EINVAL;
 	if (n < 2)
 		return BS_ETOOFEW;
-	err = spread_of(x, n, &s);
-	if (err)
-		return err;
+	double *sx = bs_sorted_copy(x, n);
+
+	if (!sx)
+		return BS_ENOMEM;
+	spread_of(sx, n, &s);
+	free(sx);
 	if (!(s.sd > 0))
 		return BS_EZEROVAR;
 	*h = silverman(&s, n);
@@ -184,6 +184,18 @@ static void kde_accumulate(const double *x, size_t n, double h, double lo,
 		walk_one(x[i], h, lo, dx, G, d, b, acc);
 }
 
+/* bs_kde_grid on sorted, checked values sx (n >= 1). */
+static void kde_grid_sorted(const double *sx, size_t n, double h, double lo, double hi,
+			    size_t npts, double *dens)
+{
+	double norm = 1.0 / (n * h * sqrt(2 * M_PI));
+
+	memset(dens, 0, npts * sizeof(*dens));
+	kde_accumulate(sx, n, h, lo, (hi - lo) / (npts - 1), npts, dens);
+	for (size_t k = 0; k < npts; k++)
+		dens[k] *= norm;
+}
+
 int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
 		size_t npts, double *dens)
 {
@@ -198,13 +210,8 @@ int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
 
 	if (!sx)
 		return BS_ENOMEM;
-	memset(dens, 0, npts * sizeof(*dens));
-	kde_accumulate(sx, n, h, lo, (hi - lo) / (npts - 1), npts, dens);
+	kde_grid_sorted(sx, n, h, lo, hi, npts, dens);
 	free(sx);
-	double norm = 1.0 / (n * h * sqrt(2 * M_PI));
-
-	for (size_t k = 0; k < npts; k++)
-		dens[k] *= norm;
 	return BS_OK;
 }
 
@@ -224,7 +231,7 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 		size_t npts, struct bs_kld *out)
 {
 	struct spread s1, s2;
-	double lo, hi, h1, h2, *p1, dx, kl12 = 0, kl21 = 0;
+	double lo, hi, h1, h2, *p1, dx, kl12 = 0, kl21 = 0, *x1 = NULL, *x2 = NULL;
 	int err;
 
 	if (!out || npts == 1)
@@ -236,8 +243,15 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 		err = check_durations(d2, n2);
 	if (err)
 		return err;
-	if ((err = spread_of(d1, n1, &s1)) || (err = spread_of(d2, n2, &s2)))
-		return err;
+	/* each sample is sorted once: quartiles and the KDE both use it */
+	x1 = bs_sorted_copy(d1, n1);
+	x2 = bs_sorted_copy(d2, n2);
+	if (!x1 || !x2) {
+		err = BS_ENOMEM;
+		goto out;
+	}
+	spread_of(x1, n1, &s1);
+	spread_of(x2, n2, &s2);
 	lo = fmin(s1.q1 - 1.5 * (s1.q3 - s1.q1), s2.q1 - 1.5 * (s2.q3 - s2.q1));
 	hi = fmax(s1.q3 + 1.5 * (s1.q3 - s1.q1), s2.q3 + 1.5 * (s2.q3 - s2.q1));
 	if (lo < 0)
@@ -255,25 +269,22 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 	if (!(hi > lo)) {
 		out->p = 1;
 		out->kl12 = out->kl21 = 0;
-		return BS_OK;
+		goto out;
 	}
 	if (!(h1 > 0)) {
 		out->p = 0;
 		out->kl12 = out->kl21 = INFINITY;
-		return BS_OK;
+		goto out;
 	}
 	p1 = malloc(2 * npts * sizeof(*p1));
-	if (!p1)
-		return BS_ENOMEM;
+	if (!p1) {
+		err = BS_ENOMEM;
+		goto out;
+	}
 	double *p2 = p1 + npts;
 
-	err = bs_kde_grid(d1, n1, h1, lo, hi, npts, p1);
-	if (!err)
-		err = bs_kde_grid(d2, n2, h2, lo, hi, npts, p2);
-	if (err) {
-		free(p1);
-		return err;
-	}
+	kde_grid_sorted(x1, n1, h1, lo, hi, npts, p1);
+	kde_grid_sorted(x2, n2, h2, lo, hi, npts, p2);
 	dx = (hi - lo) / (npts - 1);
 	size_t used = 0;
 
@@ -292,10 +303,13 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 		/* no common support at all: every point skipped */
 		out->kl12 = out->kl21 = INFINITY;
 		out->p = 0;
-		return BS_OK;
+		goto out;
 	}
 	out->kl12 = kl12;
 	out->kl21 = kl21;
 	out->p = exp2(-kl12) * exp2(-kl21);
-	return BS_OK;
+out:
+	free(x1);
+	free(x2);
+	return err;
 }
