@@ -45,6 +45,18 @@ int bs_check_finite(const double *x, size_t n)
 	return BS_OK;
 }
 
+int bs_check_durations(const double *x, size_t n)
+{
+	int err = bs_check_finite(x, n);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] < 0)
+			return BS_ENEGATIVE;
+	return BS_OK;
+}
+
 double bs_mean(const double *x, size_t n)
 {
 	/* two-pass: mean then a correction term, accurate for large offsets */

@@ -215,18 +215,6 @@ int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
 	return BS_OK;
 }
 
-static int check_durations(const double *x, size_t n)
-{
-	int err = bs_check_finite(x, n);
-
-	if (err)
-		return err;
-	for (size_t i = 0; i < n; i++)
-		if (x[i] < 0)
-			return BS_ENEGATIVE;
-	return BS_OK;
-}
-
 int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 		size_t npts, struct bs_kld *out)
 {
@@ -238,9 +226,9 @@ int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
 		return BS_EINVAL;
 	if (!npts)
 		npts = BS_KLD_GRID;
-	err = check_durations(d1, n1);
+	err = bs_check_durations(d1, n1);
 	if (!err)
-		err = check_durations(d2, n2);
+		err = bs_check_durations(d2, n2);
 	if (err)
 		return err;
 	/* each sample is sorted once: quartiles and the KDE both use it */

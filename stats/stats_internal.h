@@ -152,6 +152,9 @@ static inline double bs_resample_sum(struct bs_xrng *g, const double *x,
 	return (s0 + s1) + (s2 + s3);
 }
 
+/* bs_check_finite, then BS_ENEGATIVE if any value is below 0 (durations) */
+int bs_check_durations(const double *x, size_t n);
+
 /* ascending sort of doubles (finite values), radix sort for large n */
 void bs_sort(double *x, size_t n);
 /* k-th smallest (0-based) by quickselect; reorders x */

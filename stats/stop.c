@@ -86,18 +86,6 @@ int bs_stop_stable(const struct bs_stop_cfg *cfg, const double *v, size_t n,
 				     : bs_stable_var(v, n, c.t, stable);
 }
 
-static int check_durations(const double *x, size_t n)
-{
-	int err = bs_check_finite(x, n);
-
-	if (err)
-		return err;
-	for (size_t i = 0; i < n; i++)
-		if (x[i] < 0)
-			return BS_ENEGATIVE;
-	return BS_OK;
-}
-
 static int cv_of(const double *x, size_t n, double *cv)
 {
 	double var, m;
@@ -196,7 +184,7 @@ int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1,
 		return err;
 	if (!p)
 		return BS_EINVAL;
-	if ((err = check_durations(d1, n1)) || (err = check_durations(d2, n2)))
+	if ((err = bs_check_durations(d1, n1)) || (err = bs_check_durations(d2, n2)))
 		return err;
 	return kld(&c, d1, n1, d2, n2, p);
 }
@@ -265,7 +253,7 @@ int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it,
 	n = bs_hier_count(it);
 	if (!n)
 		return BS_EINVAL;
-	if ((err = check_durations(it->x, n)))
+	if ((err = bs_check_durations(it->x, n)))
 		return err;
 	return warmup_vector(&c, it, upto, rng, v);
 }
@@ -300,7 +288,7 @@ int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
 	n = bs_hier_count(m);
 	if (!n)
 		return BS_EINVAL;
-	if ((err = check_durations(m->x, n)))
+	if ((err = bs_check_durations(m->x, n)))
 		return err;
 	if (c.crit == BS_CRIT_KLD) {
 		if (m->n_forks < 2)
@@ -446,7 +434,7 @@ int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n,
 
 	if (!st || !stable)
 		return BS_EINVAL;
-	if ((err = check_durations(inv, n)))
+	if ((err = bs_check_durations(inv, n)))
 		return err;
 	if (st->wn.n == st->c.window + 1) {
 		/* slide: drop the oldest iteration */
@@ -500,7 +488,7 @@ int bs_stopper_fork_add(struct bs_stopper *st, const double *x,
 			return BS_EINVAL;
 		nv += k;
 	}
-	if ((err = check_durations(x, nv)))
+	if ((err = bs_check_durations(x, nv)))
 		return err;
 	before = st->mx.n;
 	if ((err = dvec_push(&st->mx, x, nv)) ||

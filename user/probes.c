@@ -183,10 +183,8 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 			return rc;
 		return attach_site(p, &b->end, false, false, err, errlen);
 	case BS_BOUND_PROCESS:
-		return add_link(p, NULL, "tracepoints sched_process_exec/exit (children of the command)") ==
-				       -ENOMEM
-			       ? -ENOMEM
-			       : 0;
+		/* the exec/exit programs are attached already; record what bounds */
+		return add_link(p, NULL, "tracepoints sched_process_exec/exit (children of the command)");
 	default:
 		snprintf(err, errlen, "no iteration boundaries");
 		return -EINVAL;
