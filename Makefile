@@ -24,12 +24,13 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 DEB_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libgsl-dev \
-	pkg-config libbenchmark-dev systemtap-sdt-dev libjson-c-dev g++ make python3
+	pkg-config libbenchmark-dev systemtap-sdt-dev libjson-c-dev g++ make python3 \
+	libcapstone-dev gnuplot-nox qemu-system-x86 busybox-static cpio
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wundef
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -Iinclude -Iuser -I$(BUILD) -D_GNU_SOURCE
-LDLIBS := -lbpf -lelf -ldw -lz -ljson-c -lgsl -lgslcblas -lm -lpthread
+LDLIBS := -lbpf -lelf -ldw -lz -ljson-c -lgsl -lgslcblas -lcapstone -lm -lpthread
 STATS_LDLIBS := -lgsl -lgslcblas -lm
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)

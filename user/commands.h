@@ -11,4 +11,16 @@ int cmd_run(int argc, char **argv);
 /** `benchscope calibrate`: probe cost per kind. 0 ok, 1 could not measure, 2 usage. */
 int cmd_calibrate(int argc, char **argv);
 
+/** `benchscope duet`: 0 no regression, 1 regression beyond --fail-on-regression, 2+ errors. */
+int cmd_duet(int argc, char **argv);
+
+/** `benchscope import`: 0 ok, 1 runtime error, 2 usage or bad input. */
+int cmd_import(int argc, char **argv);
+
+/** `benchscope replay`: 0 ok, 1 runtime error, 2 usage or bad input. */
+int cmd_replay(int argc, char **argv);
+
+/** `benchscope waste`: 0 ok, 1 runtime error, 2 usage or bad input, 4 the program failed. */
+int cmd_waste(int argc, char **argv);
+
 #endif
