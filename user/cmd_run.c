@@ -10,32 +10,25 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "benchscope/stats.h"
 #include "boundary.h"
-#include "calibrate.h"
 #include "cli.h"
 #include "commands.h"
-#include "collector.h"
-#include "context.h"
 #include "dataset.h"
 #include "libpath.h"
-#include "probes.h"
+#include "measure.h"
 #include "progress.h"
 #include "render.h"
 #include "session.h"
-#include "trace.h"
 
 struct run_args {
 	const char *iter, *begin, *end, *preset, *user;
@@ -149,29 +142,6 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-/* Root, or CAP_BPF and CAP_PERFMON in the effective set. */
-static int check_privileges(char *err, size_t errlen)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
-	bool bpf, perfmon;
-
-	if (geteuid() == 0)
-		return 0;
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &h, d)) {
-		snprintf(err, errlen, "cannot read capabilities: %s", strerror(errno));
-		return -EPERM;
-	}
-	bpf = d[CAP_BPF / 32].effective & (1u << (CAP_BPF % 32));
-	perfmon = d[CAP_PERFMON / 32].effective & (1u << (CAP_PERFMON % 32));
-	if (bpf && perfmon)
-		return 0;
-	snprintf(err, errlen, "needs root or CAP_BPF+CAP_PERFMON (missing: %s%s%s)",
-		 bpf ? "" : "CAP_BPF", !bpf && !perfmon ? ", " : "", perfmon ? "" : "CAP_PERFMON");
-	return -EPERM;
-}
-
 static double mono_ns(void)
 {
 	struct timespec ts;
@@ -180,89 +150,38 @@ static double mono_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static int store_interferer(void *ctx, const struct bs_interferer_rec *r)
+/* The harness's exit status, for the END block. */
+static json_object *status_json(const struct bs_session *s)
 {
-	return bs_trace_write_interferer(ctx, r) ? -EIO : 0;
-}
-
-static void add_counter(json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
-}
-
-/* The END block: exit status, loss counters, BPF run time, warnings. */
-static char *end_json(const struct bs_session *s, bool was_interrupted, double wall_ns,
-		      const struct bs_counters *k, const struct bs_collector *c,
-		      const struct bs_probes *p, json_object *warnings)
-{
-	json_object *o = json_object_new_object(), *st = json_object_new_object();
-	json_object *lost = json_object_new_object(), *att = json_object_new_array(), *bs;
-	char *stats = bs_probes_stats_json(p), *out;
-	size_t i;
+	json_object *st = json_object_new_object();
+	bool ex = s->exited && WIFEXITED(s->wait_status), sig = s->exited && WIFSIGNALED(s->wait_status);
 
 	json_object_object_add(st, "pid", json_object_new_int(s->pid));
-	json_object_object_add(st, "exited", json_object_new_boolean(s->exited && WIFEXITED(s->wait_status)));
-	if (s->exited && WIFEXITED(s->wait_status))
+	json_object_object_add(st, "exited", json_object_new_boolean(ex));
+	if (ex)
 		json_object_object_add(st, "exit_code", json_object_new_int(WEXITSTATUS(s->wait_status)));
-	json_object_object_add(st, "signaled", json_object_new_boolean(s->exited && WIFSIGNALED(s->wait_status)));
-	if (s->exited && WIFSIGNALED(s->wait_status))
+	json_object_object_add(st, "signaled", json_object_new_boolean(sig));
+	if (sig)
 		json_object_object_add(st, "signal", json_object_new_int(WTERMSIG(s->wait_status)));
-	json_object_object_add(o, "status", st);
-	json_object_object_add(o, "interrupted", json_object_new_boolean(was_interrupted));
-	json_object_object_add(o, "wall_ns", json_object_new_int64((int64_t)wall_ns));
-	add_counter(lost, "iter_lost", k->iter_lost);
-	add_counter(lost, "iter_spilled", k->iter_spilled);
-	add_counter(lost, "proc_lost", k->proc_lost);
-	add_counter(lost, "thread_map_full", k->thread_map_full);
-	add_counter(lost, "end_without_begin", k->end_without_begin);
-	add_counter(lost, "interferer_full", k->interferer_full);
-	add_counter(lost, "ringbuf_lost_user", c->write_errors + c->unknown);
-	json_object_object_add(o, "lost", lost);
-	add_counter(o, "iterations_received", c->iters);
-	add_counter(o, "iterations_emitted", k->iter_emitted + k->iter_spilled);
-	bs = stats ? json_tokener_parse(stats) : NULL;
-	free(stats);
-	json_object_object_add(o, "bpf_stats", bs ? bs : json_object_new_array());
-	for (i = 0; i < p->n_attached; i++)
-		json_object_array_add(att, json_object_new_string(p->attached[i]));
-	json_object_object_add(o, "attached", att);
-	json_object_object_add(o, "warnings", json_object_get(warnings));
-	out = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	return out;
-}
-
-static void warnf(json_object *warnings, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warnf(json_object *warnings, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_object_array_add(warnings, json_object_new_string(buf));
+	return st;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct argp argp = { run_options, run_parse, "[OPTIONS] -- CMD [ARGS...]", run_doc, NULL, NULL, NULL };
 	struct run_args a = { .trace = "benchscope.trace", .top = 5, .ringbuf_mib = 16, .calib_calls = 2000 };
-	struct bs_probes_opts popts = { 0 };
-	struct bs_probes probes = { 0 };
+	struct bs_measure_opts mo = { 0 };
+	struct bs_measure m = { 0 };
 	struct bs_boundaries b;
-	struct bs_probe_cost cost, *costp = NULL;
 	struct bs_session sess = { .pid = -1, .go_fd = -1, .err_fd = -1 };
-	struct bs_collector col = { 0 };
-	struct bs_trace_writer *tw = NULL;
-	struct bs_counters k;
 	struct bs_progress prog;
 	struct sigaction sa;
-	json_object *warnings = json_object_new_array();
-	char err[2048] = "", exe[PATH_MAX], *ctx = NULL, *endj = NULL;
+	json_object *end;
+	char err[2048] = "", exe[PATH_MAX];
 	double t_start, t_end;
+	uint64_t iters;
 	int rc = 1, prc, i;
-	bool was_interrupted = false;
+	bool was_interrupted = false, opened = false;
 
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return 2;
@@ -288,32 +207,19 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	if (check_privileges(err, sizeof(err))) {
+	mo.b = &b;
+	mo.ringbuf_bytes = (size_t)a.ringbuf_mib << 20;
+	mo.interferers = !a.no_interferers;
+	mo.verbose = a.verbose;
+	mo.calibrate = !a.no_calibrate;
+	mo.calib_calls = (int)a.calib_calls;
+	mo.trace_path = a.trace;
+	mo.cmd = a.cmd;
+	mo.user = a.user;
+	opened = true;
+	if (bs_measure_open(&m, &mo, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
-		rc = 2;
-		goto out;
-	}
-	popts.ringbuf_bytes = (size_t)a.ringbuf_mib << 20;
-	popts.interferers = !a.no_interferers;
-	popts.verbose = a.verbose;
-	if (bs_probes_load(&probes, &b, &popts, err, sizeof(err))) {
-		fprintf(stderr, "benchscope run: %s\n", err);
-		goto out;
-	}
-	if (!a.no_calibrate) {
-		if (bs_calibrate(&probes, &b, (int)a.calib_calls, 5, &cost))
-			fprintf(stderr, "benchscope run: warning: could not measure the probe cost\n");
-		costp = &cost;
-	}
-	if (bs_probes_attach_boundaries(&probes, &b, err, sizeof(err))) {
-		fprintf(stderr, "benchscope run: %s\n", err);
-		goto out;
-	}
-	ctx = bs_context_json(a.cmd, &b, costp, a.user);
-	tw = ctx ? bs_trace_create(a.trace, ctx, err, sizeof(err)) : NULL;
-	if (!tw) {
-		fprintf(stderr, "benchscope run: %s\n", ctx ? err : "out of memory");
-		rc = 2;
+		rc = m.usage_error ? 2 : 1;
 		goto out;
 	}
 	if (bs_session_spawn(&sess, a.cmd, a.user, err, sizeof(err))) {
@@ -321,8 +227,7 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	if (bs_probes_track(&probes, sess.pid) ||
-	    bs_collector_init(&col, bs_probes_ringbuf_fd(&probes), tw, sess.pid)) {
+	if (bs_measure_follow(&m, sess.pid)) {
 		fprintf(stderr, "benchscope run: cannot follow the harness: %s\n", strerror(errno));
 		goto out;
 	}
@@ -339,7 +244,7 @@ int cmd_run(int argc, char **argv)
 	}
 	bs_progress_init(&prog, "iterations");
 	for (;;) {
-		prc = bs_collector_poll(&col, 50);
+		prc = bs_measure_poll(&m, 50);
 		if (prc < 0) {
 			fprintf(stderr, "benchscope run: reading the ring buffer: %s\n", strerror(-prc));
 			break;
@@ -351,37 +256,27 @@ int cmd_run(int argc, char **argv)
 		}
 		if (bs_session_poll(&sess) == 1)
 			break;
-		bs_progress_update(&prog, col.iters, 0);
-		/* keep the spill map from filling up while the harness runs */
-		if (bs_probes_counters(&probes, &k) == 0 && k.iter_spilled)
-			bs_collector_drain(&col, &probes);
+		bs_progress_update(&prog, bs_measure_iters(&m), 0);
 	}
 	bs_progress_done(&prog);
 finish:
 	t_end = mono_ns();
-	bs_collector_drain(&col, &probes);
-	bs_probes_counters(&probes, &k);
-	bs_probes_interferers(&probes, store_interferer, tw);
-	if (k.iter_lost)
-		warnf(warnings, "%llu iteration records were lost (ring buffer and spill map full): use --ringbuf-size",
-		      (unsigned long long)k.iter_lost);
-	if (k.end_without_begin)
-		warnf(warnings, "%llu end probes hit without an open iteration: are --begin and --end the right way round?",
-		      (unsigned long long)k.end_without_begin);
-	endj = end_json(&sess, was_interrupted, t_end - t_start, &k, &col, &probes, warnings);
-	if (endj)
-		bs_trace_write_end(tw, endj);
-	if (bs_trace_close(tw))
+	end = json_object_new_object();
+	json_object_object_add(end, "status", status_json(&sess));
+	json_object_object_add(end, "interrupted", json_object_new_boolean(was_interrupted));
+	json_object_object_add(end, "wall_ns", json_object_new_int64((int64_t)(t_end - t_start)));
+	if (bs_measure_finish(&m, end))
 		fprintf(stderr, "benchscope run: warning: closing the trace %s failed\n", a.trace);
-	tw = NULL;
-	if (col.iters == 0) {
+	iters = bs_measure_iters(&m);
+	if (iters == 0) {
 		fprintf(stderr, "benchscope run: no iteration was recorded: the probes never fired%s (attached:",
 			sess.exited ? " before the harness exited" : "");
-		for (i = 0; i < (int)probes.n_attached; i++)
-			fprintf(stderr, "%s %s", i ? ";" : "", probes.attached[i]);
+		for (i = 0; i < (int)m.probes.n_attached; i++)
+			fprintf(stderr, "%s %s", i ? ";" : "", m.probes.attached[i]);
 		fprintf(stderr, ")\n");
 	}
-	bs_probes_destroy(&probes);
+	bs_measure_destroy(&m);
+	opened = false;
 	{
 		struct bs_report_opts ro = { .json_path = a.json, .csv_path = a.csv, .md_path = a.md,
 					     .top_n = (size_t)a.top, .no_table = a.quiet };
@@ -392,7 +287,7 @@ finish:
 			rc = 1;
 			goto out;
 		}
-		if (col.iters > 0 && bs_report_render(ds, &ro))
+		if (iters > 0 && bs_report_render(ds, &ro))
 			rc = 1;
 		else
 			rc = 0;
@@ -400,27 +295,23 @@ finish:
 	}
 	if (was_interrupted)
 		rc = 130;
-	else if (col.iters == 0)
+	else if (iters == 0)
 		rc = 3;
 	else if (sess.exited && (!WIFEXITED(sess.wait_status) || WEXITSTATUS(sess.wait_status))) {
 		if (WIFSIGNALED(sess.wait_status))
 			fprintf(stderr, "benchscope run: the harness was killed by signal %d (%s); %llu iterations kept in %s\n",
 				WTERMSIG(sess.wait_status), strsignal(WTERMSIG(sess.wait_status)),
-				(unsigned long long)col.iters, a.trace);
+				(unsigned long long)iters, a.trace);
 		else
 			fprintf(stderr, "benchscope run: the harness exited with status %d; %llu iterations kept in %s\n",
-				WEXITSTATUS(sess.wait_status), (unsigned long long)col.iters, a.trace);
+				WEXITSTATUS(sess.wait_status), (unsigned long long)iters, a.trace);
 		rc = 4;
 	}
 out:
 	if (sess.pid > 0 && !sess.exited)
 		bs_session_stop(&sess, 2000);
 	bs_session_close(&sess);
-	bs_collector_free(&col);
-	bs_trace_close(tw);
-	bs_probes_destroy(&probes);
-	json_object_put(warnings);
-	free(ctx);
-	free(endj);
+	if (opened)
+		bs_measure_destroy(&m);
 	return rc;
 }

@@ -9,12 +9,15 @@
 #include "probes.h"
 #include "trace.h"
 
-static int store_iter(void *ctx, const struct bs_iter_rec *r)
+static int store_iter(void *ctx, const struct bs_iter_rec *rec)
 {
 	struct bs_collector *c = ctx;
+	struct bs_iter_rec r = *rec;
 
 	c->iters++;
-	if (bs_trace_write_iter(c->trace, r))
+	if (c->on_iter)
+		c->on_iter(c->hook_ctx, &r);
+	if (bs_trace_write_iter(c->trace, &r))
 		c->write_errors++;
 	return 0;
 }
@@ -44,6 +47,8 @@ static int on_record(void *ctx, void *data, size_t size)
 			c->root_exit_seen = 1;
 		if (bs_trace_write_proc(c->trace, &r))
 			c->write_errors++;
+		if (c->on_proc)
+			c->on_proc(c->hook_ctx, &r);
 		return 0;
 	}
 	c->unknown++;

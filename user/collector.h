@@ -28,9 +28,14 @@ struct bs_collector {
 	uint64_t unknown;      /**< records with an unknown type tag */
 	pid_t root;            /**< the harness process */
 	int root_exit_seen;    /**< the root's BS_PROC_EXIT arrived */
+	/** called for each iteration record before it is stored; may change r->flags */
+	int (*on_iter)(void *ctx, struct bs_iter_rec *r);
+	/** called for each process record after it is stored */
+	void (*on_proc)(void *ctx, const struct bs_proc_rec *r);
+	void *hook_ctx;
 };
 
-/** Set up the ring buffer consumer. Returns 0 or -errno. */
+/** Set up the ring buffer consumer (hooks cleared; set them after). Returns 0 or -errno. */
 int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_writer *trace,
 		      pid_t root);
 

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/* measure.c - probes + trace + collector as one measurement session. */
+#include "measure.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "trace.h"
+
+int bs_measure_check_privileges(char *err, size_t errlen)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	bool bpf, perfmon;
+
+	if (geteuid() == 0)
+		return 0;
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d)) {
+		snprintf(err, errlen, "cannot read capabilities: %s", strerror(errno));
+		return -EPERM;
+	}
+	bpf = d[CAP_BPF / 32].effective & (1u << (CAP_BPF % 32));
+	perfmon = d[CAP_PERFMON / 32].effective & (1u << (CAP_PERFMON % 32));
+	if (bpf && perfmon)
+		return 0;
+	snprintf(err, errlen, "needs root or CAP_BPF+CAP_PERFMON (missing: %s%s%s)",
+		 bpf ? "" : "CAP_BPF", !bpf && !perfmon ? ", " : "", perfmon ? "" : "CAP_PERFMON");
+	return -EPERM;
+}
+
+static int hook_iter(void *ctx, struct bs_iter_rec *r)
+{
+	struct bs_measure *m = ctx;
+
+	return m->on_iter ? m->on_iter(m->hook_ctx, r) : 0;
+}
+
+static void hook_proc(void *ctx, const struct bs_proc_rec *r)
+{
+	struct bs_measure *m = ctx;
+
+	if (m->on_proc)
+		m->on_proc(m->hook_ctx, r);
+}
+
+/* The context block: the common fields plus the command's own members. */
+static char *context_text(const struct bs_measure_opts *o, const struct bs_probe_cost *cost)
+{
+	char *base = bs_context_json(o->cmd, o->b, cost, o->user), *out;
+	json_object *ctx;
+
+	if (!base || !o->context_extra)
+		return base;
+	ctx = json_tokener_parse(base);
+	free(base);
+	if (!ctx)
+		return NULL;
+	json_object_object_foreach(o->context_extra, key, val)
+		json_object_object_add(ctx, key, json_object_get(val));
+	out = strdup(json_object_to_json_string_ext(ctx, JSON_C_TO_STRING_PLAIN));
+	json_object_put(ctx);
+	return out;
+}
+
+int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char *err, size_t errlen)
+{
+	struct bs_probes_opts popts = { 0 };
+	char *ctx;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->warnings = json_object_new_array();
+	if (!m->warnings)
+		return -ENOMEM;
+	rc = bs_measure_check_privileges(err, errlen);
+	if (rc) {
+		m->usage_error = true;
+		return rc;
+	}
+	popts.ringbuf_bytes = o->ringbuf_bytes;
+	popts.interferers = o->interferers;
+	popts.verbose = o->verbose;
+	rc = bs_probes_load(&m->probes, o->b, &popts, err, errlen);
+	if (rc)
+		return rc;
+	if (o->calibrate) {
+		if (bs_calibrate(&m->probes, o->b, o->calib_calls > 0 ? o->calib_calls : 2000, 5, &m->cost))
+			fprintf(stderr, "benchscope: warning: could not measure the probe cost\n");
+		else
+			m->have_cost = true;
+	}
+	rc = bs_probes_attach_boundaries(&m->probes, o->b, err, errlen);
+	if (rc)
+		return rc;
+	ctx = context_text(o, m->have_cost ? &m->cost : NULL);
+	if (!ctx) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	m->tw = bs_trace_create(o->trace_path, ctx, err, errlen);
+	free(ctx);
+	if (!m->tw) {
+		m->usage_error = true;
+		return -EINVAL;
+	}
+	rc = bs_collector_init(&m->col, bs_probes_ringbuf_fd(&m->probes), m->tw, -1);
+	if (rc) {
+		snprintf(err, errlen, "cannot read the ring buffer: %s", strerror(-rc));
+		return rc;
+	}
+	m->col.on_iter = hook_iter;
+	m->col.on_proc = hook_proc;
+	m->col.hook_ctx = m;
+	m->col_ready = true;
+	return 0;
+}
+
+void bs_measure_set_hooks(struct bs_measure *m, int (*on_iter)(void *ctx, struct bs_iter_rec *r),
+			  void (*on_proc)(void *ctx, const struct bs_proc_rec *r), void *ctx)
+{
+	m->on_iter = on_iter;
+	m->on_proc = on_proc;
+	m->hook_ctx = ctx;
+}
+
+int bs_measure_follow(struct bs_measure *m, pid_t pid)
+{
+	int rc = bs_probes_track(&m->probes, pid);
+
+	if (rc == 0 && m->col.root <= 0)
+		m->col.root = pid;
+	return rc;
+}
+
+int bs_measure_poll(struct bs_measure *m, int timeout_ms)
+{
+	struct bs_counters k;
+	int n = bs_collector_poll(&m->col, timeout_ms);
+
+	/* keep the spill map from filling up while the harness runs */
+	if (n >= 0 && bs_probes_counters(&m->probes, &k) == 0 && k.iter_spilled)
+		bs_collector_drain(&m->col, &m->probes);
+	return n;
+}
+
+int bs_measure_event(struct bs_measure *m, json_object *ev)
+{
+	if (!m->tw)
+		return -EBADF;
+	return bs_trace_write_event(m->tw, json_object_to_json_string_ext(ev, JSON_C_TO_STRING_PLAIN))
+		       ? -EIO
+		       : 0;
+}
+
+void bs_measure_warn(struct bs_measure *m, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_object_array_add(m->warnings, json_object_new_string(buf));
+}
+
+uint64_t bs_measure_iters(const struct bs_measure *m)
+{
+	return m->col.iters;
+}
+
+static int store_interferer(void *ctx, const struct bs_interferer_rec *r)
+{
+	return bs_trace_write_interferer(ctx, r) ? -EIO : 0;
+}
+
+static void add_counter(json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
+}
+
+int bs_measure_finish(struct bs_measure *m, json_object *end)
+{
+	json_object *lost = json_object_new_object(), *att = json_object_new_array(), *bs;
+	const struct bs_counters *k = &m->k;
+	char *stats;
+	size_t i;
+	int rc = 0;
+
+	if (!m->tw) {
+		json_object_put(end);
+		return -EBADF;
+	}
+	if (m->col_ready)
+		bs_collector_drain(&m->col, &m->probes);
+	memset(&m->k, 0, sizeof(m->k));
+	bs_probes_counters(&m->probes, &m->k);
+	bs_probes_interferers(&m->probes, store_interferer, m->tw);
+	if (k->iter_lost)
+		bs_measure_warn(m, "%llu iteration records were lost (ring buffer and spill map full): use --ringbuf-size",
+				(unsigned long long)k->iter_lost);
+	if (k->end_without_begin)
+		bs_measure_warn(m, "%llu end probes hit without an open iteration: are --begin and --end the right way round?",
+				(unsigned long long)k->end_without_begin);
+	add_counter(lost, "iter_lost", k->iter_lost);
+	add_counter(lost, "iter_spilled", k->iter_spilled);
+	add_counter(lost, "proc_lost", k->proc_lost);
+	add_counter(lost, "thread_map_full", k->thread_map_full);
+	add_counter(lost, "end_without_begin", k->end_without_begin);
+	add_counter(lost, "interferer_full", k->interferer_full);
+	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
+	json_object_object_add(end, "lost", lost);
+	add_counter(end, "iterations_received", m->col.iters);
+	add_counter(end, "iterations_emitted", k->iter_emitted + k->iter_spilled);
+	stats = bs_probes_stats_json(&m->probes);
+	bs = stats ? json_tokener_parse(stats) : NULL;
+	free(stats);
+	json_object_object_add(end, "bpf_stats", bs ? bs : json_object_new_array());
+	for (i = 0; i < m->probes.n_attached; i++)
+		json_object_array_add(att, json_object_new_string(m->probes.attached[i]));
+	json_object_object_add(end, "attached", att);
+	json_object_object_add(end, "warnings", json_object_get(m->warnings));
+	if (bs_trace_write_end(m->tw, json_object_to_json_string_ext(end, JSON_C_TO_STRING_PLAIN)))
+		rc = -EIO;
+	json_object_put(end);
+	if (bs_trace_close(m->tw))
+		rc = -EIO;
+	m->tw = NULL;
+	return rc;
+}
+
+void bs_measure_destroy(struct bs_measure *m)
+{
+	if (!m)
+		return;
+	if (m->col_ready)
+		bs_collector_free(&m->col);
+	m->col_ready = false;
+	bs_trace_close(m->tw);
+	m->tw = NULL;
+	bs_probes_destroy(&m->probes);
+	json_object_put(m->warnings);
+	m->warnings = NULL;
+}
