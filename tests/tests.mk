@@ -14,7 +14,8 @@ STATS_TESTS := $(patsubst tests/stats/%.c,$(BUILD)/tests/stats/%,$(wildcard test
 USER_TESTS := $(patsubst tests/user/%.c,$(BUILD)/tests/user/%,$(wildcard tests/user/test_*.c))
 ASAN_TESTS := $(patsubst $(BUILD)/tests/%,$(ASAN)/tests/%,$(STATS_TESTS) $(USER_TESTS))
 PROGS_C := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
-PROGS_CC := $(patsubst tests/progs/%.cc,$(BUILD)/progs/%,$(wildcard tests/progs/*.cc))
+PROGS_CC := $(patsubst tests/progs/%.cc,$(BUILD)/progs/%,$(wildcard tests/progs/*.cc)) \
+	$(BUILD)/progs/gbench_example_b
 PROGS := $(PROGS_C) $(PROGS_CC)
 
 examples: $(PROGS)
@@ -59,6 +60,12 @@ $(BUILD)/progs/%: tests/progs/%.cc
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -o $@ $< -lbenchmark -lpthread
+
+# version B of the bundled example: about 10 % more work per invocation
+$(BUILD)/progs/gbench_example_b: tests/progs/gbench_example.cc
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=10 -o $@ $< -lbenchmark -lpthread
 
 unit-test: $(STATS_TESTS) $(USER_TESTS)
 sanitize: $(ASAN_TESTS) $(ASAN)/benchscope
