@@ -128,13 +128,19 @@ static double dur(const struct bs_iter *it)
 	return (double)(it->end_ns - it->start_ns);
 }
 
+/* score of iteration i of a side: the given score, else the duration */
+static double score(const struct bs_iter *it, const double *sc, size_t i)
+{
+	return sc ? sc[i] : dur(&it[i]);
+}
+
 int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
 		    const struct bs_duet_opts *o, struct bs_duet_result *out)
 {
 	struct bs_duet_opts d = { 0 };
 	size_t tot_a = 0, tot_b = 0, maxp = 0, nobs = 0, npairs = 0;
 	double *obs = NULL, *da = NULL, *db = NULL, sum_dur = 0, sum_ov = 0;
-	double sum_x = 0;
+	double sum_x = 0, sum_sc = 0;
 	struct bs_pair *pairs = NULL;
 	gsl_rng *rng = NULL;
 	int err;
@@ -161,6 +167,12 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
 		if ((err = bs_duet_check_side(runs[r].a, runs[r].na)) ||
 		    (err = bs_duet_check_side(runs[r].b, runs[r].nb)))
 			return err;
+		for (size_t i = 0; runs[r].score_a && i < runs[r].na; i++)
+			if (!isfinite(runs[r].score_a[i]))
+				return BS_EINVAL;
+		for (size_t i = 0; runs[r].score_b && i < runs[r].nb; i++)
+			if (!isfinite(runs[r].score_b[i]))
+				return BS_EINVAL;
 		tot_a += runs[r].na;
 		tot_b += runs[r].nb;
 		if (runs[r].na + runs[r].nb > maxp)
@@ -181,23 +193,33 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
 		double ovns, sx = 0;
 
 		if (d.drop_warmup_half) {
-			run.a += run.na / 2;
-			run.na -= run.na / 2;
-			run.b += run.nb / 2;
-			run.nb -= run.nb / 2;
+			size_t ha = run.na / 2, hb = run.nb / 2;
+
+			run.a += ha;
+			run.na -= ha;
+			if (run.score_a)
+				run.score_a += ha;
+			run.b += hb;
+			run.nb -= hb;
+			if (run.score_b)
+				run.score_b += hb;
 		}
-		for (size_t i = 0; i < run.na; i++)
-			sum_dur += da[tot_a++] = dur(&run.a[i]);
-		for (size_t i = 0; i < run.nb; i++)
-			sum_dur += db[tot_b++] = dur(&run.b[i]);
+		for (size_t i = 0; i < run.na; i++) {
+			sum_dur += dur(&run.a[i]);
+			sum_sc += da[tot_a++] = score(run.a, run.score_a, i);
+		}
+		for (size_t i = 0; i < run.nb; i++) {
+			sum_dur += dur(&run.b[i]);
+			sum_sc += db[tot_b++] = score(run.b, run.score_b, i);
+		}
 		err = bs_duet_pairs(&run, d.type, d.min_overlap, pairs, &np,
 				    &ovns);
 		if (err)
 			goto out;
 		sum_ov += 2 * ovns;
 		for (size_t k = 0; k < np; k++) {
-			double x = dur(&run.a[pairs[k].a]) -
-				   dur(&run.b[pairs[k].b]);
+			double x = score(run.a, run.score_a, pairs[k].a) -
+				   score(run.b, run.score_b, pairs[k].b);
 
 			sx += x;
 			if (d.runs_merged)
@@ -218,7 +240,7 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
 	}
 	out->mean_a = bs_mean(da, tot_a);
 	out->mean_b = bs_mean(db, tot_b);
-	out->grand_mean = sum_dur / (tot_a + tot_b);
+	out->grand_mean = sum_sc / (tot_a + tot_b);
 	out->rel_overlap_time =
 		d.type == BS_DUET_ASYNC && sum_dur > 0 ? sum_ov / sum_dur : NAN;
 	if (!npairs || nobs < 2) {
@@ -283,6 +305,7 @@ int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
 {
 	struct bs_duet_run *slow;
 	struct bs_iter *buf;
+	double *sbuf;
 	size_t tot = 0;
 	int err = BS_OK;
 
@@ -300,7 +323,8 @@ int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
 		tot += runs[r].nb;
 	slow = malloc(n_runs * sizeof(*slow));
 	buf = malloc((tot + 1) * sizeof(*buf));
-	if (!slow || !buf) {
+	sbuf = malloc((tot + 1) * sizeof(*sbuf));
+	if (!slow || !buf || !sbuf) {
 		err = BS_ENOMEM;
 		goto out;
 	}
@@ -320,6 +344,11 @@ int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
 					     buf + off);
 			if (err)
 				goto out;
+			if (runs[r].score_b) {
+				for (size_t i = 0; i < runs[r].nb; i++)
+					sbuf[off + i] = runs[r].score_b[i] * (1 + s);
+				slow[r].score_b = sbuf + off;
+			}
 			off += runs[r].nb;
 		}
 		err = bs_duet_analyze(slow, n_runs, o, &res);
@@ -339,6 +368,7 @@ int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
 out:
 	free(slow);
 	free(buf);
+	free(sbuf);
 	return err;
 }
 

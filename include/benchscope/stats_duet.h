@@ -55,12 +55,22 @@ int bs_duet_overlaps(const struct bs_iter *a, size_t na,
  * overlap or one has zero duration. */
 double bs_overlap_rate(const struct bs_iter *a, const struct bs_iter *b);
 
-/** One run of a duet (or a sequential A then B run): both sides. */
+/**
+ * One run of a duet (or a sequential A then B run): both sides.
+ * score_a[na] / score_b[nb] (optional, NULL: the durations end - start) are
+ * the per-iteration scores the tests compare, e.g. ns per invocation for
+ * time-sized harnesses (Google Benchmark): duration / invocations. Overlaps,
+ * pairing, relative overlap time and runtime speedup always use the
+ * timestamps; the CI test, the U test, the means and the relative CI width
+ * use the scores (lower is better, in any unit; ns when NULL).
+ */
 struct bs_duet_run {
 	const struct bs_iter *a;
 	size_t na;
 	const struct bs_iter *b;
 	size_t nb;
+	const double *score_a; /* na scores or NULL */
+	const double *score_b; /* nb scores or NULL */
 };
 
 enum bs_duet_type {
@@ -101,26 +111,29 @@ struct bs_duet_opts {
 	uint64_t seed;        /* bootstrap seed */
 };
 
-/** Result of the CI test and the U test of one benchmark. */
+/** Result of the CI test and the U test of one benchmark. Scores are the
+ * runs' score_a/score_b where given, else durations (ns). */
 struct bs_duet_result {
 	size_t n_runs, n_pairs;     /* runs used, pairs over all runs */
 	size_t n_obs;               /* bootstrap observations */
-	double mean_a, mean_b;      /* mean durations of A and B (ns) */
-	double grand_mean;          /* mean of all A and B durations (ns) */
-	double mean_diff;           /* mean of X = dur_A - dur_B (ns) */
-	struct bs_ci ci;            /* BCa CI of the mean of X (ns) */
+	double mean_a, mean_b;      /* mean scores of A and B */
+	double grand_mean;          /* mean of all A and B scores */
+	double mean_diff;           /* mean of X = score_A - score_B */
+	struct bs_ci ci;            /* BCa CI of the mean of X (score unit) */
 	double rel_ci_width;        /* (hi - lo) / grand_mean */
 	int ci_differs;             /* CI excludes 0 */
-	struct bs_mwu u;            /* A's durations vs B's, two-sided */
+	struct bs_mwu u;            /* A's scores vs B's, two-sided */
 	int u_differs;              /* u.p < alpha */
-	double rel_overlap_time;    /* async: sum 2 overlap / sum durations;
-				       NAN for the other types */
+	double rel_overlap_time;    /* async: sum 2 overlap / sum durations
+				       (timestamps, never scores); NAN for
+				       the other types */
 };
 
 /**
- * bs_duet_analyze - CI test (paired differences X = A - B, run-means
- * sampling, BCa, 9999 resamples, 95 %) and two-sided Mann-Whitney U test
- * on all durations of A vs B (seed 004 §4.3).
+ * bs_duet_analyze - CI test (paired differences X = A - B of the scores,
+ * pairs from the timestamps; run-means sampling, BCa, 9999 resamples, 95 %)
+ * and two-sided Mann-Whitney U test on all scores of A vs B (seed 004
+ * §4.3). Scores: see struct bs_duet_run (NULL: durations).
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY (no run), BS_ETOOFEW (fewer than 2
  * bootstrap observations or no pair), BS_ENEGATIVE, BS_EZEROVAR (all
  * observations equal: BCa undefined), BS_ETIED (U test on all-equal
@@ -152,7 +165,9 @@ struct bs_mds {
  * bs_duet_mds - minimal detectable slowdown: for s = 0, step, 2 step, ...
  * up to max_s (defaults 0.01 and 0.15 when 0), slow B down with
  * bs_duet_slow_b, re-pair (async) and re-run both tests; the MDS of a test
- * is the smallest s it detects. Each s reuses opts->seed.
+ * is the smallest s it detects. B's scores, where given, are multiplied by
+ * (1 + s) too (its timestamps move as bs_duet_slow_b says, so async pairs
+ * follow). Each s reuses opts->seed.
  * Returns the errors of bs_duet_analyze (at s = 0), BS_EINVAL.
  */
 int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,

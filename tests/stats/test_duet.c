@@ -127,7 +127,8 @@ static void test_pairs_and_overlap_time(void)
 	struct bs_iter a[] = { IT(0, 100), IT(100, 200), IT(200, 300) };
 	struct bs_iter b[] = { IT(0, 100), IT(100, 200), IT(200, 300) };
 	struct bs_iter c[] = { IT(50, 150), IT(150, 250) };
-	struct bs_duet_run run = { a, 3, b, 3 }, run2 = { a, 3, c, 2 };
+	struct bs_duet_run run = { .a = a, .na = 3, .b = b, .nb = 3 },
+			   run2 = { .a = a, .na = 3, .b = c, .nb = 2 };
 	struct bs_pair p[8];
 	size_t n;
 	double ov;
@@ -162,7 +163,8 @@ static void test_slow_b_and_speedup(void)
 
 	struct bs_iter sa[] = { IT(0, 50), IT(50, 100) }, sb[] = { IT(100, 150), IT(150, 200) };
 	struct bs_iter da[] = { IT(0, 55), IT(55, 110) }, db[] = { IT(2, 62), IT(62, 120) };
-	struct bs_duet_run seq = { sa, 2, sb, 2 }, duet = { da, 2, db, 2 };
+	struct bs_duet_run seq = { .a = sa, .na = 2, .b = sb, .nb = 2 },
+			   duet = { .a = da, .na = 2, .b = db, .nb = 2 };
 	double sp;
 
 	CHECK_INT_EQ(bs_runtime_speedup(&seq, 1, &duet, 1, &sp), BS_OK);
@@ -205,7 +207,7 @@ static void test_mds_known(void)
 	gsl_rng_set(r, 99);
 	make_duet(a, b, R, N, r);
 	for (int k = 0; k < R; k++)
-		runs[k] = (struct bs_duet_run){ a + k * N, N, b + k * N, N };
+		runs[k] = (struct bs_duet_run){ .a = a + k * N, .na = N, .b = b + k * N, .nb = N };
 	CHECK_INT_EQ(bs_duet_analyze(runs, R, &o, &res), BS_OK);
 	CHECK_INT_EQ(res.n_obs, R);
 	CHECK_INT_EQ(res.n_pairs, R * N);
@@ -227,7 +229,7 @@ static void test_mds_known(void)
 
 	for (int k = 0; k < R; k++) {
 		bs_duet_slow_b(b + k * N, N, 0.03, slow + k * N);
-		sr[k] = (struct bs_duet_run){ a + k * N, N, slow + k * N, N };
+		sr[k] = (struct bs_duet_run){ .a = a + k * N, .na = N, .b = slow + k * N, .nb = N };
 	}
 	o.type = BS_DUET_SYNC;
 	CHECK_INT_EQ(bs_duet_analyze(sr, R, &o, &res), BS_OK);
@@ -237,6 +239,66 @@ static void test_mds_known(void)
 	CHECK_INT_EQ(v.kind, BS_VERDICT_SLOWER);
 	CHECK(v.lo_pct < 3 && v.hi_pct > 3 && v.hi_pct - v.lo_pct < 0.5);
 	CHECK(!strncmp(v.text, "B is 3.0 % slower than A, 95 % CI [", 35));
+	gsl_rng_free(r);
+}
+
+/* per-iteration scores (e.g. ns per invocation): the tests run on the
+ * scores, pairing stays on the timestamps. Scores = durations / 1024 (exact in binary) scale
+ * every score statistic by 1/1024 and leave the rest unchanged; equal
+ * durations with B running fewer invocations make B slower per invocation. */
+static void test_scores(void)
+{
+	enum { R = 6, N = 12 };
+	static struct bs_iter a[R * N], b[R * N];
+	static double sa[R * N], sb[R * N];
+	struct bs_duet_run runs[R], sruns[R];
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct bs_duet_opts o = { .type = BS_DUET_ASYNC, .seed = 3, .n_resamples = 2000 };
+	struct bs_duet_result d, s;
+	struct bs_mds md, ms;
+
+	gsl_rng_set(r, 5);
+	make_duet(a, b, R, N, r);
+	for (int i = 0; i < R * N; i++) {
+		sa[i] = (double)(a[i].end_ns - a[i].start_ns) / 1024;
+		sb[i] = (double)(b[i].end_ns - b[i].start_ns) / 1024;
+	}
+	for (int k = 0; k < R; k++) {
+		runs[k] = (struct bs_duet_run){ .a = a + k * N, .na = N, .b = b + k * N, .nb = N };
+		sruns[k] = runs[k];
+		sruns[k].score_a = sa + k * N;
+		sruns[k].score_b = sb + k * N;
+	}
+	CHECK_INT_EQ(bs_duet_analyze(runs, R, &o, &d), BS_OK);
+	CHECK_INT_EQ(bs_duet_analyze(sruns, R, &o, &s), BS_OK);
+	CHECK_INT_EQ(s.n_pairs, d.n_pairs);
+	CHECK_NEAR(s.mean_a, d.mean_a / 1024, 0, 1e-12);
+	CHECK_NEAR(s.grand_mean, d.grand_mean / 1024, 0, 1e-12);
+	CHECK_NEAR(s.mean_diff, d.mean_diff / 1024, 0, 1e-12);
+	CHECK_NEAR(s.ci.lo, d.ci.lo / 1024, 0, 1e-12);
+	CHECK_NEAR(s.ci.hi, d.ci.hi / 1024, 0, 1e-12);
+	CHECK_NEAR(s.rel_ci_width, d.rel_ci_width, 0, 1e-12);
+	CHECK_NEAR(s.rel_overlap_time, d.rel_overlap_time, 0, 0);
+	CHECK(s.u.u1 == d.u.u1);
+	CHECK_INT_EQ(bs_duet_mds(runs, R, &o, 0.01, 0.1, &md), BS_OK);
+	CHECK_INT_EQ(bs_duet_mds(sruns, R, &o, 0.01, 0.1, &ms), BS_OK);
+	CHECK_NEAR(ms.mds_ci, md.mds_ci, 1e-12, 0);
+	CHECK_NEAR(ms.mds_u, md.mds_u, 1e-12, 0);
+	/* same durations, B runs 10 % fewer invocations: 1/0.9 slower each */
+	for (int i = 0; i < R * N; i++) {
+		double dur = (double)(a[i].end_ns - a[i].start_ns);
+
+		b[i] = a[i];
+		sa[i] = dur / 100;
+		sb[i] = dur / 90;
+	}
+	o.type = BS_DUET_SYNC;
+	CHECK_INT_EQ(bs_duet_analyze(sruns, R, &o, &s), BS_OK);
+	CHECK(s.ci.hi < 0);
+	CHECK_NEAR(-s.mean_diff / s.mean_a, 1 / 0.9 - 1, 0, 1e-9);
+	/* a non-finite score is bad input */
+	sa[3] = NAN;
+	CHECK_INT_EQ(bs_duet_analyze(sruns, R, &o, &s), BS_EINVAL);
 	gsl_rng_free(r);
 }
 
@@ -270,7 +332,7 @@ static void test_real_duet(void)
 		char k[32];
 		size_t no, ne;
 
-		runs[r] = (struct bs_duet_run){ it[2 * r], 10, it[2 * r + 1], 10 };
+		runs[r] = (struct bs_duet_run){ .a = it[2 * r], .na = 10, .b = it[2 * r + 1], .nb = 10 };
 		snprintf(k, sizeof(k), "run%d.overlaps", r);
 		const double *e = fix_get(&f, k, &ne);
 
@@ -345,7 +407,7 @@ static void test_analyze_bad_input(void)
 {
 	struct bs_iter a[] = { IT(0, 10), IT(10, 20), IT(20, 30) };
 	struct bs_iter neg[] = { IT(0, 10), IT(20, 15) };
-	struct bs_duet_run runs[2] = { { a, 3, a, 3 }, { a, 3, a, 3 } };
+	struct bs_duet_run runs[2] = { { .a = a, .na = 3, .b = a, .nb = 3 }, { .a = a, .na = 3, .b = a, .nb = 3 } };
 	struct bs_duet_result res;
 	struct bs_duet_opts o = { .type = BS_DUET_SYNC, .runs_merged = 1 };
 
@@ -396,6 +458,7 @@ int main(void)
 	RUN_TEST(test_pairs_and_overlap_time);
 	RUN_TEST(test_slow_b_and_speedup);
 	RUN_TEST(test_mds_known);
+	RUN_TEST(test_scores);
 	RUN_TEST(test_real_duet);
 	RUN_TEST(test_analyze_bad_input);
 	RUN_TEST(test_verdict_text);
