@@ -15,10 +15,72 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dataset.h"
 #include "test.h"
+
+/*
+ * vmtest (vmtest/run) runs these tests in a QEMU guest whose init sets
+ * BS_VMTEST to the accelerator, "kvm" or "tcg". There each test also prints
+ * "PASS name (seconds)" so the host can report per test; otherwise RUN_TEST is
+ * test.h's.
+ */
+static inline double ktest_now_(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline void ktest_done_(double t0)
+{
+	if (getenv("BS_VMTEST") && !test_cur_failed_ && !test_cur_skipped_)
+		fprintf(stderr, "PASS %s (%.1f s)\n", test_cur_name_, ktest_now_() - t0);
+}
+
+#undef RUN_TEST
+#define RUN_TEST(fn)                                                                               \
+	do {                                                                                       \
+		double t0_ = ktest_now_();                                                         \
+		test_cur_name_ = #fn;                                                              \
+		test_cur_failed_ = test_cur_skipped_ = 0;                                          \
+		fn();                                                                              \
+		if (test_cur_failed_)                                                              \
+			test_failed_++;                                                            \
+		else if (test_cur_skipped_)                                                        \
+			test_skipped_++;                                                           \
+		else                                                                               \
+			test_passed_++;                                                            \
+		ktest_done_(t0_);                                                                  \
+	} while (0)
+
+/*
+ * Under TCG emulation every guest instruction, trap and context switch costs
+ * tens of times what it costs on hardware, and the two vCPUs are host threads
+ * that the host preempts. A test may relax a timing tolerance that cannot
+ * hold there (never a functional check: loads, attaches, records arriving,
+ * counts, the direction of the accounting), through ktest_relaxed(), which
+ * says so on stderr.
+ */
+static inline int ktest_emulated(void)
+{
+	const char *v = getenv("BS_VMTEST");
+
+	return v && !strcmp(v, "tcg");
+}
+
+/* True under emulation, after printing what is relaxed and why. */
+static inline int ktest_relaxed(const char *what)
+{
+	if (!ktest_emulated())
+		return 0;
+	fprintf(stderr, "note: %s: %s: relaxed under TCG emulation (BS_VMTEST=tcg)\n",
+		test_cur_name_, what);
+	return 1;
+}
 
 /* Why BPF tests cannot run here, or NULL when they can. */
 static inline const char *ktest_unavailable(void)
