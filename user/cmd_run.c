@@ -29,6 +29,7 @@
 #include "progress.h"
 #include "render.h"
 #include "session.h"
+#include "stop_run.h"
 
 struct run_args {
 	const char *iter, *begin, *end, *preset, *user;
@@ -38,6 +39,10 @@ struct run_args {
 	long calib_calls;
 	bool no_interferers, no_calibrate, verbose, quiet;
 	char **cmd;
+	/* dynamic reconfiguration (stop_run.h) */
+	struct bs_stop_plan plan;
+	bool forked; /**< any of --stop (not none), --warmup, --measure, --forks given */
+	long grace_ms;
 };
 
 enum {
@@ -54,6 +59,14 @@ enum {
 	OPT_NO_INTERF,
 	OPT_NO_CALIB,
 	OPT_CALIB_CALLS,
+	OPT_STOP,
+	OPT_WARMUP,
+	OPT_MEASURE,
+	OPT_FORKS,
+	OPT_THRESHOLD,
+	OPT_WINDOW,
+	OPT_GRACE,
+	OPT_SEED,
 };
 
 static const struct argp_option run_options[] = {
@@ -78,8 +91,41 @@ static const struct argp_option run_options[] = {
 	{ "no-calibrate", OPT_NO_CALIB, NULL, 0, "do not measure the probe cost at start", 3 },
 	{ "calibrate-calls", OPT_CALIB_CALLS, "N", 0, "probe hits per calibration round (default 2000)", 3 },
 	{ "verbose", 'v', NULL, 0, "print libbpf's messages (verifier log)", 3 },
+	{ NULL, 0, NULL, 0, "Forks and dynamic reconfiguration (seed 003):", 4 },
+	{ "stop", OPT_STOP, "CRITERION", 0,
+	  "cv, rciw, kld: fork the harness and stop warmup and forks once stable; none (default): "
+	  "one run, or with --forks a fixed configuration", 4 },
+	{ "warmup", OPT_WARMUP, "MIN:MAX", 0, "warmup iterations per fork (default 5:50)", 4 },
+	{ "measure", OPT_MEASURE, "N", 0, "measurement iterations per fork (default 10)", 4 },
+	{ "forks", OPT_FORKS, "MIN:MAX", 0, "forks (default 2:5)", 4 },
+	{ "threshold", OPT_THRESHOLD, "T", 0, "stability threshold (default 0.01 cv, 0.03 rciw, 0.99 kld)", 4 },
+	{ "window", OPT_WINDOW, "S", 0, "warmup sliding window s_W (default 5)", 4 },
+	{ "grace", OPT_GRACE, "MS", 0, "SIGTERM to SIGKILL delay when ending a fork (default 2000)", 4 },
+	{ "seed", OPT_SEED, "N", 0, "RCIW resampling seed (default 1)", 4 },
 	{ 0 }
 };
+
+/* "MIN:MAX" of whole numbers, lo <= MIN <= MAX <= BS_STOP_MAX_ITERS (MIN > MAX is
+ * reported by the plan check, with both numbers). */
+static int parse_range(const char *arg, long lo, size_t *min, size_t *max)
+{
+	char buf[64], *colon;
+	long a, b;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -1;
+	*colon = 0;
+	if (bs_parse_long(buf, lo, BS_STOP_MAX_ITERS, &a) ||
+	    bs_parse_long(colon + 1, lo, BS_STOP_MAX_ITERS, &b))
+		return -1;
+	*min = (size_t)a;
+	*max = (size_t)b;
+	return 0;
+}
 
 static error_t run_parse(int key, char *arg, struct argp_state *state)
 {
@@ -111,6 +157,64 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		if (bs_parse_long(arg, 10, 10000000, &a->calib_calls))
 			argp_error(state, "--calibrate-calls takes a whole number from 10 to 10000000, not '%s'", arg);
 		break;
+	case OPT_STOP: {
+		int c = bs_stop_crit_parse(arg);
+
+		if (c < 0)
+			argp_error(state, "--stop takes cv, rciw, kld or none, not '%s'", arg);
+		a->plan.crit = c;
+		a->forked |= c != 0;
+		break;
+	}
+	case OPT_WARMUP:
+		if (parse_range(arg, 0, &a->plan.wi_min, &a->plan.wi_max))
+			argp_error(state, "--warmup takes MIN:MAX (whole numbers, MIN <= MAX), not '%s'", arg);
+		a->forked = true;
+		break;
+	case OPT_FORKS:
+		if (parse_range(arg, 1, &a->plan.f_min, &a->plan.f_max))
+			argp_error(state, "--forks takes MIN:MAX (whole numbers >= 1, MIN <= MAX), not '%s'", arg);
+		a->forked = true;
+		break;
+	case OPT_MEASURE: {
+		long v;
+
+		if (bs_parse_long(arg, 1, BS_STOP_MAX_ITERS, &v))
+			argp_error(state, "--measure takes a whole number from 1 to %d, not '%s'",
+				   BS_STOP_MAX_ITERS, arg);
+		a->plan.mi = (size_t)v;
+		a->forked = true;
+		break;
+	}
+	case OPT_WINDOW: {
+		long v;
+
+		if (bs_parse_long(arg, 1, 1000, &v))
+			argp_error(state, "--window takes a whole number from 1 to 1000, not '%s'", arg);
+		a->plan.window = (size_t)v;
+		break;
+	}
+	case OPT_THRESHOLD: {
+		char *e;
+		double t = strtod(arg, &e);
+
+		if (e == arg || *e || !isfinite(t) || t <= 0 || t > 1)
+			argp_error(state, "--threshold takes a number in (0, 1], not '%s'", arg);
+		a->plan.threshold = t;
+		break;
+	}
+	case OPT_GRACE:
+		if (bs_parse_long(arg, 0, 600000, &a->grace_ms))
+			argp_error(state, "--grace takes milliseconds from 0 to 600000, not '%s'", arg);
+		break;
+	case OPT_SEED: {
+		long v;
+
+		if (bs_parse_long(arg, 0, LONG_MAX, &v))
+			argp_error(state, "--seed takes a whole number >= 0, not '%s'", arg);
+		a->plan.seed = (uint64_t)v;
+		break;
+	}
 	case ARGP_KEY_ARGS:
 		a->cmd = state->argv + state->next;
 		break;
@@ -182,9 +286,17 @@ int cmd_run(int argc, char **argv)
 	uint64_t iters;
 	int rc = 1, prc, i;
 	bool was_interrupted = false, opened = false;
+	struct bs_stop_run_result sres = { 0 };
+	json_object *ctx_extra = NULL;
 
+	a.plan = bs_stop_plan_default(0);
+	a.grace_ms = 2000;
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return 2;
+	if (a.forked && bs_stop_plan_check(&a.plan, err, sizeof(err))) {
+		fprintf(stderr, "benchscope run: %s\n", err);
+		return 2;
+	}
 	/* from here on Ctrl-C stops the harness and keeps what was collected */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -216,11 +328,36 @@ int cmd_run(int argc, char **argv)
 	mo.trace_path = a.trace;
 	mo.cmd = a.cmd;
 	mo.user = a.user;
+	if (a.forked) {
+		ctx_extra = json_object_new_object();
+		json_object_object_add(ctx_extra, "stop", bs_stop_plan_json(&a.plan, (int)a.grace_ms));
+		mo.context_extra = ctx_extra;
+	}
 	opened = true;
 	if (bs_measure_open(&m, &mo, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		rc = m.usage_error ? 2 : 1;
 		goto out;
+	}
+	if (a.forked) {
+		struct bs_stop_run_opts so = { .plan = a.plan, .cmd = a.cmd, .user = a.user,
+					       .grace_ms = (int)a.grace_ms, .quiet = a.quiet,
+					       .interrupted = &interrupted };
+
+		so.gbench = b.mode == BS_BOUND_GBENCH;
+		if (bs_stop_run(&m, &so, &sres, err, sizeof(err))) {
+			fprintf(stderr, "benchscope run: %s\n", err);
+			if (sres.exec_failed) {
+				rc = 2;
+				goto out;
+			}
+		}
+		was_interrupted = sres.interrupted;
+		end = json_object_new_object();
+		json_object_object_add(end, "stop", bs_stop_run_end_json(&sres));
+		json_object_object_add(end, "interrupted", json_object_new_boolean(was_interrupted));
+		json_object_object_add(end, "wall_ns", json_object_new_int64(sres.wall_ns));
+		goto close_trace;
 	}
 	if (bs_session_spawn(&sess, a.cmd, a.user, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
@@ -265,6 +402,7 @@ finish:
 	json_object_object_add(end, "status", status_json(&sess));
 	json_object_object_add(end, "interrupted", json_object_new_boolean(was_interrupted));
 	json_object_object_add(end, "wall_ns", json_object_new_int64((int64_t)(t_end - t_start)));
+close_trace:
 	if (bs_measure_finish(&m, end))
 		fprintf(stderr, "benchscope run: warning: closing the trace %s failed\n", a.trace);
 	iters = bs_measure_iters(&m);
@@ -297,7 +435,11 @@ finish:
 		rc = 130;
 	else if (iters == 0)
 		rc = 3;
-	else if (sess.exited && (!WIFEXITED(sess.wait_status) || WEXITSTATUS(sess.wait_status))) {
+	else if (a.forked && sres.harness_failed) {
+		fprintf(stderr, "benchscope run: %s; %llu iterations kept in %s\n", sres.failure,
+			(unsigned long long)iters, a.trace);
+		rc = 4;
+	} else if (!a.forked && sess.exited && (!WIFEXITED(sess.wait_status) || WEXITSTATUS(sess.wait_status))) {
 		if (WIFSIGNALED(sess.wait_status))
 			fprintf(stderr, "benchscope run: the harness was killed by signal %d (%s); %llu iterations kept in %s\n",
 				WTERMSIG(sess.wait_status), strsignal(WTERMSIG(sess.wait_status)),
@@ -313,5 +455,6 @@ out:
 	bs_session_close(&sess);
 	if (opened)
 		bs_measure_destroy(&m);
+	json_object_put(ctx_extra);
 	return rc;
 }

@@ -24,6 +24,7 @@
 enum bs_rec_type {
 	BS_REC_ITER = 1, /**< struct bs_iter_rec */
 	BS_REC_PROC = 2, /**< struct bs_proc_rec */
+	BS_REC_BARRIER = 3, /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
 };
 
 /** bs_iter_rec.flags */
@@ -34,6 +35,7 @@ enum bs_iter_flags {
 	BS_ITER_F_EXIT = 1u << 3,         /**< ended by thread exit, not by the end probe */
 	BS_ITER_F_NESTED = 1u << 4,       /**< a begin arrived while the iteration was open; restarted */
 	BS_ITER_F_WARMUP = 1u << 5,       /**< labelled warmup by the stopper (user space only) */
+	BS_ITER_F_AFTER_STOP = 1u << 6,   /**< arrived after the stopper ended its fork (user space only) */
 };
 
 /**
@@ -131,10 +133,41 @@ struct bs_counters {
 	__u64 thread_map_full;   /**< begins ignored because the thread map was full */
 	__u64 end_without_begin; /**< end probes that hit with no open iteration */
 	__u64 interferer_full;   /**< interferer time dropped (map full) */
-	__u64 _reserved;
+	__u64 barrier_lost;      /**< barrier records lost (barrier ring buffer full) */
+};
+
+/** bs_barrier_rec.kind */
+enum bs_barrier_kind {
+	BS_BARRIER_WAIT = 1,	     /**< side arrived first and stopped itself (SIGSTOP) */
+	BS_BARRIER_RELEASE = 2,	     /**< both sides reached `index`; nobody had to be continued */
+	BS_BARRIER_RELEASE_CONT = 3, /**< both reached `index`; the other side is stopped:
+				      *   user space must SIGCONT other_pid (forced wake-up) */
+	BS_BARRIER_RESUME = 4,	     /**< a stopped side ran again; its iteration was re-stamped
+				      *   to begin at ts_ns */
+};
+
+/**
+ * A sync-duet barrier event (DESIGN.md §4.4): iteration `index` (0-based
+ * count of the side's iteration begins in this run) of side A and of side B
+ * start together. The side that arrives first stops itself; the second one
+ * releases it. These records travel in their own small ring buffer and are
+ * control messages, not stored in the trace (the duet_run event summarises
+ * them).
+ */
+struct bs_barrier_rec {
+	__u32 type;  /**< BS_REC_BARRIER */
+	__u32 kind;  /**< enum bs_barrier_kind */
+	__u32 gen;   /**< barrier generation (one per sync run), set by user space */
+	__u32 side;  /**< side that emitted it: 0 A, 1 B */
+	__u64 index; /**< rendezvous index within the run, from 0 */
+	__u64 ts_ns; /**< WAIT, RELEASE*: the emitter's iteration begin; RESUME: the new begin */
+	__u64 other_ns; /**< RELEASE*: the other side's begin as it arrived (before any stop) */
+	__u32 pid;	/**< emitting process (tgid) */
+	__u32 other_pid; /**< RELEASE*: the other side's process */
 };
 
 #ifndef __VMLINUX_H__
+_Static_assert(sizeof(struct bs_barrier_rec) == 48, "bs_barrier_rec layout");
 _Static_assert(sizeof(struct bs_iter_rec) == 128, "bs_iter_rec layout");
 _Static_assert(sizeof(struct bs_proc_rec) == 48, "bs_proc_rec layout");
 _Static_assert(sizeof(struct bs_interferer_rec) == 40, "bs_interferer_rec layout");
