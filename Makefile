@@ -100,6 +100,7 @@ $(BUILD):
 
 include tests/tests.mk
 include bench/bench.mk
+-include vmtest/vmtest.mk
 
 # ---- maintenance ------------------------------------------------------------
 vmlinux:
