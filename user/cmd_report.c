@@ -2,6 +2,9 @@
 /*
  * cmd_report.c - `benchscope report TRACE [--json FILE|-] [--csv FILE|-]
  * [--md FILE|-] [--top N] [--quiet]`: every output from a trace alone.
+ * A duet trace (CONTEXT "mode": "duet") gets the duet report
+ * (duet_report.h), with --plot, --min-overlap, --seed, --no-mds and
+ * --drop-warmup-half.
  * Exit status: 0 ok, 1 an output could not be written, 2 usage error or
  * unreadable trace (one line "benchscope report: ..." on stderr).
  */
@@ -16,6 +19,7 @@
 
 #include "benchscope/stats.h"
 #include "dataset.h"
+#include "duet_report.h"
 #include "render.h"
 
 static const char usage_text[] =
@@ -29,6 +33,13 @@ static const char usage_text[] =
     "  --top N       list the N largest interferers (default 5)\n"
     "  -q, --quiet   do not print the summary table\n"
     "  -h, --help    show this help\n"
+    "\n"
+    "Duet traces (benchscope duet, benchscope import) get the duet report; also:\n"
+    "  --plot FILE         overlap timeline picture, FILE.svg or FILE.png (gnuplot)\n"
+    "  --min-overlap M     async pairing threshold, 0 < M < 1 (default: the trace's, else 0.4)\n"
+    "  --seed N            bootstrap seed (default 1)\n"
+    "  --no-mds            skip the minimal detectable slowdown search\n"
+    "  --drop-warmup-half  drop the first half of each run's iterations (Java suites)\n"
     "\n"
     "The table goes to stdout unless an export does. At most one export may use '-'.\n"
     "\n"
@@ -58,9 +69,16 @@ int cmd_report(int argc, char **argv)
 	    {"top", required_argument, NULL, 't'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"plot", required_argument, NULL, 'P'},
+	    {"min-overlap", required_argument, NULL, 'M'},
+	    {"seed", required_argument, NULL, 'S'},
+	    {"no-mds", no_argument, NULL, 'N'},
+	    {"drop-warmup-half", no_argument, NULL, 'W'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct bs_report_opts opts = {.top_n = BS_REPORT_TOP_DEFAULT};
+	struct bs_duet_report_opts dopts = {.seed = 1};
+	const char *duet_only = NULL;
 	struct bs_dataset *ds = NULL;
 	char err[512];
 	int opt, ret, to_stdout = 0;
@@ -93,6 +111,40 @@ int cmd_report(int argc, char **argv)
 			opts.top_n = n;
 			break;
 		}
+		case 'P':
+			dopts.plot_path = optarg;
+			duet_only = "--plot";
+			break;
+		case 'M': {
+			char *end;
+
+			errno = 0;
+			dopts.min_overlap = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(dopts.min_overlap > 0) ||
+			    !(dopts.min_overlap < 1))
+				return usage_error("--min-overlap wants a ratio between 0 and 1, not '%s'",
+						   optarg);
+			duet_only = "--min-overlap";
+			break;
+		}
+		case 'S': {
+			char *end;
+
+			errno = 0;
+			dopts.seed = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-')
+				return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
+			duet_only = "--seed";
+			break;
+		}
+		case 'N':
+			dopts.no_mds = true;
+			duet_only = "--no-mds";
+			break;
+		case 'W':
+			dopts.drop_warmup_half = true;
+			duet_only = "--drop-warmup-half";
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -116,6 +168,21 @@ int cmd_report(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "benchscope report: %s\n", err);
 		return 2;
+	}
+	if (bs_dataset_is_duet(ds)) {
+		dopts.json_path = opts.json_path;
+		dopts.csv_path = opts.csv_path;
+		dopts.md_path = opts.md_path;
+		dopts.no_table = opts.no_table;
+		ret = bs_duet_report_render(ds, &dopts, NULL, err, sizeof(err));
+		bs_dataset_free(ds);
+		if (ret)
+			fprintf(stderr, "benchscope report: %s\n", err);
+		return !ret ? 0 : ret == -EINVAL ? 2 : 1;
+	}
+	if (duet_only) {
+		bs_dataset_free(ds);
+		return usage_error("%s applies to duet traces only", duet_only);
 	}
 	ret = bs_report_render(ds, &opts);
 	bs_dataset_free(ds);

@@ -25,6 +25,9 @@ struct bs_duet_report_opts {
 	uint64_t seed;	       /**< bootstrap seed */
 	bool no_mds;	       /**< skip the MDS curve (it re-runs the tests 16 times) */
 	bool no_table;	       /**< no table on stdout */
+	/* added by the analysis (zero = default): */
+	bool drop_warmup_half; /**< drop the first half of each run's iterations (seed 004 §4.2) */
+	int sampling;	       /**< 0 auto (run means from 5 runs), 1 run means, 2 runs merged */
 };
 
 /** What a pipeline needs from the analysis: the worst regression seen. */

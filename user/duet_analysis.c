@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/* duet_analysis.c - statistics of a duet, per benchmark and method (duet_analysis.h). */
+#include "duet_analysis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchscope/stats_desc.h"
+
+const char *bs_duet_err_text(int err)
+{
+	switch (err) {
+	case BS_OK:
+		return "ok";
+	case BS_EEMPTY:
+		return "no run with iterations on both sides";
+	case BS_ETOOFEW:
+		return "too few runs or pairs for the CI test";
+	case BS_EZEROVAR:
+		return "every paired difference is equal (no spread to bootstrap)";
+	case BS_ETIED:
+		return "all scores tied (U test undefined)";
+	default:
+		return bs_stats_strerror(err);
+	}
+}
+
+void bs_duet_verdict_text(const struct bs_verdict *v, bool has_mds, char *buf, size_t len)
+{
+	double lv = v->level * 100;
+
+	if (v->kind == BS_VERDICT_SLOWER)
+		snprintf(buf, len, "B is %.1f %% slower, %g %% CI [%.1f, %.1f] %%", v->pct, lv,
+			 v->lo_pct, v->hi_pct);
+	else if (v->kind == BS_VERDICT_FASTER)
+		snprintf(buf, len, "B is %.1f %% faster, %g %% CI [%.1f, %.1f] %%", -v->pct, lv,
+			 -v->hi_pct, -v->lo_pct);
+	else if (!has_mds)
+		snprintf(buf, len, "no difference detected (MDS not computed; %g %% CI [%.1f, %.1f] %%)",
+			 lv, v->lo_pct, v->hi_pct);
+	else if (isnan(v->mds_pct))
+		snprintf(buf, len, "no difference detected (MDS here: > %.0f %%; %g %% CI [%.1f, %.1f] %%)",
+			 v->mds_max_pct, lv, v->lo_pct, v->hi_pct);
+	else
+		snprintf(buf, len, "no difference detected (MDS here: %.0f %%; %g %% CI [%.1f, %.1f] %%)",
+			 v->mds_pct, lv, v->lo_pct, v->hi_pct);
+}
+
+static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
+			  const struct bs_danalysis_opts *o, struct bs_dmres *r)
+{
+	size_t n = b->n_runs[m], with_pairs = 0;
+	struct bs_duet_run *runs = calloc(n + 1, sizeof(*runs));
+	struct bs_duet_opts so = {.type = bs_dmethod_type(m),
+				  .min_overlap = o->min_overlap,
+				  .n_resamples = o->n_resamples,
+				  .drop_warmup_half = o->drop_warmup_half,
+				  .seed = o->seed};
+	int ret = 0;
+
+	r->present = n > 0;
+	r->n_runs = n;
+	r->speedup = NAN;
+	r->pairs = calloc(n + 1, sizeof(*r->pairs));
+	r->n_pairs = calloc(n + 1, sizeof(*r->n_pairs));
+	if (!runs || !r->pairs || !r->n_pairs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct bs_duet_run run = bs_drun_stats(&b->runs[m][k]);
+		size_t ha = 0, hb = 0;
+		int e;
+
+		runs[k] = run;
+		if (o->drop_warmup_half) {
+			ha = run.na / 2;
+			hb = run.nb / 2;
+			run.a += ha, run.na -= ha, run.b += hb, run.nb -= hb;
+			run.score_a = run.score_a ? run.score_a + ha : NULL;
+			run.score_b = run.score_b ? run.score_b + hb : NULL;
+		}
+		r->pairs[k] = malloc((run.na + run.nb + 1) * sizeof(**r->pairs));
+		if (!r->pairs[k]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		e = bs_duet_pairs(&run, so.type, o->min_overlap, r->pairs[k], &r->n_pairs[k], NULL);
+		if (e)
+			r->n_pairs[k] = 0;
+		for (size_t p = 0; p < r->n_pairs[k]; p++) {
+			r->pairs[k][p].a += ha;
+			r->pairs[k][p].b += hb;
+		}
+		with_pairs += r->n_pairs[k] > 0;
+	}
+	if (o->sampling == BS_DS_MERGED ||
+	    (o->sampling == BS_DS_AUTO && with_pairs < BS_DUET_RUN_MEANS_MIN))
+		r->runs_merged = true;
+	so.runs_merged = r->runs_merged;
+	r->err = bs_duet_analyze(runs, n, &so, &r->res);
+	if (r->err == BS_ENOMEM) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (r->err)
+		goto out;
+	if (!o->no_mds) {
+		int e = bs_duet_mds(runs, n, &so, BS_DUET_MDS_STEP, BS_DUET_MDS_MAX, &r->mds);
+
+		if (e == BS_ENOMEM) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		r->has_mds = !e;
+	}
+	if (!bs_verdict_from_duet(&r->res, r->has_mds ? &r->mds : NULL, BS_DUET_MDS_MAX, &r->v)) {
+		r->has_verdict = true;
+		bs_duet_verdict_text(&r->v, r->has_mds, r->verdict, sizeof(r->verdict));
+	}
+out:
+	free(runs);
+	return ret;
+}
+
+static double speedup_vs_seq(const struct bs_dbench *b, enum bs_dmethod m)
+{
+	size_t ns = b->n_runs[BS_DM_SEQ], nd = b->n_runs[m];
+	struct bs_duet_run *seq = calloc(ns + 1, sizeof(*seq)), *duet = calloc(nd + 1, sizeof(*duet));
+	double sp = NAN;
+
+	if (seq && duet && ns && nd) {
+		for (size_t k = 0; k < ns; k++)
+			seq[k] = bs_drun_stats(&b->runs[BS_DM_SEQ][k]);
+		for (size_t k = 0; k < nd; k++)
+			duet[k] = bs_drun_stats(&b->runs[m][k]);
+		if (bs_runtime_speedup(seq, ns, duet, nd, &sp))
+			sp = NAN;
+	}
+	free(seq);
+	free(duet);
+	return sp;
+}
+
+int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis_opts *o,
+			 struct bs_duet_analysis **out)
+{
+	struct bs_duet_analysis *a;
+	int ret = 0;
+
+	*out = NULL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	if (o)
+		a->opts = *o;
+	if (!a->opts.min_overlap)
+		a->opts.min_overlap = d->min_overlap > 0 && d->min_overlap < 1 ? d->min_overlap : 0.4;
+	if (!a->opts.n_resamples)
+		a->opts.n_resamples = 9999;
+	if (!(a->opts.min_overlap > 0 && a->opts.min_overlap < 1)) {
+		free(a);
+		return -EINVAL;
+	}
+	a->data = d;
+	a->worst_slowdown_lo_pct = NAN;
+	a->b = calloc(d->n_benches + 1, sizeof(*a->b));
+	if (!a->b) {
+		free(a);
+		return -ENOMEM;
+	}
+	a->n = d->n_benches;
+	for (size_t i = 0; i < d->n_benches && !ret; i++) {
+		const struct bs_dbench *b = &d->benches[i];
+		struct bs_dbres *br = &a->b[i];
+
+		br->bench = b;
+		br->primary = -1;
+		for (int m = 0; m < BS_DM_N && !ret; m++) {
+			if (!b->n_runs[m])
+				continue;
+			ret = analyse_method(b, (enum bs_dmethod)m, &a->opts, &br->m[m]);
+			if (m != BS_DM_SEQ && b->n_runs[BS_DM_SEQ])
+				br->m[m].speedup = speedup_vs_seq(b, (enum bs_dmethod)m);
+			if (br->m[m].has_verdict) {
+				const struct bs_verdict *v = &br->m[m].v;
+
+				a->n_verdicts++;
+				if (isnan(a->worst_slowdown_lo_pct) || v->lo_pct > a->worst_slowdown_lo_pct)
+					a->worst_slowdown_lo_pct = v->lo_pct;
+				a->any_difference |= v->kind != BS_VERDICT_NO_DIFFERENCE;
+			}
+		}
+		for (int m = BS_DM_ASYNC; m >= 0 && br->primary < 0; m--)
+			if (br->m[m].present)
+				br->primary = m;
+	}
+	if (ret) {
+		bs_duet_analysis_free(a);
+		return ret;
+	}
+	*out = a;
+	return 0;
+}
+
+void bs_duet_analysis_free(struct bs_duet_analysis *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->n; i++)
+		for (int m = 0; m < BS_DM_N; m++) {
+			struct bs_dmres *r = &a->b[i].m[m];
+
+			for (size_t k = 0; r->pairs && k < r->n_runs; k++)
+				free(r->pairs[k]);
+			free(r->pairs);
+			free(r->n_pairs);
+		}
+	free(a->b);
+	free(a);
+}

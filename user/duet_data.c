@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: MIT
+/* duet_data.c - a duet trace as per-benchmark, per-method runs (duet_data.h). */
+#include "duet_data.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duet_report.h"
+#include "gbench_runs.h"
+
+static const char *const method_names[BS_DM_N] = {"seq", "sync", "async"};
+static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet"};
+
+const char *bs_dmethod_name(enum bs_dmethod m)
+{
+	return m < BS_DM_N ? method_names[m] : "?";
+}
+
+const char *bs_dmethod_duet_type(enum bs_dmethod m)
+{
+	return m < BS_DM_N ? duet_types[m] : "?";
+}
+
+int bs_dmethod_parse(const char *s)
+{
+	static const struct {
+		const char *name;
+		enum bs_dmethod m;
+	} tab[] = {
+	    {"seq", BS_DM_SEQ},	   {"seqn", BS_DM_SEQ},	     {"sequential", BS_DM_SEQ},
+	    {"sync", BS_DM_SYNC},  {"syncduet", BS_DM_SYNC}, {"sduet", BS_DM_SYNC},
+	    {"async", BS_DM_ASYNC}, {"duet", BS_DM_ASYNC},   {"aduet", BS_DM_ASYNC},
+	};
+
+	for (size_t i = 0; s && i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(s, tab[i].name))
+			return (int)tab[i].m;
+	return -1;
+}
+
+enum bs_duet_type bs_dmethod_type(enum bs_dmethod m)
+{
+	return m == BS_DM_ASYNC ? BS_DUET_ASYNC : m == BS_DM_SYNC ? BS_DUET_SYNC
+								  : BS_DUET_SEQUENTIAL;
+}
+
+bool bs_dataset_is_duet(const struct bs_dataset *ds)
+{
+	json_object *m = ds ? bs_json_get(ds->context, "mode") : NULL;
+
+	return m && json_object_is_type(m, json_type_string) &&
+	       !strcmp(json_object_get_string(m), "duet");
+}
+
+struct bs_duet_run bs_drun_stats(const struct bs_drun *r)
+{
+	return (struct bs_duet_run){.a = r->side[0].iv,
+				    .na = r->side[0].n,
+				    .b = r->side[1].iv,
+				    .nb = r->side[1].n,
+				    .score_a = r->side[0].score,
+				    .score_b = r->side[1].score};
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len, const char *fmt,
+						      ...)
+{
+	va_list ap;
+
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static int64_t jint(json_object *o, const char *key, int64_t def)
+{
+	json_object *v = bs_json_get(o, key);
+
+	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return def;
+	return json_object_get_int64(v);
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v = bs_json_get(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static int push_pid(uint32_t **a, size_t *n, uint32_t pid)
+{
+	uint32_t *p;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*a)[i] == pid)
+			return 0;
+	p = realloc(*a, (*n + 1) * sizeof(**a));
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	p[(*n)++] = pid;
+	return 0;
+}
+
+/* One ok run as read from its event, with its iterations per side. */
+struct evrun {
+	int run, index;
+	enum bs_dmethod method;
+	char order[3];
+	int64_t start_ns, end_ns;
+	uint32_t root[2];
+	const char *label; /* per-run benchmark (imports) or NULL */
+	const struct bs_iter_rec **it[2];
+	size_t n[2], cap[2];
+};
+
+static int cmp_rec_begin(const void *x, const void *y)
+{
+	const struct bs_iter_rec *a = *(const struct bs_iter_rec *const *)x;
+	const struct bs_iter_rec *b = *(const struct bs_iter_rec *const *)y;
+
+	if (a->begin_ns != b->begin_ns)
+		return a->begin_ns < b->begin_ns ? -1 : 1;
+	return a->end_ns < b->end_ns ? -1 : a->end_ns > b->end_ns;
+}
+
+static int cmp_evrun(const void *x, const void *y)
+{
+	const struct evrun *a = x, *b = y;
+
+	return (a->run > b->run) - (a->run < b->run);
+}
+
+static struct bs_dbench *bench_get(struct bs_duet_data *d, const char *name)
+{
+	struct bs_dbench *b;
+
+	for (size_t i = 0; i < d->n_benches; i++)
+		if (!strcmp(d->benches[i].name, name))
+			return &d->benches[i];
+	b = realloc(d->benches, (d->n_benches + 1) * sizeof(*b));
+	if (!b)
+		return NULL;
+	d->benches = b;
+	b = &d->benches[d->n_benches];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	if (!b->name)
+		return NULL;
+	d->n_benches++;
+	return b;
+}
+
+static void side_free(struct bs_dside *s)
+{
+	free(s->iv);
+	free(s->score);
+	free(s->rec);
+}
+
+/* Fill side @s from the records rec[0..n) whose group is @g (grp NULL: all). */
+static int side_fill(struct bs_dside *s, uint32_t root, const struct bs_iter_rec **rec, size_t n,
+		     const long *grp, long g, bool per_inv)
+{
+	size_t m = 0;
+
+	s->pid = root;
+	s->iv = malloc((n + 1) * sizeof(*s->iv));
+	s->score = malloc((n + 1) * sizeof(*s->score));
+	s->rec = malloc((n + 1) * sizeof(*s->rec));
+	if (!s->iv || !s->score || !s->rec)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct bs_iter_rec *r = rec[i];
+		double dur = (double)(r->end_ns - r->begin_ns);
+
+		if (grp && grp[i] != g)
+			continue;
+		s->iv[m] = (struct bs_iter){(int64_t)r->begin_ns, (int64_t)r->end_ns};
+		s->score[m] = per_inv && r->invocations ? dur / (double)r->invocations : dur;
+		s->rec[m] = r;
+		m++;
+	}
+	s->n = m;
+	return 0;
+}
+
+/*
+ * Keep the iterations of one side that can form a valid stats/ side: drop
+ * incomplete ones (thread exit, end before begin) and, when threads
+ * overlap, keep the thread of the first iteration. Returns how many dropped.
+ */
+static size_t side_clean(const struct bs_iter_rec **it, size_t *n)
+{
+	size_t m = 0, dropped = 0;
+	bool overlap = false;
+
+	for (size_t i = 0; i < *n; i++) {
+		if ((it[i]->flags & BS_ITER_F_EXIT) || it[i]->end_ns < it[i]->begin_ns) {
+			dropped++;
+			continue;
+		}
+		it[m++] = it[i];
+	}
+	*n = m;
+	qsort(it, m, sizeof(*it), cmp_rec_begin);
+	for (size_t i = 1; i < m; i++)
+		if (it[i]->begin_ns < it[i - 1]->end_ns)
+			overlap = true;
+	if (overlap && m) {
+		uint32_t tid = it[0]->tid;
+		size_t k = 0;
+		uint64_t last_end = 0;
+
+		for (size_t i = 0; i < m; i++) {
+			if (it[i]->tid != tid || it[i]->begin_ns < last_end) {
+				dropped++;
+				continue;
+			}
+			last_end = it[i]->end_ns;
+			it[k++] = it[i];
+		}
+		*n = k;
+	}
+	return dropped;
+}
+
+static bool side_has_invoc(const struct bs_iter_rec **it, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((it[i]->flags & BS_ITER_F_INVOC) && it[i]->invocations)
+			return true;
+	return false;
+}
+
+/* gbench groups of one side: grp[n] (allocated), returns the count or < 0 */
+static long side_groups(const struct bs_iter_rec **it, size_t n, long **grp, size_t *n_calib)
+{
+	struct bs_iter_rec *copy = malloc((n + 1) * sizeof(*copy));
+	long k;
+
+	*grp = malloc((n + 1) * sizeof(**grp));
+	if (!copy || !*grp) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		copy[i] = *it[i];
+	k = bs_gbench_group_runs(copy, n, *grp);
+	free(copy);
+	for (size_t i = 0; k >= 0 && i < n; i++)
+		*n_calib += (*grp)[i] == BS_GBENCH_CALIBRATION;
+	return k;
+}
+
+static int add_run_to_bench(struct bs_duet_data *d, const char *name, const struct evrun *e,
+			    const struct bs_iter_rec **const it[2], const size_t n[2],
+			    long *const grp[2], long g, bool per_inv)
+{
+	struct bs_dbench *b = bench_get(d, name);
+	struct bs_drun *r;
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	r = realloc(b->runs[e->method], (b->n_runs[e->method] + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	b->runs[e->method] = r;
+	r = &r[b->n_runs[e->method]++];
+	memset(r, 0, sizeof(*r));
+	r->run = e->run;
+	r->index = e->index;
+	r->method = e->method;
+	memcpy(r->order, e->order, sizeof(r->order));
+	r->start_ns = e->start_ns;
+	r->end_ns = e->end_ns;
+	b->per_invocation = per_inv;
+	for (int s = 0; s < 2; s++)
+		if ((ret = side_fill(&r->side[s], e->root[s], it[s], n[s], grp[s], g, per_inv)))
+			return ret;
+	if (!r->start_ns && !r->end_ns) {
+		for (int s = 0; s < 2; s++) {
+			const struct bs_dside *x = &r->side[s];
+
+			if (!x->n)
+				continue;
+			if (!r->start_ns || x->iv[0].start_ns < r->start_ns)
+				r->start_ns = x->iv[0].start_ns;
+			if (x->iv[x->n - 1].end_ns > r->end_ns)
+				r->end_ns = x->iv[x->n - 1].end_ns;
+		}
+	}
+	return 0;
+}
+
+/* Split one run into benchmarks and add it to each. */
+static int place_run(struct bs_duet_data *d, struct evrun *e)
+{
+	long *grp[2] = {NULL, NULL}, k[2] = {1, 1};
+	bool inv = false;
+	const char *label = e->label ? e->label : (d->benchmark[0] ? d->benchmark : "benchmark");
+	char name[512];
+	int ret = 0;
+
+	for (int s = 0; s < 2; s++) {
+		d->n_unmatched += side_clean(e->it[s], &e->n[s]);
+		inv |= side_has_invoc(e->it[s], e->n[s]);
+	}
+	/* a run labelled with its benchmark (imports) holds that benchmark only:
+	 * scores per invocation where counts exist, no Google Benchmark grouping */
+	if (inv && e->label) {
+		const struct bs_iter_rec **const it[2] = {e->it[0], e->it[1]};
+
+		if (!e->n[0] || !e->n[1])
+			return 0;
+		ret = add_run_to_bench(d, label, e, it, e->n, grp, 0, true);
+		if (!ret)
+			d->methods[e->method] = true;
+		return ret;
+	}
+	if (inv) {
+		for (int s = 0; s < 2 && !ret; s++) {
+			k[s] = side_groups(e->it[s], e->n[s], &grp[s], &d->n_calibration);
+			if (k[s] < 0)
+				ret = (int)k[s];
+		}
+		if (!ret && k[0] != k[1])
+			d->n_bench_mismatch++;
+	}
+	for (long g = 0; !ret && g < (k[0] < k[1] ? k[0] : k[1]); g++) {
+		const struct bs_iter_rec **const it[2] = {e->it[0], e->it[1]};
+		size_t cnt[2] = {0, 0};
+
+		for (int s = 0; s < 2; s++)
+			for (size_t i = 0; i < e->n[s]; i++)
+				cnt[s] += !grp[s] || grp[s][i] == g;
+		if (!cnt[0] || !cnt[1])
+			continue;
+		if (inv)
+			snprintf(name, sizeof(name), "%s #%ld", label, g + 1);
+		else
+			snprintf(name, sizeof(name), "%s", label);
+		ret = add_run_to_bench(d, name, e, it, e->n, grp, inv ? g : 0, inv);
+		if (!ret)
+			d->methods[e->method] = true;
+	}
+	free(grp[0]);
+	free(grp[1]);
+	return ret;
+}
+
+static int read_event(json_object *ev, struct evrun *e, char *err, size_t errlen)
+{
+	json_object *sides = bs_json_get(ev, "sides");
+	const char *m = jstr(ev, "method"), *o = jstr(ev, "order");
+	int mi = bs_dmethod_parse(m);
+
+	memset(e, 0, sizeof(*e));
+	e->run = (int)jint(ev, "run", -1);
+	if (e->run < 0 || mi < 0)
+		return fail(err, errlen, "duet_run event without a valid run and method (run %d, method %s)",
+			    e->run, m ? m : "missing");
+	e->method = (enum bs_dmethod)mi;
+	e->index = (int)jint(ev, "index", 0);
+	if (o && strlen(o) == 2)
+		memcpy(e->order, o, 3);
+	e->start_ns = jint(ev, "start_ns", 0);
+	e->end_ns = jint(ev, "end_ns", 0);
+	if (e->end_ns < e->start_ns)
+		e->start_ns = e->end_ns = 0;
+	e->label = jstr(ev, "benchmark");
+	for (int s = 0; s < 2; s++) {
+		json_object *x = bs_json_get(sides, s ? "B" : "A");
+
+		e->root[s] = (uint32_t)jint(x, "pid", 0);
+	}
+	return 0;
+}
+
+static const char *failed_reason(json_object *ev)
+{
+	const char *r = jstr(ev, "reason");
+	json_object *sides = bs_json_get(ev, "sides");
+
+	for (int s = 0; !r && s < 2; s++)
+		r = jstr(bs_json_get(sides, s ? "B" : "A"), "failed");
+	return r ? r : "failed (no reason given)";
+}
+
+static int pidset_add_forks(struct bs_duet_data *d, const struct bs_dataset *ds,
+			    const struct evrun *ev)
+{
+	/* PROC fork records, in trace order, extend the sets of their parent's
+	 * run (a fork during the run's span when the span is known) */
+	for (size_t i = 0; i < ds->n_procs; i++) {
+		const struct bs_proc_rec *p = &ds->procs[i];
+
+		if (p->kind != BS_PROC_FORK)
+			continue;
+		for (size_t k = 0; k < d->n_pidsets; k++) {
+			struct bs_dpids *ps = &d->pidsets[k];
+			const struct evrun *e = &ev[k];
+			int s = bs_duet_data_side_of(d, ps->run, p->ppid);
+			int ret;
+
+			if (s < 0)
+				continue;
+			if ((e->start_ns || e->end_ns) &&
+			    ((int64_t)p->ts_ns < e->start_ns || (int64_t)p->ts_ns > e->end_ns))
+				continue;
+			if ((ret = push_pid(&ps->pids[s], &ps->n[s], p->pid)))
+				return ret;
+			break;
+		}
+	}
+	return 0;
+}
+
+int bs_duet_data_side_of(const struct bs_duet_data *d, int run, uint32_t pid)
+{
+	for (size_t k = 0; k < d->n_pidsets; k++) {
+		if (d->pidsets[k].run != run)
+			continue;
+		for (int s = 0; s < 2; s++)
+			for (size_t i = 0; i < d->pidsets[k].n[s]; i++)
+				if (d->pidsets[k].pids[s][i] == pid)
+					return s;
+	}
+	return -1;
+}
+
+int bs_duet_data_run_of_pid(const struct bs_duet_data *d, uint32_t pid, int *side)
+{
+	for (size_t k = 0; k < d->n_pidsets; k++) {
+		int s = bs_duet_data_side_of(d, d->pidsets[k].run, pid);
+
+		if (s >= 0) {
+			if (side)
+				*side = s;
+			return d->pidsets[k].run;
+		}
+	}
+	return -1;
+}
+
+static int push_iter(struct evrun *e, int s, const struct bs_iter_rec *r)
+{
+	if (e->n[s] == e->cap[s]) {
+		size_t cap = e->cap[s] ? 2 * e->cap[s] : 64;
+		const struct bs_iter_rec **p = realloc(e->it[s], cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		e->it[s] = p;
+		e->cap[s] = cap;
+	}
+	e->it[s][e->n[s]++] = r;
+	return 0;
+}
+
+int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, char *err,
+		       size_t errlen)
+{
+	struct bs_duet_data *d;
+	json_object *duet, *jm;
+	struct evrun *ev = NULL;
+	size_t n_ev = 0, n_events;
+	const char *s;
+	int ret = 0;
+
+	*out = NULL;
+	if (!bs_dataset_is_duet(ds))
+		return fail(err, errlen, "%s is not a duet trace (its context has no \"mode\": \"duet\")",
+			    ds && ds->path ? ds->path : "the trace");
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	duet = bs_json_get(ds->context, "duet");
+	s = jstr(duet, "benchmark");
+	d->benchmark = strdup(s ? s : "");
+	s = jstr(duet, "source");
+	d->source = strdup(s ? s : "benchscope");
+	jm = bs_json_get(duet, "aa");
+	d->aa = jm && json_object_get_boolean(jm);
+	jm = bs_json_get(duet, "min_overlap");
+	d->min_overlap = jm ? json_object_get_double(jm) : 0;
+	if (!d->benchmark || !d->source) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n_events = ds->events ? json_object_array_length(ds->events) : 0;
+	ev = calloc(n_events + 1, sizeof(*ev));
+	if (!ev) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n_events; i++) {
+		json_object *e = json_object_array_get_idx(ds->events, i);
+		const char *kind = jstr(e, "kind");
+		json_object *ok;
+
+		if (!kind || strcmp(kind, "duet_run"))
+			continue;
+		d->runs_total++;
+		ok = bs_json_get(e, "ok");
+		if ((ret = read_event(e, &ev[n_ev], err, errlen)))
+			goto out;
+		if (!ok || !json_object_get_boolean(ok)) {
+			struct bs_dfailed *f = realloc(d->failed, (d->n_failed + 1) * sizeof(*f));
+
+			if (!f) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			d->failed = f;
+			f[d->n_failed].run = ev[n_ev].run;
+			f[d->n_failed].method = ev[n_ev].method;
+			f[d->n_failed].reason = strdup(failed_reason(e));
+			if (!f[d->n_failed++].reason) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
+		n_ev++;
+	}
+	d->runs_ok = n_ev;
+	if (!d->runs_total) {
+		ret = fail(err, errlen, "%s has no duet_run event (the duet did not record a run)",
+			   ds->path ? ds->path : "the trace");
+		goto out;
+	}
+	qsort(ev, n_ev, sizeof(*ev), cmp_evrun);
+	d->pidsets = calloc(n_ev + 1, sizeof(*d->pidsets));
+	if (!d->pidsets) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < n_ev; k++, d->n_pidsets++) {
+		d->pidsets[k].run = ev[k].run;
+		for (int sd = 0; sd < 2; sd++)
+			if (ev[k].root[sd] &&
+			    (ret = push_pid(&d->pidsets[k].pids[sd], &d->pidsets[k].n[sd], ev[k].root[sd])))
+				goto out;
+	}
+	if ((ret = pidset_add_forks(d, ds, ev)))
+		goto out;
+	/* iterations to sides: the run whose set holds the pid and whose span
+	 * (when known) holds the begin */
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *r = &ds->iters[i];
+		bool placed = false;
+
+		for (size_t k = 0; k < n_ev && !placed; k++) {
+			int sd = bs_duet_data_side_of(d, ev[k].run, r->pid);
+
+			if (sd < 0)
+				continue;
+			if ((ev[k].start_ns || ev[k].end_ns) &&
+			    ((int64_t)r->begin_ns < ev[k].start_ns || (int64_t)r->begin_ns > ev[k].end_ns))
+				continue;
+			if ((ret = push_iter(&ev[k], sd, r)))
+				goto out;
+			placed = true;
+		}
+		d->n_unmatched += !placed;
+	}
+	for (size_t k = 0; k < n_ev; k++)
+		if ((ret = place_run(d, &ev[k])))
+			goto out;
+out:
+	for (size_t k = 0; ev && k < n_events; k++) {
+		free(ev[k].it[0]);
+		free(ev[k].it[1]);
+	}
+	free(ev);
+	if (ret) {
+		if (ret == -ENOMEM)
+			fail(err, errlen, "out of memory");
+		bs_duet_data_free(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+void bs_duet_data_free(struct bs_duet_data *d)
+{
+	if (!d)
+		return;
+	for (size_t b = 0; b < d->n_benches; b++) {
+		for (int m = 0; m < BS_DM_N; m++) {
+			for (size_t r = 0; r < d->benches[b].n_runs[m]; r++) {
+				side_free(&d->benches[b].runs[m][r].side[0]);
+				side_free(&d->benches[b].runs[m][r].side[1]);
+			}
+			free(d->benches[b].runs[m]);
+		}
+		free(d->benches[b].name);
+	}
+	free(d->benches);
+	for (size_t i = 0; i < d->n_failed; i++)
+		free(d->failed[i].reason);
+	free(d->failed);
+	for (size_t k = 0; k < d->n_pidsets; k++) {
+		free(d->pidsets[k].pids[0]);
+		free(d->pidsets[k].pids[1]);
+	}
+	free(d->pidsets);
+	free(d->benchmark);
+	free(d->source);
+	free(d);
+}

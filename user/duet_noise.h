@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * duet_noise.h - noise diagnosis of a duet (issue 4 item 4, benchscope's
+ * own addition to seed 004): per run and side, the interference its
+ * iterations suffered (the fields of the iteration records); the side's lost
+ * CPU time split into time taken by the other side's processes and by third
+ * parties (interferer records); and an impact-symmetry figure per run.
+ *
+ * Definitions (per run r, side X in {A, B}):
+ *   busy_X   = sum of X's iteration durations (the iterations analysed), ns
+ *   lost_X   = sum over them of runq_wait_ns + irq_ns + softirq_ns + steal_ns
+ *              (runq_wait_ns includes preempted_ns), ns
+ *   share_X  = lost_X / busy_X (ratio; 0 when busy_X is 0)
+ *   asym_pp  = (share_A - share_B) * 100, percentage points; > 0: A was hit
+ *              harder
+ *   imbalance = |share_A - share_B| / (share_A + share_B), in [0, 1]
+ *              (0: equal shares, 1: only one side lost time; 0 when both 0)
+ *   asymmetric = |asym_pp| >= BS_DUET_ASYM_MIN_PP and imbalance >=
+ *              BS_DUET_ASYM_MIN_IMBALANCE (the harder-hit side lost at least
+ *              twice the other's share, and at least 1 point more)
+ * An asymmetric run penalises one side only: its paired differences carry
+ * the noise instead of cancelling it, which is what duets rely on.
+ */
+#ifndef BENCHSCOPE_DUET_NOISE_H
+#define BENCHSCOPE_DUET_NOISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "duet_data.h"
+
+#define BS_DUET_ASYM_MIN_PP	   1.0
+#define BS_DUET_ASYM_MIN_IMBALANCE (1.0 / 3.0)
+
+/** Interference of one side, summed over iterations (all ns except counts). */
+struct bs_dnoise_side {
+	size_t n_iters;
+	uint64_t busy_ns, lost_ns;
+	uint64_t preempted_ns, runq_wait_ns, blocked_ns, irq_ns, softirq_ns, steal_ns;
+	uint64_t nivcsw, migrations;
+	/** from interferer records whose victim is one of the side's processes: */
+	uint64_t by_other_ns; /**< taken by the other side's processes (same run) */
+	uint64_t by_third_ns; /**< taken by any other task */
+};
+
+struct bs_dnoise_run {
+	int run;
+	enum bs_dmethod method;
+	struct bs_dnoise_side side[2];
+	double share[2];  /**< lost / busy, ratio */
+	double asym_pp;	  /**< (share_A - share_B) * 100 */
+	double imbalance; /**< |share_A - share_B| / (share_A + share_B) */
+	bool asymmetric;
+};
+
+/** A third-party task, summed over every run. */
+struct bs_dnoise_task {
+	char comm[BS_COMM_LEN + 1];
+	uint32_t pid;
+	uint64_t ns[2]; /**< time taken from side A, from side B */
+};
+
+struct bs_duet_noise {
+	struct bs_dnoise_run *runs; /**< by ascending run */
+	size_t n_runs;
+	struct bs_dnoise_side method[BS_DM_N][2]; /**< sums per method and side */
+	size_t n_asymmetric[BS_DM_N];
+	struct bs_dnoise_task *third; /**< descending total ns */
+	size_t n_third;
+	bool has_interference; /**< any interference field or interferer record non-zero */
+};
+
+/**
+ * bs_duet_noise_build - the diagnosis of @d (its analysed iterations) and of
+ * the interferer records of @ds. Returns 0 or -ENOMEM.
+ */
+int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *d,
+			struct bs_duet_noise **out);
+
+void bs_duet_noise_free(struct bs_duet_noise *n);
+
+/** The run entry of @run, or NULL. */
+const struct bs_dnoise_run *bs_duet_noise_run(const struct bs_duet_noise *n, int run);
+
+/** Lost time of one iteration record: runq_wait + irq + softirq + steal, ns. */
+uint64_t bs_duet_iter_lost_ns(const struct bs_iter_rec *r);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * duet_render.h - the renderers of a duet report (duet_report.h), each in
+ * its own file: table and Markdown (duet_render_table.c), JSON
+ * (duet_render_json.c, docs/json-schema.md "Duet reports"), CSV
+ * (duet_render_csv.c) and the overlap timeline picture (duet_render_plot.c).
+ */
+#ifndef BENCHSCOPE_DUET_RENDER_H
+#define BENCHSCOPE_DUET_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "dataset.h"
+#include "duet_analysis.h"
+#include "duet_data.h"
+#include "duet_noise.h"
+
+/** Everything a renderer reads. */
+struct bs_duet_ctx {
+	const struct bs_dataset *ds;
+	const struct bs_duet_data *d;
+	const struct bs_duet_analysis *a;
+	const struct bs_duet_noise *n;
+};
+
+/** Version of the duet JSON report's layout ("schema_version"). */
+#define BS_DUET_JSON_SCHEMA_VERSION 1
+
+/** The report as aligned text (md false) or Markdown (md true). Returns 0 or -EIO. */
+int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md);
+
+/** The JSON report object (caller puts it), or NULL when out of memory. */
+json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c);
+/** Write the JSON report, pretty-printed. Returns 0, -ENOMEM or -EIO. */
+int bs_duet_render_json(FILE *f, const struct bs_duet_ctx *c);
+
+/**
+ * bs_duet_render_csv - one row per analysed iteration: the duet package's
+ * processed columns (suite, benchmark, type, runid, pair, iteration,
+ * iteration_start_ns, iteration_end_ns, iteration_time_ns), then ours
+ * (see docs/json-schema.md "Duet CSV"). Returns 0 or -EIO.
+ */
+int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c);
+
+/**
+ * bs_duet_render_plot - the overlap timeline picture at @path (.svg or
+ * .png; anything else is -EINVAL): one lane per run and side, time since
+ * the run start, paired iterations highlighted, interference marked; drawn
+ * by running gnuplot on a generated script and data file. Returns 0;
+ * -ENOENT when gnuplot is missing, -EINVAL, -EIO (gnuplot failed) with a
+ * one-line reason in @err.
+ */
+int bs_duet_render_plot(const char *path, const struct bs_duet_ctx *c, char *err, size_t errlen);
+
+#endif

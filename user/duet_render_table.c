@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/* duet_render_table.c - the duet report as aligned text or Markdown (duet_render.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duet_render.h"
+#include "units.h"
+
+#define TMAXC 16
+
+/* A small table: cells as strings, printed aligned or as a Markdown table. */
+struct tab {
+	int ncol;
+	char **cells; /* rows * ncol */
+	size_t rows;
+};
+
+static void tab_add(struct tab *t, ...)
+{
+	va_list ap;
+	char **c = realloc(t->cells, (t->rows + 1) * t->ncol * sizeof(*c));
+
+	if (!c)
+		return;
+	t->cells = c;
+	va_start(ap, t);
+	for (int i = 0; i < t->ncol; i++) {
+		const char *s = va_arg(ap, const char *);
+
+		c[t->rows * t->ncol + i] = strdup(s ? s : "");
+	}
+	va_end(ap);
+	t->rows++;
+}
+
+static void tab_print(FILE *f, struct tab *t, bool md, const char *indent)
+{
+	size_t w[TMAXC] = {0};
+
+	for (size_t r = 0; r < t->rows; r++)
+		for (int i = 0; i < t->ncol; i++) {
+			const char *s = t->cells[r * t->ncol + i];
+			size_t l = s ? bs_text_width(s) : 0;
+
+			if (l > w[i])
+				w[i] = l;
+		}
+	for (size_t r = 0; r < t->rows; r++) {
+		fputs(md ? "|" : indent, f);
+		for (int i = 0; i < t->ncol; i++) {
+			const char *s = t->cells[r * t->ncol + i];
+			size_t pad = w[i] - (s ? bs_text_width(s) : 0);
+
+			if (md) {
+				fprintf(f, " %s |", s ? s : "");
+				continue;
+			}
+			if (i == 0)
+				fprintf(f, "%s%*s", s ? s : "", (int)pad, "");
+			else
+				fprintf(f, "  %*s%s", (int)pad, "", s ? s : "");
+		}
+		fputc('\n', f);
+		if (md && r == 0) {
+			fputc('|', f);
+			for (int i = 0; i < t->ncol; i++)
+				fputs(i ? "---:|" : "---|", f);
+			fputc('\n', f);
+		}
+	}
+	for (size_t i = 0; i < t->rows * t->ncol; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+	t->rows = 0;
+}
+
+static void heading(FILE *f, bool md, const char *text)
+{
+	if (md)
+		fprintf(f, "\n## %s\n\n", text);
+	else
+		fprintf(f, "\n%s\n", text);
+}
+
+static char *pctf(double ratio, char *buf, size_t len)
+{
+	if (isnan(ratio))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f %%", ratio * 100);
+	return buf;
+}
+
+static char *score_fmt(double v, bool per_inv, char *buf, size_t len)
+{
+	char t[40];
+
+	bs_fmt_ns(v, t, sizeof(t));
+	snprintf(buf, len, "%s%s", t, per_inv ? "/op" : "");
+	return buf;
+}
+
+static char *mds_fmt(const struct bs_dmres *r, double v, char *buf, size_t len)
+{
+	if (!r->has_mds)
+		snprintf(buf, len, "-");
+	else if (isnan(v))
+		snprintf(buf, len, "> %.0f %%", BS_DUET_MDS_MAX * 100);
+	else
+		snprintf(buf, len, "%.0f %%", v * 100);
+	return buf;
+}
+
+static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_dbres *br, bool md)
+{
+	struct tab t = {.ncol = 14};
+	const struct bs_dbench *b = br->bench;
+	char h[600];
+
+	snprintf(h, sizeof(h), "Benchmark %s (score: %s)", b->name,
+		 b->per_invocation ? "time per invocation" : "iteration duration");
+	heading(f, md, h);
+	tab_add(&t, "method", "runs", "pairs", "sampling", "mean A", "mean B", "B vs A",
+		"95 % CI", "rel CI width", "U p", "MDS CI", "MDS U", "speedup", "overlap");
+	for (int m = 0; m < BS_DM_N; m++) {
+		const struct bs_dmres *r = &br->m[m];
+		char runs[24], pairs[24], ma[48], mb[48], d[32], ci[48], w[24], p[24], mc[24],
+		    mu[24], sp[24], ov[24];
+
+		if (!r->present)
+			continue;
+		snprintf(runs, sizeof(runs), "%zu", r->n_runs);
+		snprintf(pairs, sizeof(pairs), "%zu", r->res.n_pairs);
+		if (r->err && r->err != BS_ETOOFEW && r->err != BS_EZEROVAR && r->err != BS_ETIED) {
+			tab_add(&t, bs_dmethod_name(m), runs, "-", "-", "-", "-", "-", "-", "-", "-",
+				"-", "-", "-", "-");
+			continue;
+		}
+		score_fmt(r->res.mean_a, b->per_invocation, ma, sizeof(ma));
+		score_fmt(r->res.mean_b, b->per_invocation, mb, sizeof(mb));
+		if (r->has_verdict) {
+			snprintf(d, sizeof(d), "%+.2f %%", r->v.pct);
+			snprintf(ci, sizeof(ci), "[%.2f, %.2f] %%", r->v.lo_pct, r->v.hi_pct);
+			pctf(r->res.rel_ci_width, w, sizeof(w));
+		} else {
+			snprintf(d, sizeof(d), "%+.2f %%",
+				 r->res.mean_a > 0 ? (r->res.mean_b / r->res.mean_a - 1) * 100 : NAN);
+			snprintf(ci, sizeof(ci), "-");
+			snprintf(w, sizeof(w), "-");
+		}
+		if (r->err == BS_OK)
+			snprintf(p, sizeof(p), "%.3g", r->res.u.p);
+		else
+			snprintf(p, sizeof(p), "-");
+		if (isnan(r->speedup))
+			snprintf(sp, sizeof(sp), "-");
+		else
+			snprintf(sp, sizeof(sp), "%.2fx", r->speedup);
+		if (m == BS_DM_ASYNC)
+			pctf(r->res.rel_overlap_time, ov, sizeof(ov));
+		else
+			snprintf(ov, sizeof(ov), "-");
+		tab_add(&t, bs_dmethod_name(m), runs, pairs, r->runs_merged ? "merged" : "run means",
+			ma, mb, d, ci, w, p, mds_fmt(r, r->mds.mds_ci, mc, sizeof(mc)),
+			mds_fmt(r, r->mds.mds_u, mu, sizeof(mu)), sp, ov);
+	}
+	tab_print(f, &t, md, "  ");
+	if (md)
+		fputc('\n', f);
+	for (int m = BS_DM_N - 1; m >= 0; m--) {
+		const struct bs_dmres *r = &br->m[m];
+		const char *tag = m == br->primary ? "verdict" : "also";
+
+		if (!r->present)
+			continue;
+		if (r->has_verdict)
+			fprintf(f, md ? "- **%s** (%s): %s\n" : "  %s (%s): %s\n", tag,
+				bs_dmethod_name(m), r->verdict);
+		else
+			fprintf(f, md ? "- **%s** (%s): not analysed: %s\n" : "  %s (%s): not analysed: %s\n",
+				tag, bs_dmethod_name(m), bs_duet_err_text(r->err));
+	}
+	if (c->d->aa && br->primary >= 0 && br->m[br->primary].has_verdict &&
+	    br->m[br->primary].v.kind != BS_VERDICT_NO_DIFFERENCE)
+		fprintf(f, md ? "- A/A test: this difference is a false alarm of the setup\n"
+			      : "  A/A test: this difference is a false alarm of the setup\n");
+}
+
+static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
+{
+	const struct bs_duet_noise *n = c->n;
+	struct tab t = {.ncol = 12};
+	char b[16][48];
+	size_t shown = 0;
+
+	heading(f, md, "Noise (sums over the analysed iterations; lost = run-queue wait + irq + "
+		       "softirq + steal)");
+	if (!n->has_interference) {
+		fprintf(f, md ? "No interference recorded%s.\n" : "  no interference recorded%s\n",
+			strncmp(c->d->source, "import", 6) ? "" : " (imported data carry none)");
+		return;
+	}
+	tab_add(&t, "method", "side", "iters", "busy", "lost", "share", "run-queue", "irq",
+		"softirq", "steal", "by other side", "by third parties");
+	for (int m = 0; m < BS_DM_N; m++)
+		for (int s = 0; s < 2; s++) {
+			const struct bs_dnoise_side *x = &n->method[m][s];
+
+			if (!x->n_iters)
+				continue;
+			snprintf(b[0], 48, "%zu", x->n_iters);
+			tab_add(&t, bs_dmethod_name(m), s ? "B" : "A", b[0],
+				bs_fmt_ns((double)x->busy_ns, b[1], 48),
+				bs_fmt_ns((double)x->lost_ns, b[2], 48),
+				pctf(x->busy_ns ? (double)x->lost_ns / (double)x->busy_ns : 0, b[3], 48),
+				bs_fmt_ns((double)x->runq_wait_ns, b[4], 48),
+				bs_fmt_ns((double)x->irq_ns, b[5], 48),
+				bs_fmt_ns((double)x->softirq_ns, b[6], 48),
+				bs_fmt_ns((double)x->steal_ns, b[7], 48),
+				bs_fmt_ns((double)x->by_other_ns, b[8], 48),
+				bs_fmt_ns((double)x->by_third_ns, b[9], 48));
+		}
+	tab_print(f, &t, md, "  ");
+	if (md)
+		fputc('\n', f);
+	size_t nasym = 0;
+
+	for (int m = 0; m < BS_DM_N; m++)
+		nasym += n->n_asymmetric[m];
+	fprintf(f, md ? "\nAsymmetric runs (one side lost >= 2x the other's share and >= %.0f point "
+			"more): %zu of %zu\n\n"
+		      : "  asymmetric runs (one side lost >= 2x the other's share and >= %.0f point "
+			"more): %zu of %zu\n",
+		BS_DUET_ASYM_MIN_PP, nasym, n->n_runs);
+	if (nasym) {
+		t.ncol = 6;
+		tab_add(&t, "run", "method", "share A", "share B", "A - B", "imbalance");
+		for (size_t i = 0; i < n->n_runs; i++) {
+			const struct bs_dnoise_run *r = &n->runs[i];
+
+			if (!r->asymmetric)
+				continue;
+			snprintf(b[0], 48, "%d", r->run);
+			snprintf(b[3], 48, "%+.2f pp", r->asym_pp);
+			snprintf(b[4], 48, "%.2f", r->imbalance);
+			tab_add(&t, b[0], bs_dmethod_name(r->method), pctf(r->share[0], b[1], 48),
+				pctf(r->share[1], b[2], 48), b[3], b[4]);
+		}
+		tab_print(f, &t, md, "    ");
+	}
+	if (n->n_third) {
+		fprintf(f, md ? "\nTop third-party tasks\n\n" : "  top third-party tasks\n");
+		t.ncol = 4;
+		tab_add(&t, "comm", "pid", "from A", "from B");
+		for (size_t i = 0; i < n->n_third && shown < 5; i++, shown++) {
+			char comm[BS_COMM_LEN + 1];
+
+			snprintf(b[0], 48, "%u", n->third[i].pid);
+			tab_add(&t, bs_comm_text(n->third[i].comm, BS_COMM_LEN, comm), b[0],
+				bs_fmt_ns((double)n->third[i].ns[0], b[1], 48),
+				bs_fmt_ns((double)n->third[i].ns[1], b[2], 48));
+		}
+		tab_print(f, &t, md, "    ");
+	}
+}
+
+int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
+{
+	const struct bs_duet_data *d = c->d;
+	const struct bs_duet_analysis *a = c->a;
+	size_t per[BS_DM_N] = {0};
+
+	for (size_t b = 0; b < d->n_benches; b++)
+		for (int m = 0; m < BS_DM_N; m++)
+			if (d->benches[b].n_runs[m] > per[m])
+				per[m] = d->benches[b].n_runs[m];
+	if (md)
+		fprintf(f, "# Duet report: %s\n\n", d->benchmark[0] ? d->benchmark : "benchmark");
+	else
+		fprintf(f, "Duet %s%s\n", d->benchmark[0] ? d->benchmark : "benchmark",
+			d->aa ? "  (A/A test: A and B are the same command)" : "");
+	fprintf(f, md ? "- source: %s\n" : "  source      %s\n", d->source);
+	if (md && d->aa)
+		fprintf(f, "- A/A test: A and B are the same command\n");
+	fprintf(f,
+		md ? "- runs: %zu of %zu used (seq %zu, sync %zu, async %zu); %zu failed\n"
+		   : "  runs        %zu of %zu used (seq %zu, sync %zu, async %zu); %zu failed\n",
+		d->runs_ok, d->runs_total, per[BS_DM_SEQ], per[BS_DM_SYNC], per[BS_DM_ASYNC],
+		d->n_failed);
+	fprintf(f,
+		md ? "- pairing: seq and sync pair iteration j with j; async pairs overlap_rate > %g; "
+		     "run-means sampling from %d runs, else runs merged%s\n"
+		   : "  pairing     seq, sync: iteration j with j; async: overlap_rate > %g; run means "
+		     "from %d runs, else runs merged%s\n",
+		a->opts.min_overlap, BS_DUET_RUN_MEANS_MIN,
+		a->opts.drop_warmup_half ? "; first half of each run dropped" : "");
+	if (d->n_calibration)
+		fprintf(f, md ? "- %zu Google Benchmark calibration runs excluded\n"
+			      : "  removed     %zu Google Benchmark calibration runs\n",
+			d->n_calibration);
+	if (d->n_unmatched)
+		fprintf(f, md ? "- %zu iterations outside the runs used (failed runs, incomplete)\n"
+			      : "  left out    %zu iterations outside the runs used (failed runs, "
+				"incomplete)\n",
+			d->n_unmatched);
+	if (d->n_bench_mismatch)
+		fprintf(f, md ? "- warning: %zu runs where A and B ran a different number of benchmarks\n"
+			      : "  warning     %zu runs where A and B ran a different number of "
+				"benchmarks\n",
+			d->n_bench_mismatch);
+	for (size_t i = 0; i < d->n_failed; i++)
+		fprintf(f, md ? "- failed run %d (%s): %s\n" : "  failed      run %d (%s): %s\n",
+			d->failed[i].run, bs_dmethod_name(d->failed[i].method), d->failed[i].reason);
+	for (size_t b = 0; b < a->n; b++)
+		bench_block(f, c, &a->b[b], md);
+	if (!a->n)
+		fprintf(f, "\n  no benchmark has a run with iterations on both sides\n");
+	noise_block(f, c, md);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/* duet_report.c - analyse a duet trace and write its outputs (duet_report.h). */
+#include "duet_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "duet_render.h"
+
+enum dout { DOUT_JSON, DOUT_CSV, DOUT_MD };
+
+static bool is_stdout(const char *p)
+{
+	return p && !strcmp(p, "-");
+}
+
+static int write_out(const char *path, enum dout kind, const struct bs_duet_ctx *c, char *err,
+		     size_t errlen)
+{
+	FILE *f = is_stdout(path) ? stdout : fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -EIO;
+	}
+	ret = kind == DOUT_JSON  ? bs_duet_render_json(f, c)
+	      : kind == DOUT_CSV ? bs_duet_render_csv(f, c)
+				 : bs_duet_render_table(f, c, true);
+	if (fflush(f) && !ret)
+		ret = -EIO;
+	if (f != stdout && fclose(f) && !ret)
+		ret = -EIO;
+	if (ret) {
+		snprintf(err, errlen, "cannot write %s: %s",
+			 !path || is_stdout(path) ? "to stdout" : path,
+			 ret == -ENOMEM ? "out of memory" : strerror(EIO));
+		return ret == -ENOMEM ? ret : -EIO;
+	}
+	return 0;
+}
+
+int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_report_opts *o,
+			  struct bs_duet_outcome *out, char *err, size_t errlen)
+{
+	struct bs_duet_report_opts opts = {0};
+	struct bs_danalysis_opts ao = {0};
+	struct bs_duet_data *d = NULL;
+	struct bs_duet_analysis *a = NULL;
+	struct bs_duet_noise *n = NULL;
+	struct bs_duet_ctx c;
+	int ret;
+
+	if (o)
+		opts = *o;
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		out->worst_slowdown_lo_pct = NAN;
+	}
+	ret = bs_duet_data_build(ds, &d, err, errlen);
+	if (ret)
+		return ret;
+	if (!d->runs_ok) {
+		snprintf(err, errlen, "no usable run: all %zu runs failed (first: run %d, %s)",
+			 d->runs_total, d->n_failed ? d->failed[0].run : -1,
+			 d->n_failed ? d->failed[0].reason : "?");
+		ret = -EINVAL;
+		goto out;
+	}
+	ao.min_overlap = opts.min_overlap;
+	ao.n_resamples = opts.n_resamples;
+	ao.seed = opts.seed;
+	ao.no_mds = opts.no_mds;
+	ao.drop_warmup_half = opts.drop_warmup_half;
+	ao.sampling = (enum bs_dsampling)opts.sampling;
+	if (!(ao.min_overlap >= 0 && ao.min_overlap < 1)) {
+		snprintf(err, errlen, "the minimum overlap ratio must be in [0, 1), not %g",
+			 ao.min_overlap);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = bs_duet_analysis_run(d, &ao, &a);
+	if (!ret)
+		ret = bs_duet_noise_build(ds, d, &n);
+	if (ret) {
+		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : "bad analysis options");
+		goto out;
+	}
+	c = (struct bs_duet_ctx){.ds = ds, .d = d, .a = a, .n = n};
+	if (out) {
+		out->runs_total = d->runs_total;
+		out->runs_used = d->runs_ok;
+		out->runs_failed = d->n_failed;
+		out->n_verdicts = a->n_verdicts;
+		out->worst_slowdown_lo_pct = a->worst_slowdown_lo_pct;
+		out->any_difference = a->any_difference;
+	}
+	if (ds->truncated)
+		fprintf(stderr, "benchscope: warning: trace truncated after %zu blocks (the duet did "
+				"not finish)\n",
+			ds->n_blocks);
+	if (!opts.no_table && !is_stdout(opts.json_path) && !is_stdout(opts.csv_path) &&
+	    !is_stdout(opts.md_path)) {
+		ret = bs_duet_render_table(stdout, &c, false);
+		if (!ret && fflush(stdout))
+			ret = -EIO;
+		if (ret) {
+			snprintf(err, errlen, "cannot write to stdout");
+			goto out;
+		}
+	}
+	if (opts.json_path && (ret = write_out(opts.json_path, DOUT_JSON, &c, err, errlen)))
+		goto out;
+	if (opts.csv_path && (ret = write_out(opts.csv_path, DOUT_CSV, &c, err, errlen)))
+		goto out;
+	if (opts.md_path && (ret = write_out(opts.md_path, DOUT_MD, &c, err, errlen)))
+		goto out;
+	if (opts.plot_path) {
+		ret = bs_duet_render_plot(opts.plot_path, &c, err, errlen);
+		if (ret == -EINVAL)
+			goto out;
+		if (ret)
+			ret = -EIO;
+	}
+out:
+	bs_duet_noise_free(n);
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	return ret;
+}
