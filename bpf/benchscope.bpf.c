@@ -24,6 +24,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define MAX_CPUS 1024
 #define TASK_RUNNING 0
+#define TASK_STOPPED_BIT 0x4 /* __TASK_STOPPED */
+#define SIGSTOP 19
 #define SIGNAL_GROUP_EXIT 0x00000004
 
 /* ---- configuration, set by user space between open and load ------------- */
@@ -43,7 +45,7 @@ const volatile __u64 cfg_wakeup_bytes = 1 << 20;
 struct tracked_proc {
 	__u64 iter_seq; /* next iteration index in this process */
 	__u32 depth;    /* 0: the root process user space started */
-	__u32 _pad;
+	__u32 side;     /* duet side: 0 none, 1 A, 2 B (inherited through fork) */
 };
 
 struct {
@@ -65,7 +67,11 @@ struct thread_state {
 	__u32 open;             /* an iteration is open; the entry stays between
 				 * iterations (no insert/delete per iteration)
 				 * and goes when the thread exits */
+	__u32 held;             /* sync-duet barrier: 1 SIGSTOP sent at begin, 2 stopped;
+				 * the iteration is re-stamped when it runs again */
+	__u32 held_side;        /* its duet side (0 A, 1 B), for the RESUME record */
 	__u32 _pad;
+	__u64 held_index;       /* rendezvous index it waits at */
 };
 
 
@@ -147,6 +153,24 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bs_counters);
 } counters SEC(".maps");
+
+/* Sync-duet barrier control records (struct bs_barrier_rec): few, and the
+ * ones that ask user space to continue a stopped side wake it at once. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 << 10);
+} brb SEC(".maps");
+
+/* The barrier of the sync duet run in progress (one at a time). User space
+ * (user/probes.c) resets it and sets `active` per sync run through the
+ * mmap'ed .bss; the two sides meet here with atomic operations only
+ * (tracing programs cannot take bpf_spin_lock). */
+__u32 bar_active;      /* 1 while a sync run is in progress */
+__u32 bar_gen;         /* run generation, copied into the records */
+__u64 bar_arrived[2];  /* iteration begins seen per side (A, B) in this run */
+__u64 bar_waiting[2];  /* 1 + index a side stopped itself at; 0: not waiting */
+__u64 bar_begin_ns[2]; /* begin of each side's latest arrival */
+__u32 bar_pid[2];      /* process of each side's latest arrival */
 
 /* ---- helpers ------------------------------------------------------------- */
 static __always_inline struct bs_counters *ctrs(void)
@@ -260,6 +284,102 @@ static __always_inline void clear_wait(struct thread_state *ts, __u32 tid)
 		w->victim_tid = 0;
 }
 
+static __always_inline void barrier_emit(__u32 kind, __u32 side, __u64 index, __u64 ts,
+					 __u64 other_ns, __u32 pid, __u32 other_pid, __u64 wake)
+{
+	struct bs_barrier_rec *r = bpf_ringbuf_reserve(&brb, sizeof(*r), 0);
+	struct bs_counters *c;
+
+	if (!r) {
+		if ((c = ctrs()))
+			c->barrier_lost++;
+		return;
+	}
+	r->type = BS_REC_BARRIER;
+	r->kind = kind;
+	r->gen = bar_gen;
+	r->side = side;
+	r->index = index;
+	r->ts_ns = ts;
+	r->other_ns = other_ns;
+	r->pid = pid;
+	r->other_pid = other_pid;
+	bpf_ringbuf_submit(r, wake);
+}
+
+/*
+ * Side `s` (0 A, 1 B) of a sync run begins an iteration (thread state `ts`,
+ * begin already stamped). Its k-th begin meets the other side's k-th:
+ * - the other side is there already: if it stopped itself waiting, claim
+ *   its wait (cmpxchg) and ask user space to continue it (forced wake-up);
+ * - else announce the wait, look again (the other may have arrived
+ *   meanwhile: then take the wait back and go on), else stop the whole
+ *   process with SIGSTOP, delivered on the return to user space, i.e.
+ *   before the harness reads its own clock. The stopped thread's iteration
+ *   is re-stamped when it runs again (on_switch), so the wait is not in it.
+ * Every atomic op here is a full barrier, so the two sides cannot both
+ * miss each other (at most both see each other: nobody stops).
+ */
+static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u32 tgid)
+{
+	__u64 k, ko, now = ts->rec.begin_ns;
+	__u32 o;
+
+	s &= 1;
+	o = s ^ 1;
+	bar_begin_ns[s] = now;
+	bar_pid[s] = tgid;
+	k = __sync_fetch_and_add(&bar_arrived[s], 1);
+	ko = __sync_fetch_and_add(&bar_arrived[o], 0);
+	if (ko > k) {
+		if (__sync_val_compare_and_swap(&bar_waiting[o], k + 1, 0) == k + 1)
+			barrier_emit(BS_BARRIER_RELEASE_CONT, s, k, now, bar_begin_ns[o], tgid,
+				     bar_pid[o], BPF_RB_FORCE_WAKEUP);
+		else
+			barrier_emit(BS_BARRIER_RELEASE, s, k, now, bar_begin_ns[o], tgid, bar_pid[o],
+				     BPF_RB_NO_WAKEUP);
+		return;
+	}
+	__sync_lock_test_and_set(&bar_waiting[s], k + 1);
+	ko = __sync_fetch_and_add(&bar_arrived[o], 0);
+	if (ko > k && __sync_val_compare_and_swap(&bar_waiting[s], k + 1, 0) == k + 1) {
+		barrier_emit(BS_BARRIER_RELEASE, s, k, now, bar_begin_ns[o], tgid, bar_pid[o],
+			     BPF_RB_NO_WAKEUP);
+		return;
+	}
+	/* wait: the other side (or user space, on its exit or a timeout) continues us */
+	ts->held = 1;
+	ts->held_side = s;
+	ts->held_index = k;
+	bpf_send_signal(SIGSTOP);
+	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
+}
+
+/* A stopped side's thread runs again: its iteration begins now. What it
+ * suffered so far was the barrier's wait, not the benchmark's. */
+static __always_inline void barrier_resume(struct thread_state *ts, struct task_struct *t,
+					   __u32 tid, __u64 now)
+{
+	ts->held = 0;
+	ts->rec.begin_ns = now;
+	ts->rec.cpu_begin = bpf_get_smp_processor_id();
+	ts->rec.preempted_ns = 0;
+	ts->rec.blocked_ns = 0;
+	ts->rec.runq_wait_ns = 0;
+	ts->rec.irq_ns = 0;
+	ts->rec.softirq_ns = 0;
+	ts->rec.steal_ns = 0;
+	ts->off_start = 0;
+	ts->wake_ts = 0;
+	ts->off_runnable = 0;
+	ts->nvcsw0 = BPF_CORE_READ(t, nvcsw);
+	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
+	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
+	ts->run_delay0 = BPF_CORE_READ(t, sched_info.run_delay);
+	barrier_emit(BS_BARRIER_RESUME, ts->held_side, ts->held_index, now, 0, BPF_CORE_READ(t, tgid),
+		     0, BPF_RB_NO_WAKEUP);
+}
+
 /* Open an iteration on the current thread. */
 static __always_inline int iter_open(__u64 invocations, __u32 flags)
 {
@@ -299,6 +419,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	ts->wake_ts = 0;
 	ts->off_runnable = 0;
 	ts->wait_cpu1 = 0;
+	ts->held = 0;
 	ts->open = 1;
 	ts->nvcsw0 = BPF_CORE_READ(task, nvcsw);
 	ts->nivcsw0 = BPF_CORE_READ(task, nivcsw);
@@ -306,6 +427,8 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	ts->run_delay0 = BPF_CORE_READ(task, sched_info.run_delay);
 	slice_start(ts, task, tid);
 	ts->rec.begin_ns = bpf_ktime_get_ns();
+	if (tp->side && bar_active)
+		barrier_arrive(ts, tp->side - 1, tgid);
 	return 0;
 }
 
@@ -470,10 +593,15 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (tp->off_runnable)
 			set_wait(tp, cpu, prev_tid, prev->tgid, now);
+		else if (tp->held == 1 && (prev_state & TASK_STOPPED_BIT))
+			tp->held = 2; /* stopped at the sync-duet barrier */
 	}
 
 	if (tn) {
-		if (tn->off_start && now > tn->off_start) {
+		if (tn->held == 2) {
+			clear_wait(tn, next_tid);
+			barrier_resume(tn, next, next_tid, now);
+		} else if (tn->off_start && now > tn->off_start) {
 			__u64 off = now - tn->off_start;
 
 			if (tn->off_runnable) {
@@ -597,6 +725,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	if (!tp)
 		return 0;
 	init.depth = tp->depth + 1;
+	init.side = tp->side;
 	bpf_map_update_elem(&tracked, &ctgid, &init, BPF_ANY);
 	proc_event(BS_PROC_FORK, child, ptgid, 0);
 	return 0;

@@ -2,6 +2,7 @@
 /* measure.c - probes + trace + collector as one measurement session. */
 #include "measure.h"
 
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdarg.h>
@@ -41,6 +42,38 @@ static int hook_iter(void *ctx, struct bs_iter_rec *r)
 	struct bs_measure *m = ctx;
 
 	return m->on_iter ? m->on_iter(m->hook_ctx, r) : 0;
+}
+
+/* Two sites that fire at the same place (attaching both would double the hits). */
+static bool same_site(const struct bs_site *x, const struct bs_site *y)
+{
+	return x->kind == y->kind && !strcmp(x->path, y->path) &&
+	       (x->kind == BS_SITE_USDT
+			? !strcmp(x->symbol, y->symbol) && !strcmp(x->usdt_name, y->usdt_name)
+			: x->offset == y->offset);
+}
+
+static bool bs_boundaries_same(const struct bs_boundaries *x, const struct bs_boundaries *y)
+{
+	if (x->mode != y->mode)
+		return false;
+	if (x->mode == BS_BOUND_PROCESS)
+		return true;
+	return same_site(&x->begin, &y->begin) && same_site(&x->end, &y->end);
+}
+
+static int hook_barrier(void *ctx, void *data, size_t size)
+{
+	struct bs_measure *m = ctx;
+	struct bs_barrier_rec r;
+
+	if (size < sizeof(r))
+		return 0;
+	memcpy(&r, data, sizeof(r));
+	m->barrier_recs++;
+	if (r.type == BS_REC_BARRIER && m->on_barrier)
+		m->on_barrier(m->barrier_ctx, &r);
+	return 0;
 }
 
 static void hook_proc(void *ctx, const struct bs_proc_rec *r)
@@ -88,7 +121,23 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	popts.ringbuf_bytes = o->ringbuf_bytes;
 	popts.interferers = o->interferers;
 	popts.verbose = o->verbose;
-	rc = bs_probes_load(&m->probes, o->b, &popts, err, errlen);
+	if (o->b2 && (o->b2->mode == BS_BOUND_PROCESS) != (o->b->mode == BS_BOUND_PROCESS)) {
+		snprintf(err, errlen, "the process preset cannot be mixed with other boundaries");
+		m->usage_error = true;
+		return -EINVAL;
+	}
+	if (o->b2 && o->b->mode == BS_BOUND_GBENCH && o->b2->mode == BS_BOUND_GBENCH &&
+	    memcmp(&o->b->layout, &o->b2->layout, sizeof(o->b->layout))) {
+		snprintf(err, errlen, "the two gbench boundaries need the same libbenchmark layout");
+		m->usage_error = true;
+		return -EINVAL;
+	}
+	/* the gbench layout configures the (one) BPF object */
+	rc = bs_probes_load(&m->probes,
+			    o->b2 && o->b2->mode == BS_BOUND_GBENCH && o->b->mode != BS_BOUND_GBENCH
+				    ? o->b2
+				    : o->b,
+			    &popts, err, errlen);
 	if (rc)
 		return rc;
 	if (o->calibrate) {
@@ -100,6 +149,11 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	rc = bs_probes_attach_boundaries(&m->probes, o->b, err, errlen);
 	if (rc)
 		return rc;
+	if (o->b2 && !bs_boundaries_same(o->b, o->b2)) {
+		rc = bs_probes_attach_boundaries(&m->probes, o->b2, err, errlen);
+		if (rc)
+			return rc;
+	}
 	ctx = context_text(o, m->have_cost ? &m->cost : NULL);
 	if (!ctx) {
 		snprintf(err, errlen, "out of memory");
@@ -120,6 +174,11 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	m->col.on_proc = hook_proc;
 	m->col.hook_ctx = m;
 	m->col_ready = true;
+	rc = ring_buffer__add(m->col.rb, bs_probes_barrier_fd(&m->probes), hook_barrier, m);
+	if (rc) {
+		snprintf(err, errlen, "cannot read the barrier ring buffer: %s", strerror(-rc));
+		return rc;
+	}
 	return 0;
 }
 
@@ -129,6 +188,22 @@ void bs_measure_set_hooks(struct bs_measure *m, int (*on_iter)(void *ctx, struct
 	m->on_iter = on_iter;
 	m->on_proc = on_proc;
 	m->hook_ctx = ctx;
+}
+
+void bs_measure_set_barrier_hook(struct bs_measure *m,
+				 void (*fn)(void *ctx, const struct bs_barrier_rec *r), void *ctx)
+{
+	m->on_barrier = fn;
+	m->barrier_ctx = ctx;
+}
+
+int bs_measure_follow_side(struct bs_measure *m, pid_t pid, int side)
+{
+	int rc = bs_probes_track_side(&m->probes, pid, side);
+
+	if (rc == 0 && m->col.root <= 0)
+		m->col.root = pid;
+	return rc;
 }
 
 int bs_measure_follow(struct bs_measure *m, pid_t pid)
@@ -215,6 +290,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "thread_map_full", k->thread_map_full);
 	add_counter(lost, "end_without_begin", k->end_without_begin);
 	add_counter(lost, "interferer_full", k->interferer_full);
+	if (m->barrier_recs || k->barrier_lost)
+		add_counter(lost, "barrier_lost", k->barrier_lost);
 	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
 	json_object_object_add(end, "lost", lost);
 	add_counter(end, "iterations_received", m->col.iters);

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "benchscope/record.h"
@@ -29,6 +30,10 @@ struct bs_trace_writer;
 
 struct bs_measure_opts {
 	const struct bs_boundaries *b; /**< iteration boundaries, resolved */
+	/** a second set (duet --probe-B), attached too unless it equals b, or
+	 *  NULL. Both sets share one BPF object: a process preset cannot be
+	 *  mixed with another kind, and two gbench sets need the same layout. */
+	const struct bs_boundaries *b2;
 	size_t ringbuf_bytes;	       /**< ring buffer size (power of two) */
 	bool interferers;	       /**< account the tasks that take the CPU */
 	bool verbose;		       /**< libbpf messages (verifier log) */
@@ -53,6 +58,9 @@ struct bs_measure {
 	int (*on_iter)(void *ctx, struct bs_iter_rec *r);
 	void (*on_proc)(void *ctx, const struct bs_proc_rec *r);
 	void *hook_ctx;
+	void (*on_barrier)(void *ctx, const struct bs_barrier_rec *r);
+	void *barrier_ctx;
+	uint64_t barrier_recs; /**< barrier records received */
 };
 
 /**
@@ -79,8 +87,24 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 void bs_measure_set_hooks(struct bs_measure *m, int (*on_iter)(void *ctx, struct bs_iter_rec *r),
 			  void (*on_proc)(void *ctx, const struct bs_proc_rec *r), void *ctx);
 
+/**
+ * bs_measure_set_barrier_hook - see the sync-duet barrier records (struct
+ * bs_barrier_rec) as they arrive, inside bs_measure_poll; they are not
+ * stored in the trace. A record that asks to continue a stopped side
+ * (BS_BARRIER_RELEASE_CONT) wakes the poll at once.
+ */
+void bs_measure_set_barrier_hook(struct bs_measure *m,
+				 void (*fn)(void *ctx, const struct bs_barrier_rec *r), void *ctx);
+
 /** bs_measure_follow - follow process pid and its descendants. 0 or -errno. */
 int bs_measure_follow(struct bs_measure *m, pid_t pid);
+
+/**
+ * bs_measure_follow_side - follow process pid and its descendants as side
+ * `side` (0 A, 1 B) of a duet (they take part in an armed barrier).
+ * 0 or -errno.
+ */
+int bs_measure_follow_side(struct bs_measure *m, pid_t pid, int side);
 
 /**
  * bs_measure_poll - wait up to timeout_ms for records, store them (hooks

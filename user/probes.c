@@ -205,6 +205,53 @@ int bs_probes_track(struct bs_probes *p, pid_t pid)
 	return 0;
 }
 
+int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side)
+{
+	struct {
+		__u64 iter_seq;
+		__u32 depth;
+		__u32 side;
+	} v = { 0, 0, (__u32)(side & 1) + 1 };
+	__u32 key = (__u32)pid;
+
+	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+unsigned bs_probes_barrier_arm(struct bs_probes *p)
+{
+	struct benchscope_bpf__bss *b = p->skel->bss;
+	int i;
+
+	__atomic_store_n(&b->bar_active, 0, __ATOMIC_SEQ_CST);
+	for (i = 0; i < 2; i++) {
+		__atomic_store_n(&b->bar_arrived[i], 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&b->bar_waiting[i], 0, __ATOMIC_SEQ_CST);
+		b->bar_begin_ns[i] = 0;
+		b->bar_pid[i] = 0;
+	}
+	b->bar_gen++;
+	if (!b->bar_gen)
+		b->bar_gen = 1;
+	__atomic_store_n(&b->bar_active, 1, __ATOMIC_SEQ_CST);
+	return b->bar_gen;
+}
+
+void bs_probes_barrier_disarm(struct bs_probes *p)
+{
+	struct benchscope_bpf__bss *b = p->skel->bss;
+
+	__atomic_store_n(&b->bar_active, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b->bar_waiting[0], 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b->bar_waiting[1], 0, __ATOMIC_SEQ_CST);
+}
+
+int bs_probes_barrier_fd(const struct bs_probes *p)
+{
+	return bpf_map__fd(p->skel->maps.brb);
+}
+
 int bs_probes_ringbuf_fd(const struct bs_probes *p)
 {
 	return bpf_map__fd(p->skel->maps.rb);

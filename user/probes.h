@@ -50,6 +50,31 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 /** Follow process `pid` (and, through fork, its descendants). 0 or -errno. */
 int bs_probes_track(struct bs_probes *p, pid_t pid);
 
+/**
+ * bs_probes_track_side - follow process `pid` like bs_probes_track, as side
+ * `side` of a duet (0 A, 1 B); its descendants inherit the side. The side
+ * takes part in the sync-duet barrier while one is armed. 0 or -errno.
+ */
+int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side);
+
+/**
+ * bs_probes_barrier_arm - reset the sync-duet barrier (begin counts, waits)
+ * and arm it for a new run: from now on, the k-th iteration begin of side A
+ * and of side B start together (bpf/benchscope.bpf.c, barrier_arrive).
+ * Returns the run's generation (> 0), which the barrier records carry.
+ */
+unsigned bs_probes_barrier_arm(struct bs_probes *p);
+
+/**
+ * bs_probes_barrier_disarm - no further waits (a side exited, timed out, or
+ * the run ended); a side stopped at the barrier must still be continued by
+ * the caller (SIGCONT): its pending wait is cleared here.
+ */
+void bs_probes_barrier_disarm(struct bs_probes *p);
+
+/** Fd of the barrier ring buffer (struct bs_barrier_rec records). */
+int bs_probes_barrier_fd(const struct bs_probes *p);
+
 /** Ring buffer map fd, for the collector. */
 int bs_probes_ringbuf_fd(const struct bs_probes *p);
 

@@ -55,6 +55,15 @@ static int become_user(const struct target_user *tu)
 int bs_session_spawn(struct bs_session *s, char *const argv[], const char *user, char *err,
 		     size_t errlen)
 {
+	struct bs_spawn_opts o = { .user = user };
+
+	return bs_session_spawn_opts(s, argv, &o, err, errlen);
+}
+
+int bs_session_spawn_opts(struct bs_session *s, char *const argv[], const struct bs_spawn_opts *o,
+			  char *err, size_t errlen)
+{
+	const char *user = o->user;
 	struct target_user tu;
 	int go[2], ex[2], rc;
 	pid_t pid, parent;
@@ -89,7 +98,13 @@ int bs_session_spawn(struct bs_session *s, char *const argv[], const char *user,
 		/* held here until every probe is attached */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127); /* the tool went away: do not run unobserved */
-		if (user)
+		if (o->stdout_set && o->stdout_fd >= 0 && dup2(o->stdout_fd, STDOUT_FILENO) < 0)
+			e = errno;
+		if (!e && o->stderr_set && o->stderr_fd >= 0 && dup2(o->stderr_fd, STDERR_FILENO) < 0)
+			e = errno;
+		if (!e && o->cpus && sched_setaffinity(0, sizeof(*o->cpus), o->cpus))
+			e = errno;
+		if (!e && user)
 			e = become_user(&tu);
 		/* after the credentials change, which clears it: the harness
 		 * must not outlive a killed benchscope unobserved */
@@ -166,6 +181,7 @@ int bs_session_stop(struct bs_session *s, int grace_ms)
 	if (s->pid <= 0 || s->exited)
 		return 0;
 	kill(s->pid, SIGTERM);
+	kill(s->pid, SIGCONT);
 	while (waited < grace_ms) {
 		if (bs_session_poll(s) == 1)
 			return 0;

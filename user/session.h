@@ -10,6 +10,7 @@
 #ifndef BENCHSCOPE_SESSION_H
 #define BENCHSCOPE_SESSION_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -30,6 +31,26 @@ struct bs_session {
 int bs_session_spawn(struct bs_session *s, char *const argv[], const char *user, char *err,
 		     size_t errlen);
 
+/** How to start the harness (bs_session_spawn_opts); zero fields: defaults. */
+struct bs_spawn_opts {
+	const char *user;      /**< run as this user, or NULL */
+	const cpu_set_t *cpus; /**< CPU affinity set in the child before exec
+				*   (sched_setaffinity), or NULL: inherited */
+	int stdout_fd;	       /**< dup2'ed onto the child's stdout; < 0: inherited.
+				*   Use stdout_set, since 0 is a valid fd */
+	bool stdout_set;
+	int stderr_fd;	       /**< dup2'ed onto the child's stderr if stderr_set */
+	bool stderr_set;
+};
+
+/**
+ * bs_session_spawn_opts - bs_session_spawn with placement and output
+ * options. A failing sched_setaffinity in the child is reported by
+ * bs_session_release like a failed exec. Returns 0 or -errno with a reason.
+ */
+int bs_session_spawn_opts(struct bs_session *s, char *const argv[], const struct bs_spawn_opts *o,
+			  char *err, size_t errlen);
+
 /**
  * Let the held child exec. Returns 0 once exec succeeded, or -errno of the
  * failed exec (the child has then exited with status 127) with a reason in err.
@@ -40,7 +61,8 @@ int bs_session_release(struct bs_session *s, char *err, size_t errlen);
 int bs_session_poll(struct bs_session *s);
 
 /**
- * Stop the harness: SIGTERM, then SIGKILL after grace_ms; waits for it.
+ * Stop the harness: SIGTERM (and SIGCONT, should it be stopped, e.g. at a
+ * sync-duet barrier), then SIGKILL after grace_ms; waits for it.
  * Safe to call when it already exited. Returns 0 or -errno.
  */
 int bs_session_stop(struct bs_session *s, int grace_ms);

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * duet_run.h - the runner of `benchscope duet` (DESIGN.md §4.4; seed 004):
+ * the schedule of runs (RMIT or fixed), one duet run (both sides spawned
+ * held, released together or one after the other, followed, timed out),
+ * the kernel-assisted barrier of sync runs, placement (--cpus) and the
+ * --stop-ci decision. The trace layout written is docs/duet-trace.md; the
+ * analysis of the finished trace is user/duet_report.h.
+ *
+ * Files: duet_run_sched.c (schedule), duet_run_one.c (one run),
+ * duet_run_barrier.c (barrier control), duet_run_place.c (placement),
+ * duet_run_stop.c (--stop-ci).
+ */
+#ifndef BENCHSCOPE_DUET_RUN_H
+#define BENCHSCOPE_DUET_RUN_H
+
+#include <json-c/json.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "benchscope/record.h"
+#include "session.h"
+
+struct bs_measure;
+struct bs_probes;
+
+/** Duet methods (seed 004): the CLI and trace names are "async", "sync", "seq". */
+enum bs_duet_method { BS_DM_RUN_ASYNC = 0, BS_DM_RUN_SYNC = 1, BS_DM_RUN_SEQ = 2, BS_DM_RUN_N = 3 };
+
+/** "async", "sync", "seq". */
+const char *bs_duet_method_name(int method);
+
+/* ---- schedule (duet_run_sched.c) -------------------------------------- */
+
+/** One planned run. */
+struct bs_duet_plan {
+	int method; /**< enum bs_duet_method */
+	int index;  /**< 0-based run index within its method */
+	int order;  /**< 0: A first ("AB"), 1: B first ("BA") */
+};
+
+/**
+ * bs_duet_schedule - the runs of a duet, in execution order: `runs` rounds;
+ * each round runs every method of methods[0..n_methods-1] once.
+ * rmit: the methods' order within each round is shuffled and each method's
+ * pair orders are balanced (half AB, half BA; the odd one random) and
+ * shuffled over its runs, all from a GSL mt19937 seeded with `seed`
+ * (randomized multiple interleaved trials, Abedi & Brecht).
+ * fixed: methods in the given order in every round, always AB.
+ * *out (malloc'd, n_methods * runs entries) is freed by the caller.
+ * Returns 0, -EINVAL (no method, runs 0) or -ENOMEM.
+ */
+int bs_duet_schedule(const int *methods, size_t n_methods, size_t runs, bool rmit, uint64_t seed,
+		     struct bs_duet_plan **out, size_t *n_out);
+
+/* ---- placement (duet_run_place.c) -------------------------------------- */
+
+/** --cpus A=LIST,B=LIST, parsed. */
+struct bs_duet_cpus {
+	bool set;	   /**< --cpus given */
+	cpu_set_t cpus[2]; /**< A's and B's CPUs */
+	char text[2][128]; /**< the lists as given, e.g. "0", "2-3" */
+};
+
+/**
+ * bs_duet_cpus_parse - parse "A=LIST,B=LIST" (LIST: CPU numbers and ranges
+ * separated by commas, "0", "0,2", "1-3"; both sides required). Every CPU
+ * must be one benchscope may run on (sched_getaffinity).
+ * Returns 0 or -EINVAL with a one-line reason in err.
+ */
+int bs_duet_cpus_parse(const char *spec, struct bs_duet_cpus *c, char *err, size_t errlen);
+
+/**
+ * bs_duet_smt_siblings - the SMT sibling groups of the online CPUs from
+ * sysfs (topology/thread_siblings_list), each group with more than one CPU
+ * once, as a JSON array of arrays of CPU numbers ([] when no SMT).
+ */
+json_object *bs_duet_smt_siblings(void);
+
+/* ---- barrier control (duet_run_barrier.c) ------------------------------ */
+
+/** One rendezvous of a sync run, as the barrier records describe it. */
+struct bs_barrier_meet {
+	uint64_t release_ns; /**< the second side's begin (RELEASE*) */
+	uint64_t other_ns;   /**< the first side's begin as it arrived */
+	uint64_t resume_ns;  /**< RESUME: the stopped side's re-stamped begin (0: none) */
+	bool seen;	     /**< a RELEASE* record arrived for it */
+	bool cont;	     /**< the first side was stopped and had to be continued */
+};
+
+/** The barrier of one sync run, seen from user space. */
+struct bs_barrier_ctl {
+	struct bs_probes *probes;
+	bool armed;
+	unsigned gen;		      /**< this run's generation (records of others ignored) */
+	pid_t pid[2];		      /**< the sides' root processes */
+	struct bs_barrier_meet *meet; /**< indexed by rendezvous index */
+	size_t n_meet, cap_meet;
+	size_t waits;	       /**< WAIT records (a side stopped itself) */
+	size_t conts;	       /**< SIGCONTs sent for RELEASE_CONT */
+	size_t timeouts;       /**< forced releases: a side waited and the other never came */
+	int64_t wait_index[2]; /**< index a side is known to wait at, -1: none */
+};
+
+/** bs_barrier_start - arm the barrier for a sync run of the sides pid[0], pid[1]. */
+void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2]);
+
+/**
+ * bs_barrier_on_record - handle one barrier record (measure hook): on
+ * BS_BARRIER_RELEASE_CONT send SIGCONT to the stopped side at once; note
+ * every rendezvous for the skew.
+ */
+void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec *r);
+
+/**
+ * bs_barrier_force_release - disarm and continue both sides (a side exited,
+ * failed or timed out, or the run ends); counts a timeout when a side was
+ * waiting for the other. Idempotent.
+ */
+void bs_barrier_force_release(struct bs_barrier_ctl *b);
+
+/**
+ * bs_barrier_json - {"released": N, "skew_ns": [...], "timeouts": N} of
+ * the run: per rendezvous (iteration index of both sides), the release
+ * skew |begin_A - begin_B| in ns, i.e. the stopped side's re-stamped begin
+ * minus the releasing side's begin, or the distance of the two begins when
+ * nobody had to stop. Call after the run's records are drained.
+ */
+json_object *bs_barrier_json(const struct bs_barrier_ctl *b);
+
+/** bs_barrier_free - free the bookkeeping (not the probes). */
+void bs_barrier_free(struct bs_barrier_ctl *b);
+
+/* ---- one run (duet_run_one.c) ------------------------------------------- */
+
+/** What a duet run needs that stays the same over runs. */
+struct bs_duet_env {
+	struct bs_measure *m;
+	char **argv[2]; /**< A's and B's commands */
+	const struct bs_duet_cpus *cpus;
+	double timeout_s;	   /**< per side: from release to exit */
+	int stdout_fd;		   /**< harness stdout (e.g. /dev/null), < 0: inherited */
+	bool capture_stderr;	   /**< keep each side's stderr in a temporary file and
+				    *   quote its last line when the side fails */
+	const char *user;	   /**< run the sides as this user, or NULL */
+	volatile int *interrupted; /**< set by the signal handler */
+	void (*tick)(void *ctx);   /**< called about every 50 ms while a run goes (progress) */
+	void *tick_ctx;
+};
+
+/** One side of a finished run. */
+struct bs_duet_side {
+	struct bs_session sess;
+	bool spawned, released;
+	uint64_t start_ns, end_ns; /**< CLOCK_MONOTONIC: release, exit */
+	size_t n_iters;		   /**< iteration records of its processes */
+	char failed[256];	   /**< "" or why it failed */
+	pid_t *pids;		   /**< root and descendants */
+	size_t n_pids, cap_pids;
+	struct bs_iter_rec *iters; /**< its iteration records, arrival order (for --stop-ci) */
+	size_t cap_iters;
+	int err_fd; /**< its captured stderr (temporary file), or -1 */
+};
+
+/** One finished run. */
+struct bs_duet_runres {
+	struct bs_duet_plan plan;
+	int run; /**< 0-based over all runs */
+	bool ok;
+	bool interrupted;
+	char reason[320]; /**< "" when ok */
+	uint64_t start_ns, end_ns;
+	struct bs_duet_side side[2];
+	struct bs_barrier_ctl bar; /**< sync runs */
+};
+
+/**
+ * bs_duet_run_one - run plan `pl` as run number `run`: spawn the sides held
+ * before exec (placed per env->cpus), follow them as sides A and B, release
+ * them (async: together; sync: together with the barrier armed; seq: one
+ * after the other, in pl->order), wait until both exited, a side failed
+ * (then the other is stopped) or a side ran longer than env->timeout_s,
+ * drain the ring buffer, and fill *res. The caller routes iteration,
+ * process and barrier records to bs_duet_runres_on_* while it runs.
+ * Returns 0 (the run happened, ok or failed: see res->ok) or -errno when
+ * the measurement itself failed (then res->reason says why).
+ */
+int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl, int run,
+		    struct bs_duet_runres *res);
+
+/** Iteration record hook: counts/keeps it for its side. Returns 0. */
+int bs_duet_runres_on_iter(struct bs_duet_runres *res, const struct bs_iter_rec *r);
+
+/** Process record hook: follows forks and exits of the sides. */
+void bs_duet_runres_on_proc(struct bs_duet_runres *res, const struct bs_proc_rec *r);
+
+/**
+ * bs_duet_runres_event - the "duet_run" EVENT of a finished run
+ * (docs/duet-trace.md), with cpus from env. New object, caller puts it.
+ */
+json_object *bs_duet_runres_event(const struct bs_duet_runres *res,
+				  const struct bs_duet_cpus *cpus);
+
+/** bs_duet_runres_free - free a result's arrays and close its sessions. */
+void bs_duet_runres_free(struct bs_duet_runres *res);
+
+/* ---- --stop-ci (duet_run_stop.c) ---------------------------------------- */
+
+/**
+ * bs_duet_stop_check - the relative CI width of the paired difference over
+ * the ok runs of `method` among res[0..n-1] (stats: bs_duet_analyze; scores
+ * are ns per invocation where the iterations carry invocation counts,
+ * Google Benchmark calibration runs left out and each benchmark analysed
+ * apart; the largest width over benchmarks counts), 2000 resamples, seed.
+ * *width receives it (NAN when it cannot be computed yet: fewer than 2 ok
+ * runs, no pair). Returns a new {"kind":"duet_stop_check", ...} event with
+ * the figures, the threshold and "decision": "stop" | "continue"; *stop
+ * says whether to stop (ok runs >= min_runs and width <= threshold).
+ */
+json_object *bs_duet_stop_check(const struct bs_duet_runres *res, size_t n, int method,
+				size_t min_runs, double threshold, double min_overlap,
+				uint64_t seed, double *width, bool *stop);
+
+/** The CI test of one benchmark and method, in percent of A's mean score. */
+struct bs_duet_quick {
+	size_t n_runs, n_pairs;
+	double rel_ci_width;   /**< (hi - lo) / grand mean */
+	double slow_pct;       /**< (mean_B - mean_A) / mean_A * 100: B slower when > 0 */
+	double lo_pct, hi_pct; /**< 95 % BCa CI of mean(B - A) in % of mean_A */
+	bool differs;	       /**< the CI excludes 0 */
+};
+
+/**
+ * bs_duet_ci_of_runs - the CI test of `method` over the ok runs among
+ * res[0..n-1], per benchmark, as bs_duet_stop_check computes it (pairs
+ * from timestamps: j with j for seq and sync, overlap rate > min_overlap
+ * for async; run-means sampling; BCa). out[] receives up to max_out
+ * benchmarks, *n_out their number. Returns 0, -ENODATA (no ok run or no
+ * pair) or -EDOM (a stats error: too few runs, zero variance).
+ */
+int bs_duet_ci_of_runs(const struct bs_duet_runres *res, size_t n, int method, double min_overlap,
+		       size_t n_resamples, uint64_t seed, struct bs_duet_quick *out, size_t max_out,
+		       size_t *n_out);
+
+#endif

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * duet_run_barrier.c - the user-space half of the sync-duet barrier: arm it
+ * per run, continue (SIGCONT) a side that stopped itself at an iteration
+ * begin as soon as the other side arrives, force a release when a side
+ * goes away, and turn the barrier records into the release skew.
+ * The kernel half is barrier_arrive/barrier_resume in bpf/benchscope.bpf.c.
+ */
+#include "duet_run.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes.h"
+
+void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2])
+{
+	memset(b, 0, sizeof(*b));
+	b->probes = p;
+	b->pid[0] = pid[0];
+	b->pid[1] = pid[1];
+	b->wait_index[0] = b->wait_index[1] = -1;
+	b->gen = bs_probes_barrier_arm(p);
+	b->armed = true;
+}
+
+static struct bs_barrier_meet *meet_at(struct bs_barrier_ctl *b, uint64_t k)
+{
+	if (k > (1u << 24))
+		return NULL; /* not a plausible iteration count */
+	if (k >= b->cap_meet) {
+		size_t cap = b->cap_meet ? b->cap_meet : 64;
+		struct bs_barrier_meet *nm;
+
+		while (cap <= k)
+			cap *= 2;
+		nm = realloc(b->meet, cap * sizeof(*nm));
+		if (!nm)
+			return NULL;
+		memset(nm + b->cap_meet, 0, (cap - b->cap_meet) * sizeof(*nm));
+		b->meet = nm;
+		b->cap_meet = cap;
+	}
+	if (k >= b->n_meet)
+		b->n_meet = k + 1;
+	return &b->meet[k];
+}
+
+void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec *r)
+{
+	struct bs_barrier_meet *mt;
+	int s = (int)(r->side & 1);
+
+	if (!b->gen || r->gen != b->gen)
+		return;
+	switch (r->kind) {
+	case BS_BARRIER_RELEASE_CONT:
+		/* first: the stopped side is waiting for exactly this */
+		if (r->other_pid > 0)
+			kill((pid_t)r->other_pid, SIGCONT);
+		b->conts++;
+		b->wait_index[s ^ 1] = -1;
+		/* fall through */
+	case BS_BARRIER_RELEASE:
+		mt = meet_at(b, r->index);
+		if (!mt)
+			return;
+		if (!mt->seen || r->kind == BS_BARRIER_RELEASE_CONT) {
+			mt->release_ns = r->ts_ns;
+			mt->other_ns = r->other_ns;
+		}
+		mt->seen = true;
+		if (r->kind == BS_BARRIER_RELEASE_CONT)
+			mt->cont = true;
+		break;
+	case BS_BARRIER_WAIT:
+		b->waits++;
+		/* unless its release came first (records of two CPUs interleave) */
+		mt = meet_at(b, r->index);
+		if (!mt || !mt->seen)
+			b->wait_index[s] = (int64_t)r->index;
+		break;
+	case BS_BARRIER_RESUME:
+		mt = meet_at(b, r->index);
+		if (mt && !mt->resume_ns)
+			mt->resume_ns = r->ts_ns;
+		if (b->wait_index[s] == (int64_t)r->index)
+			b->wait_index[s] = -1;
+		break;
+	default:
+		break;
+	}
+}
+
+void bs_barrier_force_release(struct bs_barrier_ctl *b)
+{
+	int s;
+
+	if (!b->armed)
+		return;
+	bs_probes_barrier_disarm(b->probes);
+	b->armed = false;
+	for (s = 0; s < 2; s++) {
+		if (b->wait_index[s] >= 0)
+			b->timeouts++;
+		b->wait_index[s] = -1;
+		if (b->pid[s] > 0)
+			kill(b->pid[s], SIGCONT); /* harmless when it runs; ends a stop */
+	}
+}
+
+json_object *bs_barrier_json(const struct bs_barrier_ctl *b)
+{
+	json_object *o = json_object_new_object(), *sk = json_object_new_array();
+	size_t k, released = 0;
+
+	for (k = 0; k < b->n_meet; k++) {
+		const struct bs_barrier_meet *mt = &b->meet[k];
+		int64_t skew;
+
+		if (!mt->seen)
+			continue;
+		released++;
+		if (mt->cont && mt->resume_ns)
+			skew = (int64_t)(mt->resume_ns - mt->release_ns);
+		else
+			skew = (int64_t)(mt->release_ns - mt->other_ns);
+		json_object_array_add(sk, json_object_new_int64(skew < 0 ? -skew : skew));
+	}
+	json_object_object_add(o, "released", json_object_new_int64((int64_t)released));
+	json_object_object_add(o, "skew_ns", sk);
+	json_object_object_add(o, "timeouts", json_object_new_int64((int64_t)b->timeouts));
+	json_object_object_add(o, "stops", json_object_new_int64((int64_t)b->waits));
+	return o;
+}
+
+void bs_barrier_free(struct bs_barrier_ctl *b)
+{
+	free(b->meet);
+	b->meet = NULL;
+	b->n_meet = b->cap_meet = 0;
+}

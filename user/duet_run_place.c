@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/* duet_run_place.c - placement of the duet's sides (--cpus) and the SMT topology. */
+#include "duet_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Add "N" or "N-M" to set. 0 or -EINVAL. */
+static int add_range(const char *tok, cpu_set_t *set)
+{
+	char *end;
+	long a, b;
+
+	a = strtol(tok, &end, 10);
+	if (end == tok || a < 0)
+		return -EINVAL;
+	b = a;
+	if (*end == '-') {
+		const char *t2 = end + 1;
+
+		b = strtol(t2, &end, 10);
+		if (end == t2 || b < a)
+			return -EINVAL;
+	}
+	if (*end || b >= CPU_SETSIZE)
+		return -EINVAL;
+	for (; a <= b; a++)
+		CPU_SET((int)a, set);
+	return 0;
+}
+
+int bs_duet_cpus_parse(const char *spec, struct bs_duet_cpus *c, char *err, size_t errlen)
+{
+	char *copy = strdup(spec ? spec : ""), *save = NULL, *tok;
+	bool seen[2] = {false, false};
+	cpu_set_t allowed;
+	int side = -1, i, cpu;
+
+	memset(c, 0, sizeof(*c));
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *list = tok;
+
+		if ((tok[0] == 'A' || tok[0] == 'B' || tok[0] == 'a' || tok[0] == 'b') &&
+		    tok[1] == '=') {
+			side = tok[0] == 'A' || tok[0] == 'a' ? 0 : 1;
+			if (seen[side]) {
+				snprintf(err, errlen, "--cpus names side %c twice", "AB"[side]);
+				goto bad;
+			}
+			seen[side] = true;
+			list = tok + 2;
+		}
+		if (side < 0 || add_range(list, &c->cpus[side])) {
+			snprintf(
+			    err, errlen,
+			    "--cpus takes A=LIST,B=LIST (e.g. A=0,B=1 or A=0-1,B=2-3), not '%s'",
+			    spec);
+			goto bad;
+		}
+		snprintf(c->text[side] + strlen(c->text[side]),
+			 sizeof(c->text[0]) - strlen(c->text[side]), "%s%s",
+			 c->text[side][0] ? "," : "", list);
+	}
+	if (!seen[0] || !seen[1]) {
+		snprintf(err, errlen, "--cpus needs both sides: A=LIST,B=LIST, not '%s'", spec);
+		goto bad;
+	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		goto bad;
+	}
+	for (i = 0; i < 2; i++)
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &c->cpus[i]) && !CPU_ISSET(cpu, &allowed)) {
+				snprintf(
+				    err, errlen,
+				    "--cpus: CPU %d is not available here (online CPUs: 0-%ld)",
+				    cpu, sysconf(_SC_NPROCESSORS_ONLN) - 1);
+				goto bad;
+			}
+	free(copy);
+	c->set = true;
+	return 0;
+bad:
+	free(copy);
+	memset(c, 0, sizeof(*c));
+	return -EINVAL;
+}
+
+json_object *bs_duet_smt_siblings(void)
+{
+	json_object *groups = json_object_new_array();
+	long n = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	cpu_set_t done;
+
+	CPU_ZERO(&done);
+	for (cpu = 0; cpu < n && cpu < CPU_SETSIZE; cpu++) {
+		char path[128], line[256];
+		cpu_set_t g;
+		FILE *f;
+		int k, count;
+
+		if (CPU_ISSET((int)cpu, &done))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/topology/thread_siblings_list", cpu);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(line, sizeof(line), f)) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		line[strcspn(line, "\n")] = 0;
+		CPU_ZERO(&g);
+		{
+			char *save = NULL, *tok;
+
+			for (tok = strtok_r(line, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save))
+				add_range(tok, &g);
+		}
+		count = CPU_COUNT(&g);
+		CPU_OR(&done, &done, &g);
+		if (count > 1) {
+			json_object *arr = json_object_new_array();
+
+			for (k = 0; k < CPU_SETSIZE; k++)
+				if (CPU_ISSET(k, &g))
+					json_object_array_add(arr, json_object_new_int(k));
+			json_object_array_add(groups, arr);
+		}
+	}
+	return groups;
+}
