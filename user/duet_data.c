@@ -212,7 +212,8 @@ static size_t side_clean(const struct bs_iter_rec **it, size_t *n)
 		it[m++] = it[i];
 	}
 	*n = m;
-	qsort(it, m, sizeof(*it), cmp_rec_begin);
+	if (m)
+		qsort(it, m, sizeof(*it), cmp_rec_begin);
 	for (size_t i = 1; i < m; i++)
 		if (it[i]->begin_ns < it[i - 1]->end_ns)
 			overlap = true;
@@ -540,7 +541,8 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 			   ds->path ? ds->path : "the trace");
 		goto out;
 	}
-	qsort(ev, n_ev, sizeof(*ev), cmp_evrun);
+	if (n_ev)
+		qsort(ev, n_ev, sizeof(*ev), cmp_evrun);
 	d->pidsets = calloc(n_ev + 1, sizeof(*d->pidsets));
 	if (!d->pidsets) {
 		ret = -ENOMEM;

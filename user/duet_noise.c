@@ -149,8 +149,10 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 				goto nomem;
 		}
 	}
-	qsort(n->runs, n->n_runs, sizeof(*n->runs), cmp_run);
-	qsort(n->third, n->n_third, sizeof(*n->third), cmp_task);
+	if (n->n_runs)
+		qsort(n->runs, n->n_runs, sizeof(*n->runs), cmp_run);
+	if (n->n_third)
+		qsort(n->third, n->n_third, sizeof(*n->third), cmp_task);
 	for (size_t i = 0; i < n->n_runs; i++) {
 		struct bs_dnoise_run *r = &n->runs[i];
 		double sum;

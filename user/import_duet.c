@@ -447,7 +447,8 @@ static int build_groups(struct imp *im)
 			struct row **it = g->side[s];
 			int64_t t;
 
-			qsort(it, g->n[s], sizeof(*it), cmp_row_iter);
+			if (g->n[s])
+				qsort(it, g->n[s], sizeof(*it), cmp_row_iter);
 			for (size_t i = 1; i < g->n[s]; i++)
 				if (it[i]->iter == it[i - 1]->iter)
 					return bad(im, it[i]->line,

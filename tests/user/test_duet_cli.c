@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+/* test_duet_cli.c - `benchscope report` on duet traces and `benchscope
+ * import --format duet-csv`: the CSV schema, JSON, the picture, the import
+ * round trip, the Renaissance data against SciPy (tests/fixtures/stats/
+ * duet.txt), and bad input (one line on stderr, exit 2). Each command runs
+ * in a child with stdout and stderr sent to files. */
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include <json-c/json.h>
+
+#include "test.h"
+#include "benchscope/stats.h"
+#include "commands.h"
+#include "dataset.h"
+#include "duet_analysis.h"
+#include "duet_data.h"
+#include "fixture.h"
+#include "duet_fixture.h"
+#include "stats/fixtures.h"
+
+static char out_path[300], err_path[300];
+static struct df_truth truth;
+
+/* Run cmd (cmd_report or cmd_import) with the NULL-terminated args. */
+static int run_cmd(int (*cmd)(int, char **), const char *name, const char *const *args)
+{
+	char *argv[24];
+	int argc = 0, status;
+	pid_t pid;
+
+	argv[argc++] = (char *)name;
+	for (; *args && argc < 23; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(99);
+		int rc = cmd(argc, argv);
+
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (buf)
+		buf[fread(buf, 1, (size_t)n, f)] = 0;
+	fclose(f);
+	return buf;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* stderr is exactly one line containing @what */
+static void check_one_line_err(const char *what)
+{
+	char *e = slurp(err_path);
+
+	CHECK_INT_EQ(count_lines(e), 1);
+	if (!strstr(e, what))
+		FAILF("stderr '%s' lacks '%s'", e, what);
+	free(e);
+}
+
+static const char *synth_trace(void)
+{
+	static char path[300];
+	struct df_spec sp = {.runs_per_method = 5,
+			     .methods = {true, true, true},
+			     .iters = 10,
+			     .slow_b = 0.1,
+			     .noise = 0.01,
+			     .failed_run = true,
+			     .asym_run = true,
+			     .seed = 21};
+
+	if (!path[0]) {
+		fx_path(path, sizeof(path), "cli.trace");
+		if (df_write(path, &sp, &truth))
+			path[0] = 0;
+	}
+	return path;
+}
+
+/* CSV: the duet package's columns first, then ours; one row per analysed
+ * iteration; types seqn/syncduet/duet */
+static void test_report_csv_json(void)
+{
+	const char *tr = synth_trace();
+	char csv[300], json[300];
+	char *s;
+
+	fx_path(csv, sizeof(csv), "cli.csv");
+	fx_path(json, sizeof(json), "cli.json");
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){tr, "--csv", csv, "--json", json, "--no-mds", NULL}),
+		     0);
+	s = slurp(out_path);
+	CHECK(strstr(s, "verdict (async): B is ") != NULL);
+	CHECK(strstr(s, "failed      run ") && strstr(s, "B crashed (signal 11)"));
+	CHECK(strstr(s, "asymmetric runs") != NULL);
+	free(s);
+	s = slurp(csv);
+	static const char hdr[] = "suite,benchmark,type,runid,pair,iteration,iteration_start_ns,"
+				  "iteration_end_ns,iteration_time_ns,run,method,order,pid,tid,"
+				  "invocations,score_ns,paired_with,preempted_ns,runq_wait_ns,";
+
+	CHECK(!strncmp(s, hdr, sizeof(hdr) - 1));
+	CHECK_INT_EQ(count_lines(s), 1 + 15 * 2 * 10);
+	CHECK(strstr(s, ",seqn,") && strstr(s, ",syncduet,") && strstr(s, ",duet,"));
+	free(s);
+	json_object *j = json_object_from_file(json), *b, *m;
+
+	CHECK(j != NULL);
+	if (!j)
+		return;
+	CHECK(!strcmp(json_object_get_string(bs_json_get(j, "kind")), "duet_report"));
+	CHECK_INT_EQ(json_object_get_int(bs_json_get(bs_json_get(j, "runs"), "failed")), 1);
+	b = json_object_array_get_idx(bs_json_get(j, "benchmarks"), 0);
+	CHECK(!strcmp(json_object_get_string(bs_json_get(b, "primary_method")), "async"));
+	m = json_object_array_get_idx(bs_json_get(b, "methods"), 2);
+	CHECK(!strcmp(json_object_get_string(bs_json_get(m, "method")), "async"));
+	CHECK(!strcmp(json_object_get_string(bs_json_get(bs_json_get(m, "verdict"), "kind")),
+		      "slower"));
+	CHECK(bs_json_get(bs_json_get(bs_json_get(j, "noise"), "methods"), "async") != NULL);
+	json_object_put(j);
+	/* Markdown to stdout */
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--md", "-", "--no-mds", NULL}),
+		     0);
+	s = slurp(out_path);
+	CHECK(!strncmp(s, "# Duet report: synth", 20));
+	CHECK(strstr(s, "| method | runs |") != NULL);
+	free(s);
+}
+
+/* the picture: SVG from gnuplot; a wrong suffix is a usage error */
+static void test_report_plot(void)
+{
+	const char *tr = synth_trace();
+	char svg[300], bad[300];
+	char *s;
+	int rc;
+
+	fx_path(svg, sizeof(svg), "cli.svg");
+	fx_path(bad, sizeof(bad), "cli.gif");
+	rc = run_cmd(cmd_report, "report", (const char *[]){tr, "--plot", svg, "-q", "--no-mds", NULL});
+	if (rc == 1) {
+		s = slurp(err_path);
+		if (strstr(s, "gnuplot not found")) {
+			free(s);
+			SKIP("gnuplot not installed");
+		}
+		free(s);
+	}
+	CHECK_INT_EQ(rc, 0);
+	s = slurp(svg);
+	CHECK(strstr(s, "<svg") != NULL);
+	CHECK(strstr(s, "run 0 async A") != NULL);
+	free(s);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--plot", bad, "-q", NULL}), 2);
+	check_one_line_err(".svg or .png");
+}
+
+/* import of the report's CSV, report again, import again: the same CSV
+ * (byte for byte) and the same verdicts */
+static void test_import_round_trip(void)
+{
+	const char *tr = synth_trace();
+	char csv1[300], t1[300], csv2[300], t2[300], csv3[300], j2[300], j3[300];
+	char *a, *b;
+
+	fx_path(csv1, sizeof(csv1), "rt1.csv");
+	fx_path(t1, sizeof(t1), "rt1.trace");
+	fx_path(csv2, sizeof(csv2), "rt2.csv");
+	fx_path(t2, sizeof(t2), "rt2.trace");
+	fx_path(csv3, sizeof(csv3), "rt3.csv");
+	fx_path(j2, sizeof(j2), "rt2.json");
+	fx_path(j3, sizeof(j3), "rt3.json");
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--csv", csv1, "-q", "--no-mds", NULL}), 0);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv1, "-o", t1, NULL}),
+		     0);
+	a = slurp(out_path);
+	CHECK(strstr(a, "imported 300 iterations of 15 runs (1 benchmark, processed layout)") != NULL);
+	free(a);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){t1, "--csv", csv2, "--json", j2, "-q", NULL}),
+		     0);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv2, "-o", t2, NULL}),
+		     0);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){t2, "--csv", csv3, "--json", j3, "-q", NULL}),
+		     0);
+	a = slurp(csv2);
+	b = slurp(csv3);
+	CHECK(strlen(a) > 1000 && !strcmp(a, b));
+	free(a);
+	free(b);
+	/* the analysis of both imports is identical */
+	json_object *x = json_object_from_file(j2), *y = json_object_from_file(j3);
+
+	CHECK(x && y);
+	if (x && y) {
+		const char *bx = json_object_to_json_string_ext(bs_json_get(x, "benchmarks"), JSON_C_TO_STRING_PLAIN);
+		const char *by = json_object_to_json_string_ext(bs_json_get(y, "benchmarks"), JSON_C_TO_STRING_PLAIN);
+
+		CHECK(!strcmp(bx, by));
+		CHECK(strstr(bx, "\"kind\":\"slower\"") != NULL);
+	}
+	json_object_put(x);
+	json_object_put(y);
+	/* and the imported analysis equals the original's (interference
+	 * columns carried, failed run gone) */
+	a = slurp(csv1);
+	b = slurp(csv2);
+	/* same rows except the pid/tid (synthetic) and run numbers */
+	CHECK_INT_EQ(count_lines(a), count_lines(b));
+	free(a);
+	free(b);
+}
+
+/* the Renaissance raw layout: rebuilt from the SciPy fixture's numbers (the
+ * real file when present must give the same), analysed like SciPy did:
+ * async, m = 0.4, runs merged (2 runs < 5), all iterations */
+static void test_import_renaissance_vs_scipy(void)
+{
+	struct fixture f;
+	char csv[300], tr[300], err[256];
+	FILE *fp;
+	size_t n;
+
+	if (fix_load(&f, "duet.txt"))
+		SKIP("fixture duet.txt missing");
+	fx_path(csv, sizeof(csv), "ren.csv");
+	fx_path(tr, sizeof(tr), "ren.trace");
+	fp = fopen(csv, "w");
+	if (!fp) {
+		fix_free(&f);
+		FAILF("cannot write %s", csv);
+		return;
+	}
+	/* columns in another order than the original, plus an extra one */
+	fprintf(fp, "pair,runid,iteration,benchmark,iteration_time_ns,epoch_start_ms,jdk\n");
+	for (int r = 0; r < 2; r++)
+		for (int p = 0; p < 2; p++) {
+			char k[32];
+			const double *v;
+
+			snprintf(k, sizeof(k), "run%d.%c", r, p ? 'B' : 'A');
+			v = fix_get(&f, k, &n);
+			CHECK(v && n == 20);
+			if (!v || n != 20)
+				continue;
+			for (int j = 0; j < 10; j++)
+				fprintf(fp, "%c,%d,%d,chi-square,%.0f,%.0f,\"OpenJDK, 11\"\n", p ? 'B' : 'A',
+					r, j, v[2 * j + 1] - v[2 * j], v[0] / 1e6);
+		}
+	fclose(fp);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, "--aa", NULL}),
+		     0);
+	struct bs_dataset *ds = NULL;
+	struct bs_duet_data *d = NULL;
+	struct bs_duet_analysis *a = NULL;
+	struct bs_danalysis_opts ao = {.seed = 4, .no_mds = true};
+
+	CHECK_INT_EQ(bs_dataset_load(tr, &ds, err, sizeof(err)), 0);
+	if (!ds)
+		goto out;
+	CHECK_INT_EQ(bs_duet_data_build(ds, &d, err, sizeof(err)), 0);
+	if (!d)
+		goto out;
+	CHECK(d->aa);
+	CHECK(!strcmp(d->source, "import:renaissance-csv"));
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (!a)
+		goto out;
+	const struct bs_dmres *r = &a->b[0].m[BS_DM_ASYNC];
+	const double *merged = fix_get(&f, "async.merged", &n);
+	const double *bca = fix_get(&f, "async.merged.bca", NULL);
+	const double *u = fix_get(&f, "mwu", NULL);
+	const double *gm = fix_get(&f, "async.grand_mean", NULL);
+
+	CHECK(merged && bca && u && gm);
+	if (!merged || !bca || !u || !gm)
+		goto out;
+	CHECK(r->runs_merged);
+	CHECK_INT_EQ(r->err, BS_OK);
+	CHECK_INT_EQ(r->res.n_obs, n);
+	CHECK_NEAR(r->res.mean_diff, bs_mean(merged, n), 0, 1e-12);
+	CHECK_NEAR(r->res.grand_mean, gm[0], 0, 1e-12);
+	/* Monte-Carlo tolerance as in tests/stats/test_duet.c: 5 sd of SciPy's
+	 * bound over 20 seeds */
+	if (fabs(r->res.ci.lo - bca[0]) > 5 * bca[1] * sqrt(1.05) ||
+	    fabs(r->res.ci.hi - bca[2]) > 5 * bca[3] * sqrt(1.05))
+		FAILF("CI [%g, %g] vs SciPy [%g, %g]", r->res.ci.lo, r->res.ci.hi, bca[0], bca[2]);
+	CHECK(r->res.u.u1 == u[0]);
+	CHECK_NEAR(r->res.u.p, u[1], 0, 1e-9);
+	/* the real file, when present, imports to the same analysis */
+	if (!access("/work/shared/data/duet-renaissance-chi-square.csv", R_OK)) {
+		char tr2[300];
+		struct bs_dataset *ds2 = NULL;
+		struct bs_duet_data *d2 = NULL;
+		struct bs_duet_analysis *a2 = NULL;
+
+		fx_path(tr2, sizeof(tr2), "ren-real.trace");
+		CHECK_INT_EQ(run_cmd(cmd_import, "import",
+				     (const char *[]){"--format", "duet-csv",
+						      "/work/shared/data/duet-renaissance-chi-square.csv",
+						      "-o", tr2, NULL}),
+			     0);
+		if (!bs_dataset_load(tr2, &ds2, err, sizeof(err)) &&
+		    !bs_duet_data_build(ds2, &d2, err, sizeof(err)) &&
+		    !bs_duet_analysis_run(d2, &ao, &a2)) {
+			const struct bs_dmres *r2 = &a2->b[0].m[BS_DM_ASYNC];
+
+			CHECK(r2->res.ci.lo == r->res.ci.lo && r2->res.ci.hi == r->res.ci.hi);
+			CHECK(r2->res.u.p == r->res.u.p);
+		} else {
+			FAILF("real Renaissance file: %s", err);
+		}
+		bs_duet_analysis_free(a2);
+		bs_duet_data_free(d2);
+		bs_dataset_free(ds2);
+	}
+out:
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+	fix_free(&f);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* bad input: one line on stderr, exit 2 */
+static void test_bad_input(void)
+{
+	char csv[300], tr[300], plain[300], err[256];
+	struct bs_trace_writer *w;
+
+	fx_path(csv, sizeof(csv), "bad.csv");
+	fx_path(tr, sizeof(tr), "bad.trace");
+	write_file(csv, "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
+			"x,duet,0,A,0,100,200\n"
+			"x,duet,0,C,1,200,300\n");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	check_one_line_err("bad.csv:3: pair is 'C', not A or B");
+	write_file(csv, "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
+			"x,duet,0,A,0,100,2x0\n");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	check_one_line_err("bad.csv:2: ");
+	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
+			"x,duet,0,A,100,200\n"
+			"\"x,duet,0,B,100,200\n");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	check_one_line_err("line 3: a quoted field is not closed");
+	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
+			"x,duet,0,A,100,200,7\n");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	check_one_line_err("bad.csv:2: 7 fields, the header has 6");
+	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
+			"x,duet,0,A,100,200\n"
+			"x,duet,0,A,150,250\n");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	check_one_line_err("starts before iteration");
+	write_file(csv, "name,value\na,1\n");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	check_one_line_err("not duet data");
+	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\nx,bogus,0,A,1,2\n");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	check_one_line_err("unknown type 'bogus'");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", "/nonexistent.csv", NULL}), 2);
+	check_one_line_err("cannot read /nonexistent.csv");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "xml", csv, NULL}), 2);
+	check_one_line_err("unknown format 'xml'");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){csv, NULL}), 2);
+	check_one_line_err("--format is required");
+	/* report: duet options on a run trace; a non-duet trace keeps its report */
+	fx_path(plain, sizeof(plain), "plain-cli.trace");
+	w = bs_trace_create(plain, "{\"tool\": \"benchscope\"}", err, sizeof(err));
+	CHECK(w != NULL);
+	if (w) {
+		bs_trace_close(w);
+		CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){plain, "--plot", "x.svg", NULL}), 2);
+		check_one_line_err("--plot applies to duet traces only");
+		CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){plain, NULL}), 0);
+		char *s = slurp(out_path);
+
+		CHECK(strstr(s, "Duet") == NULL);
+		free(s);
+	}
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){synth_trace(), "--min-overlap", "1.5", NULL}), 2);
+	check_one_line_err("--min-overlap wants a ratio");
+}
+
+int main(void)
+{
+	bs_stats_init();
+	fx_path(out_path, sizeof(out_path), "stdout.txt");
+	fx_path(err_path, sizeof(err_path), "stderr.txt");
+	RUN_TEST(test_report_csv_json);
+	RUN_TEST(test_report_plot);
+	RUN_TEST(test_import_round_trip);
+	RUN_TEST(test_import_renaissance_vs_scipy);
+	RUN_TEST(test_bad_input);
+	return test_summary("test_duet_cli");
+}

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: MIT
+/* test_duet_report.c - the duet model, analysis and noise diagnosis on
+ * synthetic duet traces with known truth (duet_fixture.h). */
+#include "test.h"
+
+#include "benchscope/stats.h"
+#include "dataset.h"
+#include "duet_analysis.h"
+#include "duet_data.h"
+#include "duet_noise.h"
+#include "duet_report.h"
+#include "fixture.h"
+#include "duet_fixture.h"
+
+static struct df_truth truth;
+
+/* write the spec's trace, load it and build the model */
+static struct bs_dataset *load(const struct df_spec *sp, const char *name,
+			       struct bs_duet_data **d)
+{
+	char path[300], err[256];
+	struct bs_dataset *ds = NULL;
+
+	fx_path(path, sizeof(path), name);
+	if (df_write(path, sp, &truth)) {
+		FAILF("cannot write %s", path);
+		return NULL;
+	}
+	if (bs_dataset_load(path, &ds, err, sizeof(err))) {
+		FAILF("load: %s", err);
+		return NULL;
+	}
+	if (d && bs_duet_data_build(ds, d, err, sizeof(err))) {
+		FAILF("build: %s", err);
+		bs_dataset_free(ds);
+		return NULL;
+	}
+	return ds;
+}
+
+static const struct bs_drun *find_run(const struct bs_duet_data *d, int run)
+{
+	for (size_t b = 0; b < d->n_benches; b++)
+		for (int m = 0; m < BS_DM_N; m++)
+			for (size_t k = 0; k < d->benches[b].n_runs[m]; k++)
+				if (d->benches[b].runs[m][k].run == run)
+					return &d->benches[b].runs[m][k];
+	return NULL;
+}
+
+/* runs, methods, failed run excluded and counted with its reason; the
+ * sides hold exactly the written timestamps; overlaps from the trace equal
+ * stats/ on the same timestamps */
+static void test_model_and_overlaps(void)
+{
+	struct df_spec sp = {.runs_per_method = 4,
+			     .methods = {true, true, true},
+			     .iters = 20,
+			     .slow_b = 0.1,
+			     .noise = 0.01,
+			     .failed_run = true,
+			     .seed = 7};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "model.trace", &d);
+
+	if (!ds)
+		return;
+	CHECK(bs_dataset_is_duet(ds));
+	CHECK_INT_EQ(d->runs_total, 13);
+	CHECK_INT_EQ(d->runs_ok, 12);
+	CHECK_INT_EQ(d->n_failed, 1);
+	CHECK_INT_EQ(d->failed[0].run, truth.failed_run);
+	CHECK(!strcmp(d->failed[0].reason, "B crashed (signal 11)"));
+	CHECK_INT_EQ(d->n_benches, 1);
+	CHECK(!strcmp(d->benches[0].name, "synth"));
+	for (int m = 0; m < BS_DM_N; m++)
+		CHECK_INT_EQ(d->benches[0].n_runs[m], 4);
+	CHECK_INT_EQ(d->n_unmatched, 6); /* the failed run's 2 x 3 iterations */
+	for (int r = 0; r < truth.n_runs; r++) {
+		const struct bs_drun *dr = find_run(d, r);
+		struct bs_overlap o1[2 * DF_MAX_ITERS], o2[2 * DF_MAX_ITERS];
+		size_t n1, n2;
+
+		if (r == truth.failed_run) {
+			CHECK(dr == NULL);
+			continue;
+		}
+		CHECK(dr != NULL);
+		if (!dr)
+			continue;
+		CHECK_INT_EQ(dr->method, truth.method[r]);
+		for (int s = 0; s < 2; s++) {
+			CHECK_INT_EQ(dr->side[s].n, truth.n[r][s]);
+			CHECK_INT_EQ(dr->side[s].pid, truth.pid[r][s]);
+			CHECK(!memcmp(dr->side[s].iv, truth.it[r][s],
+				      (size_t)truth.n[r][s] * sizeof(struct bs_iter)));
+		}
+		CHECK_INT_EQ(bs_duet_overlaps(dr->side[0].iv, dr->side[0].n, dr->side[1].iv,
+					      dr->side[1].n, o1, &n1),
+			     BS_OK);
+		CHECK_INT_EQ(bs_duet_overlaps(truth.it[r][0], (size_t)truth.n[r][0], truth.it[r][1],
+					      (size_t)truth.n[r][1], o2, &n2),
+			     BS_OK);
+		CHECK_INT_EQ(n1, n2);
+		CHECK(!memcmp(o1, o2, n1 * sizeof(*o1)));
+		if (truth.method[r] == BS_DM_ASYNC)
+			CHECK(n1 >= 19);
+		if (truth.method[r] == BS_DM_SEQ)
+			CHECK_INT_EQ(n1, 0);
+	}
+	/* the analysis pairs exactly what stats/ pairs on those timestamps */
+	struct bs_duet_analysis *a = NULL;
+	struct bs_danalysis_opts ao = {.no_mds = true, .seed = 1, .n_resamples = 999};
+
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (a) {
+		const struct bs_dmres *r = &a->b[0].m[BS_DM_ASYNC];
+
+		for (size_t k = 0; k < r->n_runs; k++) {
+			const struct bs_drun *dr = &d->benches[0].runs[BS_DM_ASYNC][k];
+			struct bs_duet_run sr = {.a = truth.it[dr->run][0],
+						 .na = (size_t)truth.n[dr->run][0],
+						 .b = truth.it[dr->run][1],
+						 .nb = (size_t)truth.n[dr->run][1]};
+			struct bs_pair p[2 * DF_MAX_ITERS];
+			size_t np;
+
+			CHECK_INT_EQ(bs_duet_pairs(&sr, BS_DUET_ASYNC, 0.4, p, &np, NULL), BS_OK);
+			CHECK_INT_EQ(r->n_pairs[k], np);
+			CHECK(!memcmp(r->pairs[k], p, np * sizeof(*p)));
+		}
+		CHECK_INT_EQ(a->b[0].primary, BS_DM_ASYNC);
+	}
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
+/* B 10 % slower by construction: every method says "slower" with an
+ * estimate within 1.5 points of 10 %; speedup of the duets versus seq is
+ * about 2 (both sides at once) */
+static void test_verdict_slower(void)
+{
+	struct df_spec sp = {.runs_per_method = 6,
+			     .methods = {true, true, true},
+			     .iters = 20,
+			     .slow_b = 0.1,
+			     .noise = 0.01,
+			     .seed = 11};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "slower.trace", &d);
+	struct bs_duet_analysis *a = NULL;
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 2000};
+
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (!a)
+		goto out;
+	for (int m = 0; m < BS_DM_N; m++) {
+		const struct bs_dmres *r = &a->b[0].m[m];
+
+		CHECK(r->present);
+		CHECK_INT_EQ(r->err, BS_OK);
+		CHECK(!r->runs_merged); /* 6 runs: run means */
+		CHECK_INT_EQ(r->res.n_obs, 6);
+		CHECK(r->has_verdict);
+		CHECK_INT_EQ(r->v.kind, BS_VERDICT_SLOWER);
+		CHECK_NEAR(r->v.pct, 10, 1.5, 0);
+		CHECK(r->v.lo_pct < r->v.pct && r->v.hi_pct > r->v.pct);
+		CHECK(!strncmp(r->verdict, "B is ", 5) && strstr(r->verdict, "% slower, 95 % CI ["));
+		CHECK(r->has_mds);
+		CHECK_NEAR(r->mds.mds_ci, 0, 0, 0); /* detected at s = 0 already */
+		if (m != BS_DM_SEQ)
+			CHECK_NEAR(r->speedup, 1.9, 0.25, 0);
+		else
+			CHECK(isnan(r->speedup));
+	}
+	CHECK(a->any_difference);
+	CHECK(a->worst_slowdown_lo_pct > 5);
+	CHECK_INT_EQ(a->n_verdicts, 3);
+	/* the outcome through the public entry point */
+	struct bs_duet_report_opts o = {.no_table = true, .no_mds = true, .seed = 1, .n_resamples = 999};
+	struct bs_duet_outcome out;
+	char err[256];
+
+	CHECK_INT_EQ(bs_duet_report_render(ds, &o, &out, err, sizeof(err)), 0);
+	CHECK_INT_EQ(out.runs_total, 18);
+	CHECK_INT_EQ(out.runs_used, 18);
+	CHECK_INT_EQ(out.n_verdicts, 3);
+	CHECK(out.any_difference && out.worst_slowdown_lo_pct > 5);
+out:
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
+/* A/A with noise: no difference, and the sentence names the MDS */
+static void test_aa_no_difference(void)
+{
+	struct df_spec sp = {.runs_per_method = 8,
+			     .methods = {false, false, true},
+			     .iters = 20,
+			     .noise = 0.01,
+			     .aa = true,
+			     .seed = 3};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "aa.trace", &d);
+	struct bs_duet_analysis *a = NULL;
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 2000};
+
+	if (!ds)
+		return;
+	CHECK(d->aa);
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (a) {
+		const struct bs_dmres *r = &a->b[0].m[BS_DM_ASYNC];
+
+		CHECK(r->has_verdict);
+		CHECK_INT_EQ(r->v.kind, BS_VERDICT_NO_DIFFERENCE);
+		CHECK(!strncmp(r->verdict, "no difference detected (MDS here: ", 34));
+		CHECK(r->mds.mds_ci > 0 && r->mds.mds_ci <= 0.05);
+		CHECK(fabs(r->v.pct) < 1);
+		CHECK(!a->any_difference);
+		CHECK(!a->b[0].m[BS_DM_SEQ].present);
+		CHECK(isnan(r->speedup));
+	}
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
+/* the asymmetric run: A's lost time (20 % run-queue wait) split into the
+ * other side (5 ms) and third parties (3 ms, kworker); flagged; the other
+ * runs are symmetric (no interference) */
+static void test_noise_split(void)
+{
+	struct df_spec sp = {.runs_per_method = 3,
+			     .methods = {false, false, true},
+			     .iters = 10,
+			     .noise = 0.01,
+			     .asym_run = true,
+			     .seed = 5};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "noise.trace", &d);
+	struct bs_duet_noise *n = NULL;
+
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_noise_build(ds, d, &n), 0);
+	if (n) {
+		const struct bs_dnoise_run *r = bs_duet_noise_run(n, truth.asym_run);
+
+		CHECK(n->has_interference);
+		CHECK(r != NULL);
+		if (r) {
+			CHECK_INT_EQ(r->side[0].by_other_ns, truth.other_ns);
+			CHECK_INT_EQ(r->side[0].by_third_ns, truth.third_ns);
+			CHECK_INT_EQ(r->side[1].by_other_ns, 0);
+			CHECK_NEAR(r->share[0], 0.2, 0.001, 0);
+			CHECK_NEAR(r->share[1], 0.001, 0.0002, 0);
+			CHECK_NEAR(r->asym_pp, (r->share[0] - r->share[1]) * 100, 1e-12, 0);
+			CHECK(r->imbalance > 0.98);
+			CHECK(r->asymmetric);
+			CHECK_INT_EQ(r->side[0].nivcsw, 30);
+		}
+		CHECK_INT_EQ(n->n_asymmetric[BS_DM_ASYNC], 1);
+		CHECK_INT_EQ(n->n_runs, 3);
+		for (size_t i = 0; i < n->n_runs; i++)
+			if (n->runs[i].run != truth.asym_run)
+				CHECK(!n->runs[i].asymmetric && n->runs[i].share[0] == 0);
+		CHECK_INT_EQ(n->n_third, 1);
+		CHECK(!strcmp(n->third[0].comm, "kworker/0:1"));
+		CHECK_INT_EQ(n->third[0].ns[0], truth.third_ns);
+		CHECK_INT_EQ(n->method[BS_DM_ASYNC][0].by_other_ns, truth.other_ns);
+	}
+	bs_duet_noise_free(n);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
+/* Google Benchmark style: calibration runs (10, 100 invocations) are left
+ * out, scores are ns per invocation, B 10 % slower per invocation */
+static void test_gbench_scores(void)
+{
+	struct df_spec sp = {.runs_per_method = 5,
+			     .methods = {false, true, false},
+			     .iters = 12,
+			     .slow_b = 0.1,
+			     .noise = 0.005,
+			     .gbench = true,
+			     .seed = 9};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "gbench.trace", &d);
+	struct bs_duet_analysis *a = NULL;
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 2000, .no_mds = true};
+
+	if (!ds)
+		return;
+	CHECK_INT_EQ(d->n_benches, 1);
+	CHECK(!strcmp(d->benches[0].name, "synth #1"));
+	CHECK(d->benches[0].per_invocation);
+	CHECK_INT_EQ(d->n_calibration, 5 * 2 * 2);
+	const struct bs_drun *r0 = &d->benches[0].runs[BS_DM_SYNC][0];
+
+	CHECK_INT_EQ(r0->side[0].n, 10);
+	CHECK_NEAR(r0->side[0].score[0],
+		   (double)(r0->side[0].iv[0].end_ns - r0->side[0].iv[0].start_ns) / 1000, 0, 1e-15);
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (a) {
+		const struct bs_dmres *r = &a->b[0].m[BS_DM_SYNC];
+
+		CHECK_INT_EQ(r->v.kind, BS_VERDICT_SLOWER);
+		CHECK_NEAR(r->v.pct, 10, 1, 0);
+		CHECK(r->res.mean_a > 900 && r->res.mean_a < 1100); /* ns per invocation */
+	}
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
+/* not a duet trace, or a duet trace whose runs all failed: -EINVAL, one line */
+static void test_bad_traces(void)
+{
+	char path[300], err[256];
+	struct bs_trace_writer *w;
+	struct bs_dataset *ds = NULL;
+	struct bs_duet_data *d = NULL;
+	struct bs_duet_report_opts o = {.no_table = true};
+
+	fx_path(path, sizeof(path), "plain.trace");
+	w = bs_trace_create(path, "{\"tool\": \"benchscope\"}", err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	bs_trace_close(w);
+	CHECK_INT_EQ(bs_dataset_load(path, &ds, err, sizeof(err)), 0);
+	if (!ds)
+		return;
+	CHECK(!bs_dataset_is_duet(ds));
+	CHECK_INT_EQ(bs_duet_data_build(ds, &d, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "not a duet trace") && !strchr(err, '\n'));
+	CHECK_INT_EQ(bs_duet_report_render(ds, &o, NULL, err, sizeof(err)), -EINVAL);
+	bs_dataset_free(ds);
+	ds = NULL;
+	fx_path(path, sizeof(path), "allfailed.trace");
+	w = bs_trace_create(path, "{\"mode\": \"duet\"}", err, sizeof(err));
+	if (!w)
+		return;
+	bs_trace_write_event(w, "{\"kind\": \"duet_run\", \"run\": 0, \"method\": \"async\", "
+				"\"ok\": false, \"reason\": \"A never reached its probe within 600 s\", "
+				"\"sides\": {\"A\": {\"pid\": 1}, \"B\": {\"pid\": 2}}}");
+	bs_trace_close(w);
+	CHECK_INT_EQ(bs_dataset_load(path, &ds, err, sizeof(err)), 0);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_report_render(ds, &o, NULL, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "no usable run") && strstr(err, "never reached its probe"));
+	bs_dataset_free(ds);
+}
+
+int main(void)
+{
+	bs_stats_init();
+	RUN_TEST(test_model_and_overlaps);
+	RUN_TEST(test_verdict_slower);
+	RUN_TEST(test_aa_no_difference);
+	RUN_TEST(test_noise_split);
+	RUN_TEST(test_gbench_scores);
+	RUN_TEST(test_bad_traces);
+	return test_summary("test_duet_report");
+}
