@@ -8,7 +8,8 @@
  * started (s). Iterations are boxes: paired ones (used by the CI test) in
  * blue, unpaired in grey; a red strip at the start of an iteration is as long
  * as the interference it suffered (run-queue wait + irq + softirq + steal);
- * a thin line joins the centres of the two iterations of each pair.
+ * a thin line joins the centres of the two iterations of each pair of the
+ * duets (sequential runs pair iteration j with j across time: not drawn).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -106,6 +107,8 @@ static int write_data(FILE *f, const struct bs_duet_ctx *c, const struct lane_ru
 					if (l == nl)
 						continue;
 					if (block == 3) {
+						if (m == BS_DM_SEQ)
+							continue; /* A then B: j-with-j links span time */
 						for (size_t p = 0; r->pairs && p < r->n_pairs[k]; p++) {
 							const struct bs_iter *ia = &dr->side[0].iv[r->pairs[k][p].a];
 							const struct bs_iter *ib = &dr->side[1].iv[r->pairs[k][p].b];
@@ -164,15 +167,16 @@ static int write_script(FILE *f, const char *out, bool svg, const char *data,
 	char title[600];
 	const struct bs_dbres *br = c->a->n ? &c->a->b[0] : NULL;
 
-	snprintf(title, sizeof(title), "duet %s: %s", c->d->benchmark[0] ? c->d->benchmark : "",
+	snprintf(title, sizeof(title), "duet %s%s: %s", br ? br->bench->name : c->d->benchmark,
+		 c->a->n > 1 ? " (first of its benchmarks)" : "",
 		 br && br->primary >= 0 && br->m[br->primary].has_verdict
 		     ? br->m[br->primary].verdict
 		     : "no verdict");
 	if (svg)
-		fprintf(f, "set terminal svg size %d,%d dynamic background rgb 'white' font 'sans,11'\n",
+		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced background rgb 'white' font 'sans,11'\n",
 			width, height);
 	else
-		fprintf(f, "set terminal pngcairo size %d,%d background rgb 'white' font 'sans,10'\n",
+		fprintf(f, "set terminal pngcairo size %d,%d noenhanced background rgb 'white' font 'sans,10'\n",
 			width, height);
 	fputs("set output ", f);
 	gp_string(f, out);
