@@ -50,12 +50,9 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
 int cmd_import(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"aa", no_argument, NULL, 'a'},
-	    {"name", required_argument, NULL, 'n'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+	    {"aa", no_argument, NULL, 'a'},	      {"name", required_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	struct bs_import_opts o = {0};
 	struct bs_import_result res;
@@ -83,7 +80,8 @@ int cmd_import(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return usage_error("unknown option or missing value: '%s'", argv[optind - 1]);
+			return usage_error("unknown option or missing value: '%s'",
+					   argv[optind - 1]);
 		}
 	}
 	if (!format)

@@ -39,13 +39,16 @@ void bs_duet_verdict_text(const struct bs_verdict *v, bool has_mds, char *buf, s
 		snprintf(buf, len, "B is %.1f %% faster, %g %% CI [%.1f, %.1f] %%", -v->pct, lv,
 			 -v->hi_pct, -v->lo_pct);
 	else if (!has_mds)
-		snprintf(buf, len, "no difference detected (MDS not computed; %g %% CI [%.1f, %.1f] %%)",
-			 lv, v->lo_pct, v->hi_pct);
+		snprintf(buf, len,
+			 "no difference detected (MDS not computed; %g %% CI [%.1f, %.1f] %%)", lv,
+			 v->lo_pct, v->hi_pct);
 	else if (isnan(v->mds_pct))
-		snprintf(buf, len, "no difference detected (MDS here: > %.0f %%; %g %% CI [%.1f, %.1f] %%)",
+		snprintf(buf, len,
+			 "no difference detected (MDS here: > %.0f %%; %g %% CI [%.1f, %.1f] %%)",
 			 v->mds_max_pct, lv, v->lo_pct, v->hi_pct);
 	else
-		snprintf(buf, len, "no difference detected (MDS here: %.0f %%; %g %% CI [%.1f, %.1f] %%)",
+		snprintf(buf, len,
+			 "no difference detected (MDS here: %.0f %%; %g %% CI [%.1f, %.1f] %%)",
 			 v->mds_pct, lv, v->lo_pct, v->hi_pct);
 }
 
@@ -129,7 +132,8 @@ out:
 static double speedup_vs_seq(const struct bs_dbench *b, enum bs_dmethod m)
 {
 	size_t ns = b->n_runs[BS_DM_SEQ], nd = b->n_runs[m];
-	struct bs_duet_run *seq = calloc(ns + 1, sizeof(*seq)), *duet = calloc(nd + 1, sizeof(*duet));
+	struct bs_duet_run *seq = calloc(ns + 1, sizeof(*seq)),
+			   *duet = calloc(nd + 1, sizeof(*duet));
 	double sp = NAN;
 
 	if (seq && duet && ns && nd) {
@@ -158,7 +162,8 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 	if (o)
 		a->opts = *o;
 	if (!a->opts.min_overlap)
-		a->opts.min_overlap = d->min_overlap > 0 && d->min_overlap < 1 ? d->min_overlap : 0.4;
+		a->opts.min_overlap =
+		    d->min_overlap > 0 && d->min_overlap < 1 ? d->min_overlap : 0.4;
 	if (!a->opts.n_resamples)
 		a->opts.n_resamples = 9999;
 	if (!(a->opts.min_overlap > 0 && a->opts.min_overlap < 1)) {
@@ -189,7 +194,8 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 				const struct bs_verdict *v = &br->m[m].v;
 
 				a->n_verdicts++;
-				if (isnan(a->worst_slowdown_lo_pct) || v->lo_pct > a->worst_slowdown_lo_pct)
+				if (isnan(a->worst_slowdown_lo_pct) ||
+				    v->lo_pct > a->worst_slowdown_lo_pct)
 					a->worst_slowdown_lo_pct = v->lo_pct;
 				a->any_difference |= v->kind != BS_VERDICT_NO_DIFFERENCE;
 			}

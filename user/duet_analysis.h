@@ -41,13 +41,13 @@ struct bs_danalysis_opts {
 
 /** Result of one method of one benchmark. */
 struct bs_dmres {
-	bool present;	     /**< the benchmark has runs of this method */
-	size_t n_runs;	     /**< ok runs of the method */
-	bool runs_merged;    /**< sampling used: every pair an observation */
-	int err;	     /**< BS_OK, or bs_duet_analyze's error (see bs_stats_strerror) */
+	bool present;		   /**< the benchmark has runs of this method */
+	size_t n_runs;		   /**< ok runs of the method */
+	bool runs_merged;	   /**< sampling used: every pair an observation */
+	int err;		   /**< BS_OK, or bs_duet_analyze's error (see bs_stats_strerror) */
 	struct bs_duet_result res; /**< valid when err == BS_OK (means also for ETOOFEW) */
 	bool has_mds;
-	struct bs_mds mds;   /**< fractions (0.03 = 3 %), NAN: not detected up to 15 % */
+	struct bs_mds mds; /**< fractions (0.03 = 3 %), NAN: not detected up to 15 % */
 	bool has_verdict;
 	struct bs_verdict v; /**< pct, lo_pct, hi_pct: B relative to A's mean score, % */
 	char verdict[200];   /**< "B is X % slower, 95 % CI [lo, hi] %" / "no difference ..." */
@@ -61,7 +61,7 @@ struct bs_dmres {
 struct bs_dbres {
 	const struct bs_dbench *bench;
 	struct bs_dmres m[BS_DM_N]; /**< indexed by enum bs_dmethod */
-	int primary;		    /**< method of the headline verdict: async, else sync, else seq; -1 none */
+	int primary; /**< method of the headline verdict: async, else sync, else seq; -1 none */
 };
 
 struct bs_duet_analysis {

@@ -30,9 +30,9 @@ int bs_dmethod_parse(const char *s)
 		const char *name;
 		enum bs_dmethod m;
 	} tab[] = {
-	    {"seq", BS_DM_SEQ},	   {"seqn", BS_DM_SEQ},	     {"sequential", BS_DM_SEQ},
-	    {"sync", BS_DM_SYNC},  {"syncduet", BS_DM_SYNC}, {"sduet", BS_DM_SYNC},
-	    {"async", BS_DM_ASYNC}, {"duet", BS_DM_ASYNC},   {"aduet", BS_DM_ASYNC},
+	    {"seq", BS_DM_SEQ},	    {"seqn", BS_DM_SEQ},      {"sequential", BS_DM_SEQ},
+	    {"sync", BS_DM_SYNC},   {"syncduet", BS_DM_SYNC}, {"sduet", BS_DM_SYNC},
+	    {"async", BS_DM_ASYNC}, {"duet", BS_DM_ASYNC},    {"aduet", BS_DM_ASYNC},
 	};
 
 	for (size_t i = 0; s && i < sizeof(tab) / sizeof(tab[0]); i++)
@@ -43,8 +43,9 @@ int bs_dmethod_parse(const char *s)
 
 enum bs_duet_type bs_dmethod_type(enum bs_dmethod m)
 {
-	return m == BS_DM_ASYNC ? BS_DUET_ASYNC : m == BS_DM_SYNC ? BS_DUET_SYNC
-								  : BS_DUET_SEQUENTIAL;
+	return m == BS_DM_ASYNC	 ? BS_DUET_ASYNC
+	       : m == BS_DM_SYNC ? BS_DUET_SYNC
+				 : BS_DUET_SEQUENTIAL;
 }
 
 bool bs_dataset_is_duet(const struct bs_dataset *ds)
@@ -67,8 +68,7 @@ struct bs_duet_run bs_drun_stats(const struct bs_drun *r)
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len, const char *fmt,
-						      ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -84,7 +84,8 @@ static int64_t jint(json_object *o, const char *key, int64_t def)
 {
 	json_object *v = bs_json_get(o, key);
 
-	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+	if (!v ||
+	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
 		return def;
 	return json_object_get_int64(v);
 }
@@ -369,7 +370,8 @@ static int read_event(json_object *ev, struct evrun *e, char *err, size_t errlen
 	memset(e, 0, sizeof(*e));
 	e->run = (int)jint(ev, "run", -1);
 	if (e->run < 0 || mi < 0)
-		return fail(err, errlen, "duet_run event without a valid run and method (run %d, method %s)",
+		return fail(err, errlen,
+			    "duet_run event without a valid run and method (run %d, method %s)",
 			    e->run, m ? m : "missing");
 	e->method = (enum bs_dmethod)mi;
 	e->index = (int)jint(ev, "index", 0);
@@ -481,7 +483,8 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 
 	*out = NULL;
 	if (!bs_dataset_is_duet(ds))
-		return fail(err, errlen, "%s is not a duet trace (its context has no \"mode\": \"duet\")",
+		return fail(err, errlen,
+			    "%s is not a duet trace (its context has no \"mode\": \"duet\")",
 			    ds && ds->path ? ds->path : "the trace");
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -552,7 +555,8 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 		d->pidsets[k].run = ev[k].run;
 		for (int sd = 0; sd < 2; sd++)
 			if (ev[k].root[sd] &&
-			    (ret = push_pid(&d->pidsets[k].pids[sd], &d->pidsets[k].n[sd], ev[k].root[sd])))
+			    (ret = push_pid(&d->pidsets[k].pids[sd], &d->pidsets[k].n[sd],
+					    ev[k].root[sd])))
 				goto out;
 	}
 	if ((ret = pidset_add_forks(d, ds, ev)))
@@ -569,7 +573,8 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 			if (sd < 0)
 				continue;
 			if ((ev[k].start_ns || ev[k].end_ns) &&
-			    ((int64_t)r->begin_ns < ev[k].start_ns || (int64_t)r->begin_ns > ev[k].end_ns))
+			    ((int64_t)r->begin_ns < ev[k].start_ns ||
+			     (int64_t)r->begin_ns > ev[k].end_ns))
 				continue;
 			if ((ret = push_iter(&ev[k], sd, r)))
 				goto out;

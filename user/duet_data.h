@@ -33,29 +33,29 @@ enum bs_duet_type bs_dmethod_type(enum bs_dmethod m);
 
 /** One side (A or B) of one run, restricted to one benchmark. */
 struct bs_dside {
-	uint32_t pid;		       /**< root process of the side (duet_run event) */
-	size_t n;		       /**< iterations */
-	struct bs_iter *iv;	       /**< n intervals [start_ns, end_ns), time order */
-	double *score;		       /**< n scores: ns per invocation, or duration (ns) */
+	uint32_t pid;			/**< root process of the side (duet_run event) */
+	size_t n;			/**< iterations */
+	struct bs_iter *iv;		/**< n intervals [start_ns, end_ns), time order */
+	double *score;			/**< n scores: ns per invocation, or duration (ns) */
 	const struct bs_iter_rec **rec; /**< n source records (interference fields) */
 };
 
 /** One run (an A+B pair of processes) of one method, for one benchmark. */
 struct bs_drun {
-	int run;	      /**< 0-based over all methods, execution order */
-	int index;	      /**< 0-based within its method */
+	int run;   /**< 0-based over all methods, execution order */
+	int index; /**< 0-based within its method */
 	enum bs_dmethod method;
-	char order[3];	      /**< "AB" or "BA" ("" unknown) */
+	char order[3];		  /**< "AB" or "BA" ("" unknown) */
 	int64_t start_ns, end_ns; /**< the run's span (event, else iterations) */
-	struct bs_dside side[2]; /**< [0] = A, [1] = B */
+	struct bs_dside side[2];  /**< [0] = A, [1] = B */
 };
 
 /** One benchmark: its runs (ok runs only), grouped by method. */
 struct bs_dbench {
-	char *name;			   /**< label (CONTEXT benchmark, "#k" for gbench) */
-	struct bs_drun *runs[BS_DM_N];	   /**< runs of each method, execution order */
+	char *name;		       /**< label (CONTEXT benchmark, "#k" for gbench) */
+	struct bs_drun *runs[BS_DM_N]; /**< runs of each method, execution order */
 	size_t n_runs[BS_DM_N];
-	bool per_invocation;		   /**< scores are duration / invocations */
+	bool per_invocation; /**< scores are duration / invocations */
 };
 
 /** A failed (excluded) run. */
@@ -73,11 +73,11 @@ struct bs_dpids {
 };
 
 struct bs_duet_data {
-	char *benchmark;	 /**< CONTEXT duet.benchmark ("" if absent) */
-	char *source;		 /**< CONTEXT duet.source ("benchscope" if absent) */
-	bool aa;		 /**< A/A mode (CONTEXT duet.aa) */
-	double min_overlap;	 /**< CONTEXT duet.min_overlap, or 0 */
-	bool methods[BS_DM_N];	 /**< methods that have at least one run */
+	char *benchmark;       /**< CONTEXT duet.benchmark ("" if absent) */
+	char *source;	       /**< CONTEXT duet.source ("benchscope" if absent) */
+	bool aa;	       /**< A/A mode (CONTEXT duet.aa) */
+	double min_overlap;    /**< CONTEXT duet.min_overlap, or 0 */
+	bool methods[BS_DM_N]; /**< methods that have at least one run */
 	struct bs_dbench *benches;
 	size_t n_benches;
 	size_t runs_total, runs_ok; /**< duet_run events (ok: "ok": true) */
@@ -85,9 +85,9 @@ struct bs_duet_data {
 	size_t n_failed;
 	struct bs_dpids *pidsets; /**< one per ok run, by ascending run */
 	size_t n_pidsets;
-	size_t n_calibration;	  /**< gbench calibration iterations left out */
-	size_t n_unmatched;	  /**< iterations of no run's side (left out) */
-	size_t n_bench_mismatch;  /**< runs whose sides had different gbench benchmark counts */
+	size_t n_calibration;	 /**< gbench calibration iterations left out */
+	size_t n_unmatched;	 /**< iterations of no run's side (left out) */
+	size_t n_bench_mismatch; /**< runs whose sides had different gbench benchmark counts */
 };
 
 /**

@@ -158,8 +158,9 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 		double sum;
 
 		for (int s = 0; s < 2; s++) {
-			r->share[s] =
-			    r->side[s].busy_ns ? (double)r->side[s].lost_ns / (double)r->side[s].busy_ns : 0;
+			r->share[s] = r->side[s].busy_ns
+					  ? (double)r->side[s].lost_ns / (double)r->side[s].busy_ns
+					  : 0;
 			if (r->side[s].lost_ns)
 				n->has_interference = true;
 			add_side(&n->method[r->method][s], &r->side[s]);

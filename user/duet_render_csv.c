@@ -72,24 +72,33 @@ int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c)
 						field(f, suite);
 						fputc(',', f);
 						field(f, bench->name);
-						fprintf(f, ",%s,%d,%c,%zu,%" PRId64 ",%" PRId64 ",%" PRId64,
-							bs_dmethod_duet_type(m), dr->index, s ? 'B' : 'A', i,
-							dr->side[s].iv[i].start_ns, dr->side[s].iv[i].end_ns,
-							dr->side[s].iv[i].end_ns - dr->side[s].iv[i].start_ns);
+						fprintf(f,
+							",%s,%d,%c,%zu,%" PRId64 ",%" PRId64
+							",%" PRId64,
+							bs_dmethod_duet_type(m), dr->index,
+							s ? 'B' : 'A', i,
+							dr->side[s].iv[i].start_ns,
+							dr->side[s].iv[i].end_ns,
+							dr->side[s].iv[i].end_ns -
+							    dr->side[s].iv[i].start_ns);
 						fprintf(f, ",%d,%s,%s,%u,%u,%llu,%.17g,", dr->run,
-							bs_dmethod_name(m), dr->order, x->pid, x->tid,
-							(unsigned long long)x->invocations, dr->side[s].score[i]);
+							bs_dmethod_name(m), dr->order, x->pid,
+							x->tid, (unsigned long long)x->invocations,
+							dr->side[s].score[i]);
 						paired_with(f, r, k, s, i);
-						fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%u,%u,%u,%llu\n",
-							(unsigned long long)x->preempted_ns,
-							(unsigned long long)x->runq_wait_ns,
-							(unsigned long long)x->blocked_ns,
-							(unsigned long long)x->irq_ns,
-							(unsigned long long)x->softirq_ns,
-							(unsigned long long)x->steal_ns,
-							(unsigned long long)x->sched_delay_ns, x->nvcsw, x->nivcsw,
-							x->migrations,
-							(unsigned long long)bs_duet_iter_lost_ns(x));
+						fprintf(
+						    f,
+						    ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%u,%u,%u,%"
+						    "llu\n",
+						    (unsigned long long)x->preempted_ns,
+						    (unsigned long long)x->runq_wait_ns,
+						    (unsigned long long)x->blocked_ns,
+						    (unsigned long long)x->irq_ns,
+						    (unsigned long long)x->softirq_ns,
+						    (unsigned long long)x->steal_ns,
+						    (unsigned long long)x->sched_delay_ns, x->nvcsw,
+						    x->nivcsw, x->migrations,
+						    (unsigned long long)bs_duet_iter_lost_ns(x));
 					}
 			}
 		}

@@ -144,7 +144,8 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 		json_object_array_add(failed, x);
 	}
 	put(runs, "failed_runs", failed);
-	put(runs, "calibration_iterations_excluded", json_object_new_int64((int64_t)d->n_calibration));
+	put(runs, "calibration_iterations_excluded",
+	    json_object_new_int64((int64_t)d->n_calibration));
 	put(runs, "iterations_left_out", json_object_new_int64((int64_t)d->n_unmatched));
 	put(o, "runs", runs);
 	put(an, "min_overlap", num(a->opts.min_overlap));
@@ -159,13 +160,15 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 		json_object *x = json_object_new_object(), *ms = json_object_new_array();
 
 		put(x, "name", json_object_new_string(br->bench->name));
-		put(x, "score", json_object_new_string(br->bench->per_invocation ? "ns_per_invocation"
-										  : "iteration_ns"));
+		put(x, "score",
+		    json_object_new_string(br->bench->per_invocation ? "ns_per_invocation"
+								     : "iteration_ns"));
 		put(x, "primary_method",
 		    br->primary >= 0 ? json_object_new_string(bs_dmethod_name(br->primary)) : NULL);
-		put(x, "verdict", br->primary >= 0 && br->m[br->primary].has_verdict
-				      ? json_object_new_string(br->m[br->primary].verdict)
-				      : NULL);
+		put(x, "verdict",
+		    br->primary >= 0 && br->m[br->primary].has_verdict
+			? json_object_new_string(br->m[br->primary].verdict)
+			: NULL);
 		for (int m = 0; m < BS_DM_N; m++)
 			if (br->m[m].present)
 				json_object_array_add(ms, method_obj(br->bench, &br->m[m], m));
@@ -205,7 +208,8 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 		json_object *x = json_object_new_object();
 		char comm[BS_COMM_LEN + 1];
 
-		put(x, "comm", json_object_new_string(bs_comm_text(n->third[i].comm, BS_COMM_LEN, comm)));
+		put(x, "comm",
+		    json_object_new_string(bs_comm_text(n->third[i].comm, BS_COMM_LEN, comm)));
 		put(x, "pid", json_object_new_int64(n->third[i].pid));
 		put(x, "from_a_ns", json_object_new_int64((int64_t)n->third[i].ns[0]));
 		put(x, "from_b_ns", json_object_new_int64((int64_t)n->third[i].ns[1]));

@@ -65,7 +65,8 @@ static size_t collect_runs(const struct bs_duet_data *d, struct lane_run *out, s
 					if (out[i].run == r->run)
 						break;
 				if (i == n && n < cap)
-					out[n++] = (struct lane_run){r->run, r->method, r->start_ns};
+					out[n++] =
+					    (struct lane_run){r->run, r->method, r->start_ns};
 				else if (i < n && r->start_ns < out[i].t0)
 					out[i].t0 = r->start_ns;
 			}
@@ -87,8 +88,7 @@ static bool is_paired(const struct bs_dmres *r, size_t k, int side, size_t i)
 }
 
 /* data blocks: 0 unpaired, 1 paired, 2 interference, 3 pair links */
-static int write_data(FILE *f, const struct bs_duet_ctx *c, const struct lane_run *lanes,
-		      size_t nl)
+static int write_data(FILE *f, const struct bs_duet_ctx *c, const struct lane_run *lanes, size_t nl)
 {
 	const struct bs_duet_data *d = c->d;
 
@@ -108,38 +108,66 @@ static int write_data(FILE *f, const struct bs_duet_ctx *c, const struct lane_ru
 						continue;
 					if (block == 3) {
 						if (m == BS_DM_SEQ)
-							continue; /* A then B: j-with-j links span time */
-						for (size_t p = 0; r->pairs && p < r->n_pairs[k]; p++) {
-							const struct bs_iter *ia = &dr->side[0].iv[r->pairs[k][p].a];
-							const struct bs_iter *ib = &dr->side[1].iv[r->pairs[k][p].b];
-							double xa = (double)((ia->start_ns + ia->end_ns) / 2 - lanes[l].t0) / 1e9;
-							double xb = (double)((ib->start_ns + ib->end_ns) / 2 - lanes[l].t0) / 1e9;
+							continue; /* A then B: j-with-j links span
+								     time */
+						for (size_t p = 0; r->pairs && p < r->n_pairs[k];
+						     p++) {
+							const struct bs_iter *ia =
+							    &dr->side[0].iv[r->pairs[k][p].a];
+							const struct bs_iter *ib =
+							    &dr->side[1].iv[r->pairs[k][p].b];
+							double xa =
+							    (double)((ia->start_ns + ia->end_ns) /
+									 2 -
+								     lanes[l].t0) /
+							    1e9;
+							double xb =
+							    (double)((ib->start_ns + ib->end_ns) /
+									 2 -
+								     lanes[l].t0) /
+							    1e9;
 
-							fprintf(f, "%.9f %.3f %.9f %.3f 0 0\n", xa, lane_y(l, 0) - 0.35,
-								xb - xa, lane_y(l, 1) - lane_y(l, 0) + 0.7);
+							fprintf(f, "%.9f %.3f %.9f %.3f 0 0\n", xa,
+								lane_y(l, 0) - 0.35, xb - xa,
+								lane_y(l, 1) - lane_y(l, 0) + 0.7);
 						}
 						continue;
 					}
 					for (int s = 0; s < 2; s++)
 						for (size_t i = 0; i < dr->side[s].n; i++) {
-							const struct bs_iter *iv = &dr->side[s].iv[i];
-							double x0 = (double)(iv->start_ns - lanes[l].t0) / 1e9;
-							double x1 = (double)(iv->end_ns - lanes[l].t0) / 1e9;
+							const struct bs_iter *iv =
+							    &dr->side[s].iv[i];
+							double x0 =
+							    (double)(iv->start_ns - lanes[l].t0) /
+							    1e9;
+							double x1 =
+							    (double)(iv->end_ns - lanes[l].t0) /
+							    1e9;
 							double y = lane_y(l, s);
 							bool pr = is_paired(r, k, s, i);
 
 							if (block == 2) {
-								double lost = (double)bs_duet_iter_lost_ns(dr->side[s].rec[i]) / 1e9;
+								double lost =
+								    (double)bs_duet_iter_lost_ns(
+									dr->side[s].rec[i]) /
+								    1e9;
 
 								if (lost <= 0)
 									continue;
 								if (lost > x1 - x0)
 									lost = x1 - x0;
-								fprintf(f, "%.9f %.3f %.9f %.9f %.3f %.3f\n", x0 + lost / 2, y,
-									x0, x0 + lost, y - 0.35, y - 0.05);
+								fprintf(f,
+									"%.9f %.3f %.9f %.9f %.3f "
+									"%.3f\n",
+									x0 + lost / 2, y, x0,
+									x0 + lost, y - 0.35,
+									y - 0.05);
 							} else if ((block == 1) == pr) {
-								fprintf(f, "%.9f %.3f %.9f %.9f %.3f %.3f\n", (x0 + x1) / 2, y,
-									x0, x1, y - 0.35, y + 0.35);
+								fprintf(f,
+									"%.9f %.3f %.9f %.9f %.3f "
+									"%.3f\n",
+									(x0 + x1) / 2, y, x0, x1,
+									y - 0.35, y + 0.35);
 							}
 						}
 				}
@@ -173,10 +201,14 @@ static int write_script(FILE *f, const char *out, bool svg, const char *data,
 		     ? br->m[br->primary].verdict
 		     : "no verdict");
 	if (svg)
-		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced background rgb 'white' font 'sans,11'\n",
+		fprintf(f,
+			"set terminal svg size %d,%d dynamic noenhanced background rgb 'white' "
+			"font 'sans,11'\n",
 			width, height);
 	else
-		fprintf(f, "set terminal pngcairo size %d,%d noenhanced background rgb 'white' font 'sans,10'\n",
+		fprintf(f,
+			"set terminal pngcairo size %d,%d noenhanced background rgb 'white' font "
+			"'sans,10'\n",
 			width, height);
 	fputs("set output ", f);
 	gp_string(f, out);
@@ -194,10 +226,14 @@ static int write_script(FILE *f, const char *out, bool svg, const char *data,
 	fputs(")\nset ytics nomirror\nset xrange [0:*]\n", f);
 	fputs("plot ", f);
 	gp_string(f, data);
-	fputs(" index 0 using 1:2:3:4:5:6 with boxxyerror lc rgb '#b0b0b0' title 'iteration (unpaired)', \\\n  '' index 1 using 1:2:3:4:5:6 with boxxyerror lc rgb '#4a7fc1' title 'iteration (paired)', \\\n"
-	      "  '' index 2 using 1:2:3:4:5:6 with boxxyerror lc rgb '#d62728' title 'interference (run-queue wait + irq + softirq + steal)', \\\n"
-	      "  '' index 3 using 1:2:3:4 with vectors nohead lc rgb '#2ca02c' lw 0.8 title 'pair'\n",
-	      f);
+	fputs(
+	    " index 0 using 1:2:3:4:5:6 with boxxyerror lc rgb '#b0b0b0' title 'iteration "
+	    "(unpaired)', \\\n  '' index 1 using 1:2:3:4:5:6 with boxxyerror lc rgb '#4a7fc1' "
+	    "title 'iteration (paired)', \\\n"
+	    "  '' index 2 using 1:2:3:4:5:6 with boxxyerror lc rgb '#d62728' title 'interference "
+	    "(run-queue wait + irq + softirq + steal)', \\\n"
+	    "  '' index 3 using 1:2:3:4 with vectors nohead lc rgb '#2ca02c' lw 0.8 title 'pair'\n",
+	    f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -233,7 +269,8 @@ static int run_gnuplot(const char *script, const char *errfile, char *err, size_
 		}
 		line[strcspn(line, "\n")] = 0;
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-			perr(err, errlen, "gnuplot not found (install gnuplot-nox); no picture written");
+			perr(err, errlen,
+			     "gnuplot not found (install gnuplot-nox); no picture written");
 			return -ENOENT;
 		}
 		perr(err, errlen, "gnuplot failed%s%s", line[0] ? ": " : "", line);
@@ -253,7 +290,8 @@ int bs_duet_render_plot(const char *path, const struct bs_duet_ctx *c, char *err
 	int ret;
 
 	if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) {
-		perr(err, errlen, "--plot wants a file name ending in .svg or .png, not '%s'", path);
+		perr(err, errlen, "--plot wants a file name ending in .svg or .png, not '%s'",
+		     path);
 		return -EINVAL;
 	}
 	svg = !strcmp(dot, ".svg");

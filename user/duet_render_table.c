@@ -124,8 +124,8 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 	snprintf(h, sizeof(h), "Benchmark %s (score: %s)", b->name,
 		 b->per_invocation ? "time per invocation" : "iteration duration");
 	heading(f, md, h);
-	tab_add(&t, "method", "runs", "pairs", "sampling", "mean A", "mean B", "B vs A",
-		"95 % CI", "rel CI width", "U p", "MDS CI", "MDS U", "speedup", "overlap");
+	tab_add(&t, "method", "runs", "pairs", "sampling", "mean A", "mean B", "B vs A", "95 % CI",
+		"rel CI width", "U p", "MDS CI", "MDS U", "speedup", "overlap");
 	for (int m = 0; m < BS_DM_N; m++) {
 		const struct bs_dmres *r = &br->m[m];
 		char runs[24], pairs[24], ma[48], mb[48], d[32], ci[48], w[24], p[24], mc[24],
@@ -136,8 +136,8 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 		snprintf(runs, sizeof(runs), "%zu", r->n_runs);
 		snprintf(pairs, sizeof(pairs), "%zu", r->res.n_pairs);
 		if (r->err && r->err != BS_ETOOFEW && r->err != BS_EZEROVAR && r->err != BS_ETIED) {
-			tab_add(&t, bs_dmethod_name(m), runs, "-", "-", "-", "-", "-", "-", "-", "-",
-				"-", "-", "-", "-");
+			tab_add(&t, bs_dmethod_name(m), runs, "-", "-", "-", "-", "-", "-", "-",
+				"-", "-", "-", "-", "-");
 			continue;
 		}
 		score_fmt(r->res.mean_a, b->per_invocation, ma, sizeof(ma));
@@ -148,7 +148,8 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 			pctf(r->res.rel_ci_width, w, sizeof(w));
 		} else {
 			snprintf(d, sizeof(d), "%+.2f %%",
-				 r->res.mean_a > 0 ? (r->res.mean_b / r->res.mean_a - 1) * 100 : NAN);
+				 r->res.mean_a > 0 ? (r->res.mean_b / r->res.mean_a - 1) * 100
+						   : NAN);
 			snprintf(ci, sizeof(ci), "-");
 			snprintf(w, sizeof(w), "-");
 		}
@@ -164,8 +165,9 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 			pctf(r->res.rel_overlap_time, ov, sizeof(ov));
 		else
 			snprintf(ov, sizeof(ov), "-");
-		tab_add(&t, bs_dmethod_name(m), runs, pairs, r->runs_merged ? "merged" : "run means",
-			ma, mb, d, ci, w, p, mds_fmt(r, r->mds.mds_ci, mc, sizeof(mc)),
+		tab_add(&t, bs_dmethod_name(m), runs, pairs,
+			r->runs_merged ? "merged" : "run means", ma, mb, d, ci, w, p,
+			mds_fmt(r, r->mds.mds_ci, mc, sizeof(mc)),
 			mds_fmt(r, r->mds.mds_u, mu, sizeof(mu)), sp, ov);
 	}
 	tab_print(f, &t, md, "  ");
@@ -181,7 +183,9 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 			fprintf(f, md ? "- **%s** (%s): %s\n" : "  %s (%s): %s\n", tag,
 				bs_dmethod_name(m), r->verdict);
 		else
-			fprintf(f, md ? "- **%s** (%s): not analysed: %s\n" : "  %s (%s): not analysed: %s\n",
+			fprintf(f,
+				md ? "- **%s** (%s): not analysed: %s\n"
+				   : "  %s (%s): not analysed: %s\n",
 				tag, bs_dmethod_name(m), bs_duet_err_text(r->err));
 	}
 	if (c->d->aa && br->primary >= 0 && br->m[br->primary].has_verdict &&
@@ -197,8 +201,9 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 	char b[16][48];
 	size_t shown = 0;
 
-	heading(f, md, "Noise (sums over the analysed iterations; lost = run-queue wait + irq + "
-		       "softirq + steal)");
+	heading(f, md,
+		"Noise (sums over the analysed iterations; lost = run-queue wait + irq + "
+		"softirq + steal)");
 	if (!n->has_interference) {
 		fprintf(f, md ? "No interference recorded%s.\n" : "  no interference recorded%s\n",
 			strncmp(c->d->source, "import", 6) ? "" : " (imported data carry none)");
@@ -216,7 +221,8 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 			tab_add(&t, bs_dmethod_name(m), s ? "B" : "A", b[0],
 				bs_fmt_ns((double)x->busy_ns, b[1], 48),
 				bs_fmt_ns((double)x->lost_ns, b[2], 48),
-				pctf(x->busy_ns ? (double)x->lost_ns / (double)x->busy_ns : 0, b[3], 48),
+				pctf(x->busy_ns ? (double)x->lost_ns / (double)x->busy_ns : 0, b[3],
+				     48),
 				bs_fmt_ns((double)x->runq_wait_ns, b[4], 48),
 				bs_fmt_ns((double)x->irq_ns, b[5], 48),
 				bs_fmt_ns((double)x->softirq_ns, b[6], 48),
@@ -231,10 +237,11 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 
 	for (int m = 0; m < BS_DM_N; m++)
 		nasym += n->n_asymmetric[m];
-	fprintf(f, md ? "\nAsymmetric runs (one side lost >= 2x the other's share and >= %.0f point "
-			"more): %zu of %zu\n\n"
-		      : "  asymmetric runs (one side lost >= 2x the other's share and >= %.0f point "
-			"more): %zu of %zu\n",
+	fprintf(f,
+		md ? "\nAsymmetric runs (one side lost >= 2x the other's share and >= %.0f point "
+		     "more): %zu of %zu\n\n"
+		   : "  asymmetric runs (one side lost >= 2x the other's share and >= %.0f point "
+		     "more): %zu of %zu\n",
 		BS_DUET_ASYM_MIN_PP, nasym, n->n_runs);
 	if (nasym) {
 		t.ncol = 6;
@@ -291,30 +298,36 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 		   : "  runs        %zu of %zu used (seq %zu, sync %zu, async %zu); %zu failed\n",
 		d->runs_ok, d->runs_total, per[BS_DM_SEQ], per[BS_DM_SYNC], per[BS_DM_ASYNC],
 		d->n_failed);
-	fprintf(f,
-		md ? "- pairing: seq and sync pair iteration j with j; async pairs overlap_rate > %g; "
-		     "run-means sampling from %d runs, else runs merged%s\n"
-		   : "  pairing     seq, sync: iteration j with j; async: overlap_rate > %g; run means "
-		     "from %d runs, else runs merged%s\n",
-		a->opts.min_overlap, BS_DUET_RUN_MEANS_MIN,
-		a->opts.drop_warmup_half ? "; first half of each run dropped" : "");
+	fprintf(
+	    f,
+	    md ? "- pairing: seq and sync pair iteration j with j; async pairs overlap_rate > %g; "
+		 "run-means sampling from %d runs, else runs merged%s\n"
+	       : "  pairing     seq, sync: iteration j with j; async: overlap_rate > %g; run means "
+		 "from %d runs, else runs merged%s\n",
+	    a->opts.min_overlap, BS_DUET_RUN_MEANS_MIN,
+	    a->opts.drop_warmup_half ? "; first half of each run dropped" : "");
 	if (d->n_calibration)
-		fprintf(f, md ? "- %zu Google Benchmark calibration runs excluded\n"
-			      : "  removed     %zu Google Benchmark calibration runs\n",
+		fprintf(f,
+			md ? "- %zu Google Benchmark calibration runs excluded\n"
+			   : "  removed     %zu Google Benchmark calibration runs\n",
 			d->n_calibration);
 	if (d->n_unmatched)
-		fprintf(f, md ? "- %zu iterations outside the runs used (failed runs, incomplete)\n"
-			      : "  left out    %zu iterations outside the runs used (failed runs, "
-				"incomplete)\n",
+		fprintf(f,
+			md ? "- %zu iterations outside the runs used (failed runs, incomplete)\n"
+			   : "  left out    %zu iterations outside the runs used (failed runs, "
+			     "incomplete)\n",
 			d->n_unmatched);
 	if (d->n_bench_mismatch)
-		fprintf(f, md ? "- warning: %zu runs where A and B ran a different number of benchmarks\n"
-			      : "  warning     %zu runs where A and B ran a different number of "
-				"benchmarks\n",
-			d->n_bench_mismatch);
+		fprintf(
+		    f,
+		    md ? "- warning: %zu runs where A and B ran a different number of benchmarks\n"
+		       : "  warning     %zu runs where A and B ran a different number of "
+			 "benchmarks\n",
+		    d->n_bench_mismatch);
 	for (size_t i = 0; i < d->n_failed; i++)
 		fprintf(f, md ? "- failed run %d (%s): %s\n" : "  failed      run %d (%s): %s\n",
-			d->failed[i].run, bs_dmethod_name(d->failed[i].method), d->failed[i].reason);
+			d->failed[i].run, bs_dmethod_name(d->failed[i].method),
+			d->failed[i].reason);
 	for (size_t b = 0; b < a->n; b++)
 		bench_block(f, c, &a->b[b], md);
 	if (!a->n)

@@ -26,7 +26,7 @@ static int write_out(const char *path, enum dout kind, const struct bs_duet_ctx 
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -EIO;
 	}
-	ret = kind == DOUT_JSON  ? bs_duet_render_json(f, c)
+	ret = kind == DOUT_JSON	 ? bs_duet_render_json(f, c)
 	      : kind == DOUT_CSV ? bs_duet_render_csv(f, c)
 				 : bs_duet_render_table(f, c, true);
 	if (fflush(f) && !ret)
@@ -85,7 +85,8 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	if (!ret)
 		ret = bs_duet_noise_build(ds, d, &n);
 	if (ret) {
-		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : "bad analysis options");
+		snprintf(err, errlen, "%s",
+			 ret == -ENOMEM ? "out of memory" : "bad analysis options");
 		goto out;
 	}
 	c = (struct bs_duet_ctx){.ds = ds, .d = d, .a = a, .n = n};
@@ -98,8 +99,9 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 		out->any_difference = a->any_difference;
 	}
 	if (ds->truncated)
-		fprintf(stderr, "benchscope: warning: trace truncated after %zu blocks (the duet did "
-				"not finish)\n",
+		fprintf(stderr,
+			"benchscope: warning: trace truncated after %zu blocks (the duet did "
+			"not finish)\n",
 			ds->n_blocks);
 	if (!opts.no_table && !is_stdout(opts.json_path) && !is_stdout(opts.csv_path) &&
 	    !is_stdout(opts.md_path)) {

@@ -75,17 +75,17 @@ int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, s
 		return ferror(r->f) ? -EIO : 0;
 	ungetc(c, r->f);
 	r->line = r->next_line;
-#define NEW_FIELD()                                                                   \
-	do {                                                                          \
-		if (nf == ocap) {                                                     \
-			size_t nc = ocap ? 2 * ocap : 16;                             \
-			size_t *o2 = realloc(off, nc * sizeof(*o2));                  \
-			if (!o2)                                                      \
-				goto nomem;                                           \
-			off = o2;                                                     \
-			ocap = nc;                                                    \
-		}                                                                     \
-		off[nf++] = len;                                                      \
+#define NEW_FIELD()                                                                                \
+	do {                                                                                       \
+		if (nf == ocap) {                                                                  \
+			size_t nc = ocap ? 2 * ocap : 16;                                          \
+			size_t *o2 = realloc(off, nc * sizeof(*o2));                               \
+			if (!o2)                                                                   \
+				goto nomem;                                                        \
+			off = o2;                                                                  \
+			ocap = nc;                                                                 \
+		}                                                                                  \
+		off[nf++] = len;                                                                   \
 	} while (0)
 	NEW_FIELD();
 	for (;;) {
@@ -96,7 +96,9 @@ int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, s
 				return -EIO;
 			}
 			if (in_q) {
-				snprintf(err, errlen, "line %zu: a quoted field is not closed before the end of the file",
+				snprintf(err, errlen,
+					 "line %zu: a quoted field is not closed before the end of "
+					 "the file",
 					 r->line);
 				free(off);
 				return -EINVAL;
@@ -104,7 +106,8 @@ int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, s
 			break;
 		}
 		if (c == 0) {
-			snprintf(err, errlen, "line %zu: a NUL byte (not a text file)", r->next_line);
+			snprintf(err, errlen, "line %zu: a NUL byte (not a text file)",
+				 r->next_line);
 			free(off);
 			return -EINVAL;
 		}

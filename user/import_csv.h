@@ -17,7 +17,7 @@ struct bs_csv_reader {
 	size_t next_line; /**< line of the next character to read */
 	char *buf;	  /**< field storage of the last record */
 	size_t cap;
-	char **fields;	  /**< the last record's fields (valid until the next call) */
+	char **fields; /**< the last record's fields (valid until the next call) */
 	size_t fcap;
 	int started;
 };

@@ -74,11 +74,11 @@ static const char *const col_names[C_N] = {
 
 struct row {
 	size_t line;
-	int bench;   /* index into the benchmark names */
-	int method;  /* enum bs_dmethod */
+	int bench;  /* index into the benchmark names */
+	int method; /* enum bs_dmethod */
 	long runid;
-	int side;    /* 0 A, 1 B */
-	long iter;   /* iteration index (file order when absent) */
+	int side;  /* 0 A, 1 B */
+	long iter; /* iteration index (file order when absent) */
 	int64_t start, end, dur, epoch_ms;
 	char order[3];
 	struct bs_iter_rec rec; /* invocations and interference fields */
@@ -355,14 +355,18 @@ static int read_file(struct imp *im, FILE *fp)
 	free(hdr);
 	if (im->col[C_BENCH] < 0 || im->col[C_RUNID] < 0 || im->col[C_PAIR] < 0) {
 		bs_csv_free(&rd);
-		return bad(im, 1, "not duet data: the header needs benchmark, runid (or run) and pair columns");
+		return bad(
+		    im, 1,
+		    "not duet data: the header needs benchmark, runid (or run) and pair columns");
 	}
 	if (im->col[C_START] < 0) {
 		if (im->col[C_EPOCH_MS] < 0 || im->col[C_TIME] < 0) {
 			bs_csv_free(&rd);
-			return bad(im, 1, "no iteration times: the header needs iteration_start_ns (or start_ns) "
-					  "with iteration_end_ns or iteration_time_ns, or epoch_start_ms with "
-					  "iteration_time_ns");
+			return bad(
+			    im, 1,
+			    "no iteration times: the header needs iteration_start_ns (or start_ns) "
+			    "with iteration_end_ns or iteration_time_ns, or epoch_start_ms with "
+			    "iteration_time_ns");
 		}
 		im->renaissance = true;
 	} else if (im->col[C_END] < 0 && im->col[C_TIME] < 0) {
@@ -452,17 +456,21 @@ static int build_groups(struct imp *im)
 			for (size_t i = 1; i < g->n[s]; i++)
 				if (it[i]->iter == it[i - 1]->iter)
 					return bad(im, it[i]->line,
-						   "iteration %ld of run %ld side %c appears twice (first on line %zu)",
-						   it[i]->iter, g->runid, s ? 'B' : 'A', it[i - 1]->line);
+						   "iteration %ld of run %ld side %c appears twice "
+						   "(first on line %zu)",
+						   it[i]->iter, g->runid, s ? 'B' : 'A',
+						   it[i - 1]->line);
 			if (im->renaissance && g->n[s]) {
 				t = it[0]->epoch_ms * 1000000;
 				for (size_t i = 0; i < g->n[s]; i++) {
 					if (it[i]->epoch_ms != it[0]->epoch_ms)
-						return bad(im, it[i]->line,
-							   "epoch_start_ms differs within run %ld side %c",
-							   g->runid, s ? 'B' : 'A');
+						return bad(
+						    im, it[i]->line,
+						    "epoch_start_ms differs within run %ld side %c",
+						    g->runid, s ? 'B' : 'A');
 					if (it[i]->dur > INT64_MAX - t)
-						return bad(im, it[i]->line, "iteration times overflow");
+						return bad(im, it[i]->line,
+							   "iteration times overflow");
 					it[i]->start = t;
 					it[i]->end = t + it[i]->dur;
 					t = it[i]->end;
@@ -471,8 +479,10 @@ static int build_groups(struct imp *im)
 			for (size_t i = 0; i < g->n[s]; i++) {
 				if (i && it[i]->start < it[i - 1]->end)
 					return bad(im, it[i]->line,
-						   "iteration %ld of run %ld side %c starts before iteration %ld ends",
-						   it[i]->iter, g->runid, s ? 'B' : 'A', it[i - 1]->iter);
+						   "iteration %ld of run %ld side %c starts before "
+						   "iteration %ld ends",
+						   it[i]->iter, g->runid, s ? 'B' : 'A',
+						   it[i - 1]->iter);
 				if (it[i]->start < g->first)
 					g->first = it[i]->start;
 			}
@@ -490,7 +500,7 @@ static char *context_json(struct imp *im, const struct bs_import_opts *o)
 	json_object *methods = json_object_new_array(), *cmds = json_object_new_object();
 	size_t per[BS_DM_N] = {0}, maxper = 0;
 	bool seen[BS_DM_N] = {false};
-	const char *label = o && o->benchmark ? o->benchmark
+	const char *label = o && o->benchmark	 ? o->benchmark
 			    : im->n_benches == 1 ? im->benches[0]
 						 : "";
 	char *s;
@@ -500,9 +510,9 @@ static char *context_json(struct imp *im, const struct bs_import_opts *o)
 	json_object_object_add(c, "mode", json_object_new_string("duet"));
 	json_object_object_add(c, "clock", json_object_new_string("as in the imported file"));
 	json_object_object_add(c, "imported_from", json_object_new_string(im->path));
-	json_object_object_add(d, "source", json_object_new_string(im->renaissance
-								       ? "import:renaissance-csv"
-								       : "import:duet-csv"));
+	json_object_object_add(
+	    d, "source",
+	    json_object_new_string(im->renaissance ? "import:renaissance-csv" : "import:duet-csv"));
 	json_object_object_add(d, "benchmark", json_object_new_string(label));
 	json_object_object_add(d, "suite", im->suite ? json_object_new_string(im->suite) : NULL);
 	json_object_object_add(cmds, "A", NULL);
@@ -596,7 +606,8 @@ static int write_trace(struct imp *im, const char *trace_path, const struct bs_i
 				r.type = BS_REC_ITER;
 				r.flags = r.invocations ? BS_ITER_F_INVOC : 0;
 				r.index = i;
-				r.pid = r.tid = BS_IMPORT_PID_BASE + 2 * (unsigned)g->run + (unsigned)s;
+				r.pid = r.tid =
+				    BS_IMPORT_PID_BASE + 2 * (unsigned)g->run + (unsigned)s;
 				r.begin_ns = (uint64_t)g->side[s][i]->start;
 				r.end_ns = (uint64_t)g->side[s][i]->end;
 				ret = bs_trace_write_iter(w, &r);
@@ -620,9 +631,8 @@ static int write_trace(struct imp *im, const char *trace_path, const struct bs_i
 	return ret;
 }
 
-int bs_import_duet_csv(const char *csv_path, const char *trace_path,
-		       const struct bs_import_opts *o, struct bs_import_result *res, char *err,
-		       size_t errlen)
+int bs_import_duet_csv(const char *csv_path, const char *trace_path, const struct bs_import_opts *o,
+		       struct bs_import_result *res, char *err, size_t errlen)
 {
 	struct imp im = {.path = csv_path, .err = err, .errlen = errlen};
 	FILE *fp = fopen(csv_path, "r");

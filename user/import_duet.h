@@ -46,8 +46,7 @@ struct bs_import_result {
  * overlapping iterations, no data row); -errno (cannot read or write) with
  * a one-line message; -ENOMEM.
  */
-int bs_import_duet_csv(const char *csv_path, const char *trace_path,
-		       const struct bs_import_opts *o, struct bs_import_result *res, char *err,
-		       size_t errlen);
+int bs_import_duet_csv(const char *csv_path, const char *trace_path, const struct bs_import_opts *o,
+		       struct bs_import_result *res, char *err, size_t errlen);
 
 #endif

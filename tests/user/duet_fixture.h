@@ -28,12 +28,12 @@
 struct df_spec {
 	int runs_per_method;
 	bool methods[BS_DM_N];
-	int iters;	    /* per side and run */
-	double slow_b;	    /* B's extra time, 0.10 = 10 % */
-	double noise;	    /* relative sd of each iteration's own noise */
-	bool failed_run;    /* add one failed async run (with iterations) */
-	bool asym_run;	    /* the first async run: A suffers 20 % run-queue wait */
-	bool gbench;	    /* invocation counts, with calibration runs */
+	int iters;	 /* per side and run */
+	double slow_b;	 /* B's extra time, 0.10 = 10 % */
+	double noise;	 /* relative sd of each iteration's own noise */
+	bool failed_run; /* add one failed async run (with iterations) */
+	bool asym_run;	 /* the first async run: A suffers 20 % run-queue wait */
+	bool gbench;	 /* invocation counts, with calibration runs */
 	bool aa;
 	uint64_t seed;
 };
@@ -79,11 +79,12 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 
 	memset(t, 0, sizeof(*t));
 	t->failed_run = t->asym_run = -1;
-	snprintf(ctx, sizeof(ctx),
-		 "{\"tool\": \"benchscope\", \"mode\": \"duet\", \"duet\": {\"source\": \"benchscope\", "
-		 "\"benchmark\": \"synth\", \"aa\": %s, \"methods\": [\"async\", \"sync\", \"seq\"], "
-		 "\"runs_per_method\": %d, \"min_overlap\": 0.4}}",
-		 sp->aa ? "true" : "false", sp->runs_per_method);
+	snprintf(
+	    ctx, sizeof(ctx),
+	    "{\"tool\": \"benchscope\", \"mode\": \"duet\", \"duet\": {\"source\": \"benchscope\", "
+	    "\"benchmark\": \"synth\", \"aa\": %s, \"methods\": [\"async\", \"sync\", \"seq\"], "
+	    "\"runs_per_method\": %d, \"min_overlap\": 0.4}}",
+	    sp->aa ? "true" : "false", sp->runs_per_method);
 	w = bs_trace_create(path, ctx, err, sizeof(err));
 	if (!w)
 		return -1;
@@ -112,9 +113,11 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				uint64_t inv = 0;
 
 				d[0] = (int64_t)(base * (1 + sp->noise * df_norm(&rs)));
-				d[1] = (int64_t)(base * (1 + sp->slow_b) * (1 + sp->noise * df_norm(&rs)));
+				d[1] = (int64_t)(base * (1 + sp->slow_b) *
+						 (1 + sp->noise * df_norm(&rs)));
 				if (sp->gbench) {
-					/* per invocation: ~1 µs, B slower; calibration 10, 100 first */
+					/* per invocation: ~1 µs, B slower; calibration 10, 100
+					 * first */
 					inv = j == 0 ? 10 : j == 1 ? 100 : 1000;
 				}
 				if (m == BS_DM_SYNC)
@@ -137,14 +140,16 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 						r.invocations = inv;
 					}
 					if (asym && s == 0) {
-						r.runq_wait_ns = r.preempted_ns = (uint64_t)(dd / 5);
+						r.runq_wait_ns = r.preempted_ns =
+						    (uint64_t)(dd / 5);
 						r.nivcsw = 3;
 					}
 					if (asym && s == 1)
 						r.softirq_ns = (uint64_t)(dd / 1000);
 					bs_trace_write_iter(w, &r);
 					if (!failed && j < DF_MAX_ITERS) {
-						t->it[run][s][j] = (struct bs_iter){side_t[s], side_t[s] + dd};
+						t->it[run][s][j] =
+						    (struct bs_iter){side_t[s], side_t[s] + dd};
 						t->n[run][s] = j + 1;
 					}
 					side_t[s] += dd + 2000;
@@ -154,7 +159,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				side_t[1] = side_t[0] + 5000;
 				for (int j = 0; j < n; j++) {
 					double base = 1e6 * (1 + 0.2 * (df_unif(&rs) - 0.5));
-					int64_t dd = (int64_t)(base * (1 + sp->slow_b) * (1 + sp->noise * df_norm(&rs)));
+					int64_t dd = (int64_t)(base * (1 + sp->slow_b) *
+							       (1 + sp->noise * df_norm(&rs)));
 					struct bs_iter_rec r;
 
 					memset(&r, 0, sizeof(r));
@@ -165,7 +171,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 					r.end_ns = (uint64_t)(side_t[1] + dd);
 					bs_trace_write_iter(w, &r);
 					if (j < DF_MAX_ITERS) {
-						t->it[run][1][j] = (struct bs_iter){side_t[1], side_t[1] + dd};
+						t->it[run][1][j] =
+						    (struct bs_iter){side_t[1], side_t[1] + dd};
 						t->n[run][1] = j + 1;
 					}
 					side_t[1] += dd + 2000;
@@ -190,8 +197,10 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				t->third_ns = 3000000;
 			}
 			snprintf(ev, sizeof(ev),
-				 "{\"kind\": \"duet_run\", \"run\": %d, \"method\": \"%s\", \"index\": %d, "
-				 "\"order\": \"%s\", \"start_ns\": %" PRId64 ", \"end_ns\": %" PRId64
+				 "{\"kind\": \"duet_run\", \"run\": %d, \"method\": \"%s\", "
+				 "\"index\": %d, "
+				 "\"order\": \"%s\", \"start_ns\": %" PRId64
+				 ", \"end_ns\": %" PRId64
 				 ", \"ok\": %s, \"reason\": %s, \"sides\": {\"A\": {\"pid\": %u}, "
 				 "\"B\": {\"pid\": %u}}}",
 				 run, bs_dmethod_name(m), k, k % 2 ? "BA" : "AB", start, clock - 1,

@@ -152,8 +152,8 @@ static void test_report_csv_json(void)
 	CHECK(bs_json_get(bs_json_get(bs_json_get(j, "noise"), "methods"), "async") != NULL);
 	json_object_put(j);
 	/* Markdown to stdout */
-	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--md", "-", "--no-mds", NULL}),
-		     0);
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--md", "-", "--no-mds", NULL}), 0);
 	s = slurp(out_path);
 	CHECK(!strncmp(s, "# Duet report: synth", 20));
 	CHECK(strstr(s, "| method | runs |") != NULL);
@@ -170,7 +170,8 @@ static void test_report_plot(void)
 
 	fx_path(svg, sizeof(svg), "cli.svg");
 	fx_path(bad, sizeof(bad), "cli.gif");
-	rc = run_cmd(cmd_report, "report", (const char *[]){tr, "--plot", svg, "-q", "--no-mds", NULL});
+	rc = run_cmd(cmd_report, "report",
+		     (const char *[]){tr, "--plot", svg, "-q", "--no-mds", NULL});
 	if (rc == 1) {
 		s = slurp(err_path);
 		if (strstr(s, "gnuplot not found")) {
@@ -184,7 +185,8 @@ static void test_report_plot(void)
 	CHECK(strstr(s, "<svg") != NULL);
 	CHECK(strstr(s, "run 0 async A") != NULL);
 	free(s);
-	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--plot", bad, "-q", NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--plot", bad, "-q", NULL}),
+		     2);
 	check_one_line_err(".svg or .png");
 }
 
@@ -203,12 +205,15 @@ static void test_import_round_trip(void)
 	fx_path(csv3, sizeof(csv3), "rt3.csv");
 	fx_path(j2, sizeof(j2), "rt2.json");
 	fx_path(j3, sizeof(j3), "rt3.json");
-	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--csv", csv1, "-q", "--no-mds", NULL}), 0);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){tr, "--csv", csv1, "-q", "--no-mds", NULL}),
+		     0);
 	CHECK_INT_EQ(run_cmd(cmd_import, "import",
 			     (const char *[]){"--format", "duet-csv", csv1, "-o", t1, NULL}),
 		     0);
 	a = slurp(out_path);
-	CHECK(strstr(a, "imported 300 iterations of 15 runs (1 benchmark, processed layout)") != NULL);
+	CHECK(strstr(a, "imported 300 iterations of 15 runs (1 benchmark, processed layout)") !=
+	      NULL);
 	free(a);
 	CHECK_INT_EQ(run_cmd(cmd_report, "report",
 			     (const char *[]){t1, "--csv", csv2, "--json", j2, "-q", NULL}),
@@ -229,8 +234,10 @@ static void test_import_round_trip(void)
 
 	CHECK(x && y);
 	if (x && y) {
-		const char *bx = json_object_to_json_string_ext(bs_json_get(x, "benchmarks"), JSON_C_TO_STRING_PLAIN);
-		const char *by = json_object_to_json_string_ext(bs_json_get(y, "benchmarks"), JSON_C_TO_STRING_PLAIN);
+		const char *bx = json_object_to_json_string_ext(bs_json_get(x, "benchmarks"),
+								JSON_C_TO_STRING_PLAIN);
+		const char *by = json_object_to_json_string_ext(bs_json_get(y, "benchmarks"),
+								JSON_C_TO_STRING_PLAIN);
 
 		CHECK(!strcmp(bx, by));
 		CHECK(strstr(bx, "\"kind\":\"slower\"") != NULL);
@@ -280,8 +287,8 @@ static void test_import_renaissance_vs_scipy(void)
 			if (!v || n != 20)
 				continue;
 			for (int j = 0; j < 10; j++)
-				fprintf(fp, "%c,%d,%d,chi-square,%.0f,%.0f,\"OpenJDK, 11\"\n", p ? 'B' : 'A',
-					r, j, v[2 * j + 1] - v[2 * j], v[0] / 1e6);
+				fprintf(fp, "%c,%d,%d,chi-square,%.0f,%.0f,\"OpenJDK, 11\"\n",
+					p ? 'B' : 'A', r, j, v[2 * j + 1] - v[2 * j], v[0] / 1e6);
 		}
 	fclose(fp);
 	CHECK_INT_EQ(run_cmd(cmd_import, "import",
@@ -332,11 +339,12 @@ static void test_import_renaissance_vs_scipy(void)
 		struct bs_duet_analysis *a2 = NULL;
 
 		fx_path(tr2, sizeof(tr2), "ren-real.trace");
-		CHECK_INT_EQ(run_cmd(cmd_import, "import",
-				     (const char *[]){"--format", "duet-csv",
-						      "/work/shared/data/duet-renaissance-chi-square.csv",
-						      "-o", tr2, NULL}),
-			     0);
+		CHECK_INT_EQ(
+		    run_cmd(cmd_import, "import",
+			    (const char *[]){"--format", "duet-csv",
+					     "/work/shared/data/duet-renaissance-chi-square.csv",
+					     "-o", tr2, NULL}),
+		    0);
 		if (!bs_dataset_load(tr2, &ds2, err, sizeof(err)) &&
 		    !bs_duet_data_build(ds2, &d2, err, sizeof(err)) &&
 		    !bs_duet_analysis_run(d2, &ao, &a2)) {
@@ -379,35 +387,52 @@ static void test_bad_input(void)
 	write_file(csv, "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
 			"x,duet,0,A,0,100,200\n"
 			"x,duet,0,C,1,200,300\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
 	check_one_line_err("bad.csv:3: pair is 'C', not A or B");
 	write_file(csv, "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
 			"x,duet,0,A,0,100,2x0\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
 	check_one_line_err("bad.csv:2: ");
 	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
 			"x,duet,0,A,100,200\n"
 			"\"x,duet,0,B,100,200\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
 	check_one_line_err("line 3: a quoted field is not closed");
 	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
 			"x,duet,0,A,100,200,7\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
 	check_one_line_err("bad.csv:2: 7 fields, the header has 6");
 	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
 			"x,duet,0,A,100,200\n"
 			"x,duet,0,A,150,250\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
 	check_one_line_err("starts before iteration");
 	write_file(csv, "name,value\na,1\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
 	check_one_line_err("not duet data");
 	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\nx,bogus,0,A,1,2\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
 	check_one_line_err("unknown type 'bogus'");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "duet-csv", "/nonexistent.csv", NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", "/nonexistent.csv", NULL}),
+		     2);
 	check_one_line_err("cannot read /nonexistent.csv");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "xml", csv, NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){"--format", "xml", csv, NULL}),
+		     2);
 	check_one_line_err("unknown format 'xml'");
 	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){csv, NULL}), 2);
 	check_one_line_err("--format is required");
@@ -417,7 +442,9 @@ static void test_bad_input(void)
 	CHECK(w != NULL);
 	if (w) {
 		bs_trace_close(w);
-		CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){plain, "--plot", "x.svg", NULL}), 2);
+		CHECK_INT_EQ(
+		    run_cmd(cmd_report, "report", (const char *[]){plain, "--plot", "x.svg", NULL}),
+		    2);
 		check_one_line_err("--plot applies to duet traces only");
 		CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){plain, NULL}), 0);
 		char *s = slurp(out_path);
@@ -425,7 +452,9 @@ static void test_bad_input(void)
 		CHECK(strstr(s, "Duet") == NULL);
 		free(s);
 	}
-	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){synth_trace(), "--min-overlap", "1.5", NULL}), 2);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){synth_trace(), "--min-overlap", "1.5", NULL}),
+		     2);
 	check_one_line_err("--min-overlap wants a ratio");
 }
 

@@ -15,8 +15,7 @@
 static struct df_truth truth;
 
 /* write the spec's trace, load it and build the model */
-static struct bs_dataset *load(const struct df_spec *sp, const char *name,
-			       struct bs_duet_data **d)
+static struct bs_dataset *load(const struct df_spec *sp, const char *name, struct bs_duet_data **d)
 {
 	char path[300], err[256];
 	struct bs_dataset *ds = NULL;
@@ -168,7 +167,8 @@ static void test_verdict_slower(void)
 		CHECK_INT_EQ(r->v.kind, BS_VERDICT_SLOWER);
 		CHECK_NEAR(r->v.pct, 10, 1.5, 0);
 		CHECK(r->v.lo_pct < r->v.pct && r->v.hi_pct > r->v.pct);
-		CHECK(!strncmp(r->verdict, "B is ", 5) && strstr(r->verdict, "% slower, 95 % CI ["));
+		CHECK(!strncmp(r->verdict, "B is ", 5) &&
+		      strstr(r->verdict, "% slower, 95 % CI ["));
 		CHECK(r->has_mds);
 		CHECK_NEAR(r->mds.mds_ci, 0, 0, 0); /* detected at s = 0 already */
 		if (m != BS_DM_SEQ)
@@ -180,7 +180,8 @@ static void test_verdict_slower(void)
 	CHECK(a->worst_slowdown_lo_pct > 5);
 	CHECK_INT_EQ(a->n_verdicts, 3);
 	/* the outcome through the public entry point */
-	struct bs_duet_report_opts o = {.no_table = true, .no_mds = true, .seed = 1, .n_resamples = 999};
+	struct bs_duet_report_opts o = {
+	    .no_table = true, .no_mds = true, .seed = 1, .n_resamples = 999};
 	struct bs_duet_outcome out;
 	char err[256];
 
@@ -305,7 +306,8 @@ static void test_gbench_scores(void)
 
 	CHECK_INT_EQ(r0->side[0].n, 10);
 	CHECK_NEAR(r0->side[0].score[0],
-		   (double)(r0->side[0].iv[0].end_ns - r0->side[0].iv[0].start_ns) / 1000, 0, 1e-15);
+		   (double)(r0->side[0].iv[0].end_ns - r0->side[0].iv[0].start_ns) / 1000, 0,
+		   1e-15);
 	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
 	if (a) {
 		const struct bs_dmres *r = &a->b[0].m[BS_DM_SYNC];
@@ -347,9 +349,10 @@ static void test_bad_traces(void)
 	w = bs_trace_create(path, "{\"mode\": \"duet\"}", err, sizeof(err));
 	if (!w)
 		return;
-	bs_trace_write_event(w, "{\"kind\": \"duet_run\", \"run\": 0, \"method\": \"async\", "
-				"\"ok\": false, \"reason\": \"A never reached its probe within 600 s\", "
-				"\"sides\": {\"A\": {\"pid\": 1}, \"B\": {\"pid\": 2}}}");
+	bs_trace_write_event(
+	    w, "{\"kind\": \"duet_run\", \"run\": 0, \"method\": \"async\", "
+	       "\"ok\": false, \"reason\": \"A never reached its probe within 600 s\", "
+	       "\"sides\": {\"A\": {\"pid\": 1}, \"B\": {\"pid\": 2}}}");
 	bs_trace_close(w);
 	CHECK_INT_EQ(bs_dataset_load(path, &ds, err, sizeof(err)), 0);
 	if (!ds)

@@ -43,9 +43,11 @@ static void test_records(void)
 	CHECK_INT_EQ(line, 2);
 	/* quotes, doubled quotes, commas and a line break inside quotes, CRLF,
 	 * a BOM, a blank line, no final newline, empty fields */
-	CHECK(!strcmp(parse("\xEF\xBB\xBFh1,h2\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n\r\n\"two\nlines\",\n,\nlast,1",
-			    &rc, err, sizeof(err), &line),
-		      "h1|h2;x,y|say \"hi\";two\nlines|;|;last|1;"));
+	CHECK(!strcmp(
+	    parse(
+		"\xEF\xBB\xBFh1,h2\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n\r\n\"two\nlines\",\n,\nlast,1",
+		&rc, err, sizeof(err), &line),
+	    "h1|h2;x,y|say \"hi\";two\nlines|;|;last|1;"));
 	CHECK_INT_EQ(rc, 0);
 	CHECK_INT_EQ(line, 7);
 	CHECK(!strcmp(parse("", &rc, err, sizeof(err), &line), ""));
