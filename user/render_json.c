@@ -96,6 +96,58 @@ static json_object *group_json(const struct bs_group_summary *g, int with_pid)
 	return o;
 }
 
+/* The "stoppage" object (docs/json-schema.md, Stoppage); null for a single run. */
+static json_object *stoppage_json(const struct bs_dataset *ds, const struct bs_run_summary *s)
+{
+	const struct bs_stop_summary *t = &s->stop;
+	json_object *o, *forks, *cps;
+	size_t n_ev = ds->events ? json_object_array_length(ds->events) : 0;
+
+	if (!t->present)
+		return NULL;
+	o = json_object_new_object();
+	forks = json_object_new_array();
+	cps = json_object_new_array();
+	add(o, "config", json_object_get(bs_json_get(ds->context, "stop")));
+	add(o, "forks_used", ju(t->n_forks));
+	add(o, "forks_stable", json_object_new_boolean(t->forks_stable));
+	add(o, "fork_bound_hit", json_object_new_boolean(t->fork_bound));
+	add(o, "warmup_bound_hits", ju(t->n_warmup_bound));
+	add(o, "short_forks", ju(t->n_short));
+	add(o, "warmup_mean", jd(t->warmup_mean));
+	add(o, "checkpoints", ju(t->n_checkpoints));
+	add(o, "compute_ns", ju(t->compute_ns));
+	add(o, "wall_ns", ju(t->wall_ns));
+	add(o, "compute_share", jd(t->compute_share));
+	for (size_t i = 0; i < t->n_forks; i++) {
+		const struct bs_stop_fork_info *f = &t->forks[i];
+		json_object *fo = json_object_new_object();
+
+		add(fo, "fork", ju(f->fork));
+		add(fo, "pid", ju(f->pid));
+		add(fo, "start_ns", ju(f->start_ns));
+		add(fo, "end_ns", ju(f->end_ns));
+		add(fo, "warmup_iterations", ju(f->warmup));
+		add(fo, "measurement_iterations", ju(f->measure));
+		add(fo, "warmup_stable", json_object_new_boolean(f->warmup_stable));
+		add(fo, "short", json_object_new_boolean(f->is_short));
+		add(fo, "ended_by", json_object_new_string(f->ended_by));
+		add(fo, "killed", json_object_new_boolean(f->killed));
+		add(fo, "calibration_runs", ju(f->calibration));
+		add(fo, "after_stop_iterations", ju(f->after_stop));
+		json_object_array_add(forks, fo);
+	}
+	add(o, "forks", forks);
+	for (size_t i = 0; i < n_ev; i++) {
+		json_object *ev = json_object_array_get_idx(ds->events, i);
+
+		if (!strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", "stop_decision"))
+			json_object_array_add(cps, json_object_get(ev));
+	}
+	add(o, "decisions", cps);
+	return o;
+}
+
 static json_object *summary_json(const struct bs_run_summary *s)
 {
 	json_object *o = json_object_new_object(), *procs = json_object_new_array(),
@@ -105,6 +157,7 @@ static json_object *summary_json(const struct bs_run_summary *s)
 	add(removed, "warmup", ju(s->n_warmup));
 	add(removed, "end_before_begin", ju(s->n_invalid));
 	add(removed, "calibration", ju(s->n_calibration));
+	add(removed, "after_stop", ju(s->n_after_stop));
 	add(o, "removed", removed);
 	add(o, "overall", group_json(&s->overall, 0));
 	for (size_t i = 0; i < s->n_procs; i++)
@@ -227,6 +280,7 @@ json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_
 	add(root, "trace", trace);
 	add(root, "context", json_object_get(ds->context));
 	add(root, "summary", summary_json(s));
+	add(root, "stoppage", stoppage_json(ds, s));
 	add(root, "interferers", interferers_json(ds, s));
 	for (size_t i = 0; i < s->n_warnings; i++)
 		json_object_array_add(warn, json_object_new_string(s->warnings[i]));

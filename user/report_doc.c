@@ -310,7 +310,10 @@ static void harness_section(struct bs_doc *doc, const struct bs_dataset *ds)
 	char w[32];
 
 	bs_doc_text(doc, "Harness");
-	if (!st)
+	if (!st && bs_json_get(ds->end, "stop"))
+		bs_doc_line(doc, "%d forks (see the fork table)",
+			    json_object_get_int(bs_json_get(bs_json_get(ds->end, "stop"), "forks")));
+	else if (!st)
 		bs_doc_line(doc, "status: n/a");
 	else if (json_object_get_boolean(bs_json_get(st, "signaled")))
 		bs_doc_line(doc, "pid %s killed by signal %d (%s)", jstr(st, "pid"),
@@ -327,10 +330,77 @@ static void harness_section(struct bs_doc *doc, const struct bs_dataset *ds)
 		    bs_fmt_ns(wall ? json_object_get_double(wall) : NAN, w, sizeof(w)));
 }
 
+/* Forks and dynamic reconfiguration (stop_run.h; seed 003 §4). */
+static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
+{
+	const struct bs_stop_summary *t = &s->stop;
+	char a[32], b[32], c[32], title[128];
+	int none = !strcmp(t->criterion, "none");
+
+	if (!t->present)
+		return;
+	bs_doc_text(doc, none ? "Forks (fixed configuration)"
+			      : "Stoppage (dynamic reconfiguration, seed 003)");
+	if (none)
+		bs_doc_line(doc, "configuration: %zu warmup + %zu measurement iterations x %zu forks",
+			    t->wi_max, t->mi, t->f_max);
+	else
+		bs_doc_line(doc,
+			    "criterion %s, threshold %g, window %zu; warmup %zu:%zu, measure %zu, "
+			    "forks %zu:%zu",
+			    t->criterion, t->threshold, t->window, t->wi_min, t->wi_max, t->mi,
+			    t->f_min, t->f_max);
+	if (!none) {
+		bs_doc_line(doc, "forks used: %zu of %zu:%zu; fork stability %s", t->n_forks, t->f_min,
+			    t->f_max,
+			    t->forks_stable ? "reached"
+			    : t->fork_bound ? "NOT reached (f_max hit: criterion unreachable)"
+					    : "not reached");
+		bs_doc_line(doc, "warmup stability reached in %zu of %zu forks (mean %.1f warmup iterations)",
+			    t->n_forks - t->n_warmup_bound - t->n_short, t->n_forks, t->warmup_mean);
+		bs_doc_line(doc, "checkpoints: %zu, computation %s = %s of the run (%s)",
+			    t->n_checkpoints, bs_fmt_ns((double)t->compute_ns, a, sizeof(a)),
+			    bs_fmt_pct(t->compute_share, b, sizeof(b)),
+			    bs_fmt_ns((double)t->wall_ns, c, sizeof(c)));
+	} else {
+		bs_doc_line(doc, "forks run: %zu; run time %s", t->n_forks,
+			    bs_fmt_ns((double)t->wall_ns, c, sizeof(c)));
+	}
+	if (!t->n_forks)
+		return;
+	snprintf(title, sizeof(title), "Per fork");
+	bs_doc_table(doc, title,
+		     "fork\t>pid\t>warmup\twarmup stable\t>measurement\tshort\tended by\t>time");
+	for (size_t i = 0; i < t->n_forks; i++) {
+		const struct bs_stop_fork_info *f = &t->forks[i];
+		char cells[8][32];
+		const char *cp[8];
+
+		snprintf(cells[0], 32, "%zu", f->fork);
+		snprintf(cells[1], 32, "%u", f->pid);
+		snprintf(cells[2], 32, "%zu", f->warmup);
+		snprintf(cells[3], 32, "%s",
+			 none ? "n/a" : f->warmup_stable ? "yes" : f->is_short ? "no (short)" : "no (wi_max)");
+		snprintf(cells[4], 32, "%zu", f->measure);
+		snprintf(cells[5], 32, "%s", f->is_short ? "yes" : "no");
+		snprintf(cells[6], 32, "%s%s", f->ended_by, f->killed ? " (SIGKILL)" : "");
+		bs_fmt_ns(f->end_ns >= f->start_ns ? (double)(f->end_ns - f->start_ns) : NAN, cells[7],
+			  32);
+		for (int k = 0; k < 8; k++)
+			cp[k] = cells[k];
+		bs_doc_row(doc, cp);
+	}
+}
+
 static void removed_section(struct bs_doc *doc, const struct bs_run_summary *s)
 {
 	bs_doc_text(doc, "Removed");
-	if (!s->n_warmup && !s->n_invalid && !s->n_calibration)
+	if (s->n_after_stop)
+		bs_doc_line(doc,
+			    "%zu iterations excluded: arrived after their fork was ended (flag "
+			    "after_stop)",
+			    s->n_after_stop);
+	if (!s->n_warmup && !s->n_invalid && !s->n_calibration && !s->n_after_stop)
 		bs_doc_line(doc, "nothing removed (%zu of %zu iterations summarised)",
 			    s->overall.n_iters, s->n_iters_total);
 	if (s->n_calibration)
@@ -390,6 +460,7 @@ struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_
 	records_section(doc, ds, s);
 	bpf_section(doc, ds);
 	harness_section(doc, ds);
+	stop_section(doc, s);
 	removed_section(doc, s);
 	warnings_section(doc, ds, s);
 	if (doc->oom) {

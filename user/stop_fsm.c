@@ -68,7 +68,7 @@ int bs_stop_plan_check(const struct bs_stop_plan *p, char *err, size_t errlen)
 		snprintf(err, errlen, "at most %d forks", BS_STOP_MAX_FORKS);
 	else if (p->window < 1)
 		snprintf(err, errlen, "--window needs at least 1");
-	else if (p->crit && (!isfinite(t) || t <= 0 || t > 1 || (p->crit == BS_CRIT_KLD && t >= 1)))
+	else if (p->crit && (p->threshold < 0 || !isfinite(t) || t <= 0 || t > 1 || (p->crit == BS_CRIT_KLD && t >= 1)))
 		snprintf(err, errlen, "--threshold %g out of range for %s: %s", t,
 			 bs_stop_crit_name(p->crit),
 			 p->crit == BS_CRIT_KLD ? "a probability in (0, 1)"

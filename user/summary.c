@@ -14,7 +14,7 @@
 
 int bs_iter_counted(const struct bs_iter_rec *r)
 {
-	return !(r->flags & BS_ITER_F_WARMUP) && r->end_ns >= r->begin_ns;
+	return !(r->flags & (BS_ITER_F_WARMUP | BS_ITER_F_AFTER_STOP)) && r->end_ns >= r->begin_ns;
 }
 
 double bs_iter_ns_per_op(const struct bs_iter_rec *r)
@@ -294,7 +294,9 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 	int ret = 0;
 
 	for (size_t i = 0; i < ds->n_iters; i++) {
-		n_exit += !!(ds->iters[i].flags & BS_ITER_F_EXIT);
+		/* a fork ended by the stopper ends its open iteration by the exit */
+		n_exit += (ds->iters[i].flags & (BS_ITER_F_EXIT | BS_ITER_F_AFTER_STOP)) ==
+			  BS_ITER_F_EXIT;
 		n_nested += !!(ds->iters[i].flags & BS_ITER_F_NESTED);
 	}
 	if (o->n_iters == 0)
@@ -338,6 +340,123 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 	return ret ? -ENOMEM : 0;
 }
 
+static size_t jsize(json_object *o)
+{
+	int64_t v = json_object_get_int64(o);
+
+	return v > 0 ? (size_t)v : 0;
+}
+
+/* Forks and stoppage (stop_run.h): CONTEXT "stop", fork and stop_decision events. */
+static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
+{
+	struct bs_stop_summary *t = &s->stop;
+	json_object *cfg = bs_json_get(ds->context, "stop"), *end = bs_json_get(ds->end, "stop");
+	size_t n_ev = ds->events ? json_object_array_length(ds->events) : 0, n_forks = 0;
+	uint64_t ev_compute = 0;
+	char thr[32];
+	int ret = 0;
+
+	if (!cfg)
+		return 0;
+	t->present = 1;
+	snprintf(t->criterion, sizeof(t->criterion), "%s",
+		 json_object_get_string(bs_json_get(cfg, "criterion")) ?: "?");
+	t->threshold = bs_json_get(cfg, "threshold")
+			   ? json_object_get_double(bs_json_get(cfg, "threshold"))
+			   : NAN;
+	t->window = jsize(bs_json_get(cfg, "window"));
+	t->wi_min = jsize(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 0));
+	t->wi_max = jsize(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 1));
+	t->mi = jsize(bs_json_get(cfg, "measure"));
+	t->f_min = jsize(json_object_array_get_idx(bs_json_get(cfg, "forks"), 0));
+	t->f_max = jsize(json_object_array_get_idx(bs_json_get(cfg, "forks"), 1));
+	for (size_t i = 0; i < n_ev; i++) {
+		json_object *ev = json_object_array_get_idx(ds->events, i);
+		const char *kind = json_object_get_string(bs_json_get(ev, "kind")) ?: "";
+
+		n_forks += !strcmp(kind, "fork");
+		if (!strcmp(kind, "stop_decision")) {
+			t->n_checkpoints++;
+			ev_compute += (uint64_t)jsize(bs_json_get(ev, "compute_ns"));
+			if (!strcmp(json_object_get_string(bs_json_get(ev, "checkpoint")) ?: "",
+				    "fork"))
+				t->forks_stable = !strcmp(
+				    json_object_get_string(bs_json_get(ev, "decision")) ?: "", "stop");
+		}
+	}
+	t->forks = calloc(n_forks ? n_forks : 1, sizeof(*t->forks));
+	if (!t->forks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_ev; i++) {
+		json_object *ev = json_object_array_get_idx(ds->events, i);
+		struct bs_stop_fork_info *f = &t->forks[t->n_forks];
+
+		if (strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", "fork"))
+			continue;
+		f->fork = jsize(bs_json_get(ev, "fork"));
+		f->pid = (uint32_t)jsize(bs_json_get(ev, "pid"));
+		f->start_ns = (uint64_t)jsize(bs_json_get(ev, "start_ns"));
+		f->end_ns = (uint64_t)jsize(bs_json_get(ev, "end_ns"));
+		f->warmup = jsize(bs_json_get(ev, "warmup_iterations"));
+		f->measure = jsize(bs_json_get(ev, "measurement_iterations"));
+		f->warmup_stable = json_object_get_boolean(bs_json_get(ev, "warmup_stable"));
+		f->is_short = json_object_get_boolean(bs_json_get(ev, "short"));
+		f->killed = json_object_get_boolean(bs_json_get(ev, "killed"));
+		f->calibration = jsize(bs_json_get(ev, "calibration_runs"));
+		f->after_stop = jsize(bs_json_get(ev, "after_stop_iterations"));
+		snprintf(f->ended_by, sizeof(f->ended_by), "%s",
+			 json_object_get_string(bs_json_get(ev, "ended_by")) ?: "?");
+		t->n_short += f->is_short;
+		t->warmup_mean += (double)f->warmup;
+		if (strcmp(t->criterion, "none") && !f->is_short && !f->warmup_stable &&
+		    f->warmup >= t->wi_max)
+			t->n_warmup_bound++;
+		t->n_forks++;
+	}
+	t->warmup_mean = t->n_forks ? t->warmup_mean / (double)t->n_forks : NAN;
+	t->compute_ns = bs_json_get(end, "compute_ns") ? (uint64_t)jsize(bs_json_get(end, "compute_ns"))
+						       : ev_compute;
+	if (bs_json_get(end, "wall_ns"))
+		t->wall_ns = (uint64_t)jsize(bs_json_get(end, "wall_ns"));
+	else if (t->n_forks)
+		t->wall_ns = t->forks[t->n_forks - 1].end_ns - t->forks[0].start_ns;
+	t->compute_share = t->wall_ns ? (double)t->compute_ns / (double)t->wall_ns : NAN;
+	t->fork_bound = strcmp(t->criterion, "none") && !t->forks_stable && t->n_forks >= t->f_max &&
+			t->f_max > 0;
+	snprintf(thr, sizeof(thr), "%g", t->threshold);
+	if (t->fork_bound)
+		ret |= warn(s,
+			    "fork stability not reached after %zu forks (f_max): the %s criterion "
+			    "at threshold %s is unreachable for this benchmark; raise --forks MAX or "
+			    "--threshold",
+			    t->n_forks, t->criterion, thr);
+	if (t->n_warmup_bound)
+		ret |= warn(s,
+			    "warmup stability not reached within %zu iterations (wi_max) in %zu of "
+			    "%zu forks: the %s criterion at threshold %s is unreachable there",
+			    t->wi_max, t->n_warmup_bound, t->n_forks, t->criterion, thr);
+	for (size_t i = 0; i < t->n_forks; i++)
+		if (t->forks[i].is_short)
+			ret |= warn(s,
+				    "fork %zu (pid %u) ended short (%s) after %zu warmup and %zu "
+				    "measurement iterations (wanted >= %zu and %zu): start the harness "
+				    "with more repetitions",
+				    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
+				    t->forks[i].warmup, t->forks[i].measure, t->wi_min, t->mi);
+	for (size_t i = 0; i < t->n_forks; i++)
+		if (!strcmp(t->forks[i].ended_by, "signal"))
+			ret |= warn(s, "fork %zu (pid %u) was killed by a signal benchscope did not send",
+				    t->forks[i].fork, t->forks[i].pid);
+	for (size_t i = 0; i < t->n_forks; i++)
+		if (t->forks[i].killed)
+			ret |= warn(s,
+				    "fork %zu (pid %u) ignored SIGTERM: killed with SIGKILL after "
+				    "the grace period",
+				    t->forks[i].fork, t->forks[i].pid);
+	return ret ? -ENOMEM : 0;
+}
+
 int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_summary *s)
 {
 	size_t *idx = NULL, n = 0;
@@ -358,7 +477,9 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 	for (size_t i = 0; i < ds->n_iters; i++) {
 		const struct bs_iter_rec *r = &ds->iters[i];
 
-		if (r->flags & BS_ITER_F_WARMUP)
+		if (r->flags & BS_ITER_F_AFTER_STOP)
+			s->n_after_stop++;
+		else if (r->flags & BS_ITER_F_WARMUP)
 			s->n_warmup++;
 		else if (r->end_ns < r->begin_ns)
 			s->n_invalid++;
@@ -388,7 +509,9 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 			      ? s->probe_cost_ns / s->overall.duration.median
 			      : NAN;
 	read_end(ds, s);
-	ret = add_warnings(ds, s);
+	ret = summarize_stop(ds, s);
+	if (!ret)
+		ret = add_warnings(ds, s);
 out:
 	free(idx);
 	free(x);
@@ -404,6 +527,7 @@ void bs_run_summary_free(struct bs_run_summary *s)
 	free(s->procs);
 	free(s->benches);
 	free(s->top);
+	free(s->stop.forks);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);

@@ -47,6 +47,42 @@ struct bs_top_interferer {
 	double share; /**< ns / overall.intf.wall_ns (NaN if that is 0) */
 };
 
+/** One fork of `run --stop` / `run --forks` (EVENT kind "fork"). */
+struct bs_stop_fork_info {
+	size_t fork;		       /**< 1-based */
+	uint32_t pid;
+	uint64_t start_ns, end_ns;     /**< release of the process to its end (monotonic) */
+	size_t warmup, measure;	       /**< warmup / measurement iterations used */
+	int warmup_stable;	       /**< warmup ended by the criterion (not by wi_max) */
+	int is_short;		       /**< ended before wi_min warmup or mi measurement iterations */
+	char ended_by[16];	       /**< "stop", "exit", "signal" */
+	int killed;		       /**< needed SIGKILL after the grace period */
+	size_t calibration, after_stop; /**< Google Benchmark calibration runs; iterations after the stop */
+};
+
+/**
+ * Dynamic reconfiguration figures of a forked run (seed 003 §4), from the
+ * CONTEXT member "stop", the fork and stop_decision events and the END
+ * member "stop". present == 0 for a single run.
+ */
+struct bs_stop_summary {
+	int present;
+	char criterion[8]; /**< "none", "cv", "rciw", "kld" */
+	double threshold;  /**< NaN for none */
+	size_t window, wi_min, wi_max, mi, f_min, f_max;
+	struct bs_stop_fork_info *forks;
+	size_t n_forks;
+	int forks_stable;	 /**< the last fork checkpoint said stable */
+	int fork_bound;		 /**< f_max forks ran without fork stability (criterion unreachable) */
+	size_t n_warmup_bound;	 /**< forks whose warmup hit wi_max without stability */
+	size_t n_short;		 /**< short forks */
+	size_t n_checkpoints;	 /**< stop_decision events */
+	uint64_t compute_ns;	 /**< checkpoint computation (END, else the events' sum) */
+	uint64_t wall_ns;	 /**< the run: first fork's start to last fork's end */
+	double compute_share;	 /**< compute_ns / wall_ns (NaN if unknown) */
+	double warmup_mean;	 /**< mean warmup iterations per fork */
+};
+
 /** Everything the reports show. */
 struct bs_run_summary {
 	struct bs_group_summary overall;
@@ -59,6 +95,7 @@ struct bs_run_summary {
 	size_t n_iters_total;	       /**< iterations in the trace */
 	size_t n_calibration;	       /**< excluded: Google Benchmark calibration runs */
 	size_t n_warmup;	       /**< excluded: flagged warmup */
+	size_t n_after_stop;	       /**< excluded: flagged after_stop (fork already ended) */
 	size_t n_invalid;	       /**< excluded: end before begin */
 	size_t n_invoc_flagged;	       /**< iterations with BS_ITER_F_INVOC */
 	size_t n_invoc_bad;	       /**< iterations with BS_ITER_F_INVOC_BAD */
@@ -72,6 +109,7 @@ struct bs_run_summary {
 	uint64_t lost_total;	/**< sum of its counters named *_lost */
 	char **warnings;	/**< computed warnings (English, one line each) */
 	size_t n_warnings;
+	struct bs_stop_summary stop; /**< forks and stoppage; stop.present == 0 for one run */
 };
 
 /** Share of wall time above which the probe perturbation is warned about. */
@@ -90,7 +128,7 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 /** Free what bs_run_summarize() allocated (NULL-safe); @s itself is not freed. */
 void bs_run_summary_free(struct bs_run_summary *s);
 
-/** 1 if @r counts for the summary (not warmup, end >= begin). */
+/** 1 if @r counts for the summary (not warmup, not after_stop, end >= begin). */
 int bs_iter_counted(const struct bs_iter_rec *r);
 
 /** ns per invocation of @r, or NaN when it carries no valid invocation count. */

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_stop - `benchscope run --stop` / `--forks` and `benchscope replay` on
+ * real harnesses: settle (k slow iterations, then steady by construction),
+ * ignore_term (ignores SIGTERM), a Google Benchmark program; forks are real
+ * processes; replay is checked against stats/ on a recorded trace.
+ */
+#include <json-c/json.h>
+#include <stdbool.h>
+
+#include "benchscope/stats.h"
+#include "ktest.h"
+
+#define BENCHSCOPE kpath("benchscope")
+#define SETTLE kpath("progs/settle")
+#define IGNORE_TERM kpath("progs/ignore_term")
+#define GBENCH kpath("progs/stopbench_steady")
+
+static char sym_settle[4200], sym_ignore[4200];
+
+/* EVENT blocks of a kind, in trace order. */
+static size_t events(const struct bs_dataset *ds, const char *kind, json_object **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(ds->events); i++) {
+		json_object *ev = json_object_array_get_idx(ds->events, i);
+
+		if (!strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", kind)) {
+			if (n < max)
+				out[n] = ev;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int64_t jint(json_object *o, const char *k)
+{
+	return json_object_get_int64(bs_json_get(o, k));
+}
+
+/* Per pid: iterations flagged warmup, counted (no flag), after_stop. */
+static void count_flags(const struct bs_dataset *ds, uint32_t pid, size_t *warm, size_t *meas,
+			size_t *after)
+{
+	*warm = *meas = *after = 0;
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *r = &ds->iters[i];
+
+		if (r->pid != pid)
+			continue;
+		if (r->flags & BS_ITER_F_AFTER_STOP)
+			(*after)++;
+		else if (r->flags & BS_ITER_F_WARMUP)
+			(*warm)++;
+		else
+			(*meas)++;
+	}
+}
+
+/* `benchscope report TRACE` into r->out; 1 if it contains what. */
+static int report_has(const char *trace, const char *what)
+{
+	static struct kresult r;
+	char *argv[] = { (char *)BENCHSCOPE, "report", (char *)trace, NULL };
+
+	krun(&r, argv);
+	if (!strstr(r.out, what)) {
+		fprintf(stderr, "report of %s lacks '%s':\n%s\n", trace, what, r.out);
+		return 0;
+	}
+	return 1;
+}
+
+/* Iterations of pid in index order: the first n into out; returns how many. */
+static size_t pid_iters(const struct bs_dataset *ds, uint32_t pid, const struct bs_iter_rec **out,
+			size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < ds->n_iters; i++)
+		if (ds->iters[i].pid == pid && ds->iters[i].index < n) {
+			out[ds->iters[i].index] = &ds->iters[i];
+			k++;
+		}
+	return k;
+}
+
+/*
+ * settle: 10 slow iterations, then 2 ms of CPU each: warmup never ends before
+ * iteration k + 1 = 11 and, where the kernel saw no interference in the
+ * window after k (run-queue wait, IRQ, steal below 0.5 % of each iteration),
+ * within k + s_W + 1 = 16 (the window without iteration k). On a loaded
+ * machine preemption makes wall durations noisy; the record says so.
+ */
+static void test_settle_cv(void)
+{
+	const char *trace = ktmp("settle.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "cv",
+			 "--iter", sym_settle, "-o", (char *)trace, "--", (char *)SETTLE, "0", "10",
+			 "3000", "2000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	json_object *forks[8], *dec[256];
+	size_t nf, nd, quiet = 0;
+
+	NEED_BPF();
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	nf = events(ds, "fork", forks, 8);
+	nd = events(ds, "stop_decision", dec, 256);
+	CHECK(nf >= 2 && nf <= 5);
+	CHECK(nd >= nf);
+	for (size_t i = 0; i < nf && i < 8; i++) {
+		int64_t w = jint(forks[i], "warmup_iterations");
+		uint32_t pid = (uint32_t)jint(forks[i], "pid");
+		const struct bs_iter_rec *it[16] = { 0 };
+		size_t cw, cm, ca;
+		bool disturbed = false;
+
+		CHECK_INT_EQ(jint(forks[i], "fork"), (int64_t)i + 1);
+		CHECK(!json_object_get_boolean(bs_json_get(forks[i], "short")));
+		CHECK(!strcmp(json_object_get_string(bs_json_get(forks[i], "ended_by")), "stop"));
+		CHECK_INT_EQ(jint(forks[i], "measurement_iterations"), 10);
+		if (w <= 10)
+			FAILF("fork %zu: warmup stopped after %lld iterations, before k + 1 = 11", i + 1,
+			      (long long)w);
+		pid_iters(ds, pid, it, 16);
+		for (size_t k = 10; k < 16; k++) {
+			double lost;
+
+			if (!it[k]) {
+				disturbed = true;
+				continue;
+			}
+			lost = (double)(it[k]->runq_wait_ns + it[k]->irq_ns + it[k]->softirq_ns +
+					it[k]->steal_ns);
+			disturbed |= lost > 0.005 * dur_ns(it[k]);
+		}
+		if (!disturbed) {
+			quiet++;
+			CHECK(json_object_get_boolean(bs_json_get(forks[i], "warmup_stable")));
+			if (w > 16)
+				FAILF("fork %zu: undisturbed, yet warmup stopped after %lld > 16", i + 1,
+				      (long long)w);
+		}
+		/* forks are distinct processes; their iterations are flagged by phase */
+		for (size_t j = 0; j < i; j++)
+			CHECK(jint(forks[i], "pid") != jint(forks[j], "pid"));
+		count_flags(ds, pid, &cw, &cm, &ca);
+		CHECK_INT_EQ(cw, w);
+		CHECK_INT_EQ(cm, 10);
+		CHECK_INT_EQ(ca, jint(forks[i], "after_stop_iterations"));
+	}
+	if (!quiet)
+		fprintf(stderr, "test_settle_cv: every fork was disturbed (busy machine): upper bound not checked\n");
+	for (size_t i = 0; i < nd && i < 256; i++) {
+		CHECK(!strcmp(json_object_get_string(bs_json_get(dec[i], "criterion")), "cv"));
+		CHECK(bs_json_get(dec[i], "compute_ns") != NULL);
+	}
+	CHECK(report_has(trace, "Stoppage (dynamic reconfiguration"));
+	CHECK(report_has(trace, "warmup stability reached in"));
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* --stop none --forks 3:3 --warmup 4:4 --measure 6: exactly that, as real processes. */
+static void test_fixed_forks(void)
+{
+	const char *trace = ktmp("fixed.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "none", "--forks",
+			 "3:3", "--warmup", "4:4", "--measure", "6", "--iter", sym_settle, "-o",
+			 (char *)trace, "--", (char *)SETTLE, "0", "0", "0", "1000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	json_object *forks[8], *dec[8];
+
+	NEED_BPF();
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(events(ds, "fork", forks, 8), 3);
+	CHECK_INT_EQ(events(ds, "stop_decision", dec, 8), 0);
+	for (size_t i = 0; i < 3; i++) {
+		size_t cw, cm, ca;
+
+		count_flags(ds, (uint32_t)jint(forks[i], "pid"), &cw, &cm, &ca);
+		CHECK_INT_EQ(cw, 4);
+		CHECK_INT_EQ(cm, 6);
+		CHECK(kill((pid_t)jint(forks[i], "pid"), 0) != 0); /* ended */
+	}
+	CHECK(jint(forks[0], "pid") != jint(forks[1], "pid"));
+	CHECK(jint(forks[1], "pid") != jint(forks[2], "pid"));
+	CHECK(report_has(trace, "Forks (fixed configuration)"));
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* A harness that ignores SIGTERM is killed with SIGKILL after --grace. */
+static void test_ignores_sigterm(void)
+{
+	const char *trace = ktmp("term.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "none", "--forks",
+			 "1:1", "--warmup", "0:0", "--measure", "5", "--grace", "300", "--iter",
+			 sym_ignore, "-o", (char *)trace, "--", (char *)IGNORE_TERM, "2000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	json_object *forks[2];
+
+	NEED_BPF();
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(events(ds, "fork", forks, 2), 1);
+	CHECK(!strcmp(json_object_get_string(bs_json_get(forks[0], "ended_by")), "stop"));
+	CHECK(json_object_get_boolean(bs_json_get(forks[0], "killed")));
+	CHECK(jint(forks[0], "end_ns") - jint(forks[0], "start_ns") >= 300000000);
+	CHECK(kill((pid_t)jint(forks[0], "pid"), 0) != 0);
+	CHECK(report_has(trace, "ignored SIGTERM"));
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* The harness ends before its iterations are done: forks marked short, what was gathered kept. */
+static void test_short_harness(void)
+{
+	const char *trace = ktmp("short.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "cv", "--forks",
+			 "2:2", "--iter", sym_settle, "-o", (char *)trace, "--", (char *)SETTLE, "8", "0",
+			 "0", "1000", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	json_object *forks[4];
+
+	NEED_BPF();
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(events(ds, "fork", forks, 4), 2);
+	for (size_t i = 0; i < 2; i++) {
+		CHECK(json_object_get_boolean(bs_json_get(forks[i], "short")));
+		CHECK(!strcmp(json_object_get_string(bs_json_get(forks[i], "ended_by")), "exit"));
+		CHECK_INT_EQ(jint(forks[i], "warmup_iterations") + jint(forks[i], "measurement_iterations"),
+			     8);
+	}
+	CHECK_INT_EQ(ds->n_iters, 16);
+	CHECK(report_has(trace, "ended short"));
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+static void expect_usage(char *const argv[], const char *what)
+{
+	struct kresult r;
+
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 2);
+	if (!strstr(r.err, what))
+		FAILF("stderr lacks '%s': %s", what, r.err);
+}
+
+static void test_bad_input(void)
+{
+	char *a1[] = { (char *)BENCHSCOPE, "run", "--warmup", "10:5", "--iter", sym_settle, "--",
+		       (char *)SETTLE, "1", "0", "0", "10", NULL };
+	char *a2[] = { (char *)BENCHSCOPE, "run", "--stop", "cv", "--threshold", "2", "--iter",
+		       sym_settle, "--", (char *)SETTLE, "1", "0", "0", "10", NULL };
+	char *a3[] = { (char *)BENCHSCOPE, "run", "--stop", "kld", "--threshold", "1", "--iter",
+		       sym_settle, "--", (char *)SETTLE, "1", "0", "0", "10", NULL };
+	char *a4[] = { (char *)BENCHSCOPE, "run", "--stop", "xyz", "--iter", sym_settle, "--",
+		       (char *)SETTLE, "1", "0", "0", "10", NULL };
+	char *a5[] = { (char *)BENCHSCOPE, "run", "--forks", "4:2", "--iter", sym_settle, "--",
+		       (char *)SETTLE, "1", "0", "0", "10", NULL };
+
+	expect_usage(a1, "MIN <= MAX (got 10:5)");
+	expect_usage(a2, "--threshold");
+	expect_usage(a3, "out of range");
+	expect_usage(a4, "--stop takes");
+	expect_usage(a5, "MIN <= MAX (got 4:2)");
+}
+
+/* A single run has no forks: replay says so in one line, exit 2. */
+static void test_replay_without_forks(void)
+{
+	const char *trace = ktmp("single.trace");
+	char *run[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--iter", sym_settle, "-o",
+			(char *)trace, "--", (char *)SETTLE, "5", "0", "0", "100", NULL };
+	char *rep[] = { (char *)BENCHSCOPE, "replay", (char *)trace, NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+
+	NEED_BPF();
+	ds = krun_ok(&r, run, trace);
+	bs_dataset_free(ds);
+	krun(&r, rep);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "holds no forks") != NULL);
+	CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+	unlink(trace);
+}
+
+/* Google Benchmark: forks of a gbench program; calibration runs never counted. */
+static void test_gbench_forks(void)
+{
+	const char *trace = ktmp("gb.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--preset", "gbench",
+			 "--stop", "rciw", "--forks", "2:3", "-o", (char *)trace, "--", (char *)GBENCH,
+			 "--benchmark_repetitions=1000", "--benchmark_min_time=0.005", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	json_object *forks[4];
+	size_t nf;
+
+	NEED_BPF();
+	if (access(GBENCH, X_OK))
+		SKIP("%s not built", GBENCH);
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	nf = events(ds, "fork", forks, 4);
+	CHECK(nf >= 2 && nf <= 3);
+	for (size_t i = 0; i < nf && i < 4; i++) {
+		size_t cw, cm, ca, n_inv1 = 0;
+		uint32_t pid = (uint32_t)jint(forks[i], "pid");
+
+		count_flags(ds, pid, &cw, &cm, &ca);
+		CHECK(jint(forks[i], "calibration_runs") >= 2);
+		/* measurement runs all have the repetitions' invocation count */
+		CHECK_INT_EQ(cm, jint(forks[i], "measurement_iterations"));
+		CHECK_INT_EQ(cm, 10);
+		CHECK_INT_EQ(cw, jint(forks[i], "warmup_iterations") + jint(forks[i], "calibration_runs"));
+		for (size_t k = 0; k < ds->n_iters; k++)
+			n_inv1 += ds->iters[k].pid == pid && ds->iters[k].invocations == 1 &&
+				  !(ds->iters[k].flags & BS_ITER_F_WARMUP);
+		CHECK_INT_EQ(n_inv1, 0); /* the first calibration run (1 invocation) is in warmup */
+		for (size_t j = 0; j < i; j++)
+			CHECK(jint(forks[i], "pid") != jint(forks[j], "pid"));
+	}
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* Batch reference of Algorithm 1 (CV) with stats/ on one fork's values. */
+static size_t ref_warmup(const double *v, size_t n, size_t wi_min, size_t wi_max)
+{
+	struct bs_stop_cfg cfg = { .crit = BS_CRIT_CV };
+	size_t cnt = n;
+	struct bs_hier h = { v, 1, &cnt, NULL };
+	double vec[8];
+	int st;
+
+	for (size_t upto = wi_min; upto <= wi_max && upto <= n; upto++)
+		if (upto > BS_STOP_WINDOW && bs_warmup_vector(&cfg, &h, upto, NULL, vec) == BS_OK &&
+		    bs_stop_stable(&cfg, vec, BS_STOP_WINDOW, &st) == BS_OK && st)
+			return upto;
+	return wi_max;
+}
+
+/* replay on a recorded fixed-configuration trace == stats/ recomputed directly. */
+static void test_replay_matches_stats(void)
+{
+	const char *trace = ktmp("rec.trace"), *js = ktmp("replay.json");
+	char *run[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "none", "--forks",
+			"3:3", "--warmup", "30:30", "--measure", "20", "--iter", sym_settle, "-o",
+			(char *)trace, "--", (char *)SETTLE, "0", "6", "3000", "1000", "0.5", NULL };
+	char *rep[] = { (char *)BENCHSCOPE, "replay", (char *)trace, "--stop", "cv", "--static",
+			"30:20:3", "--warmup", "5:25", "--measure", "10", "--forks", "3:3", "--json",
+			(char *)js, "-q", NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	json_object *forks[4], *root, *c;
+	double v[3][64], ms = 0, md = 0;
+	size_t n[3] = { 0 }, nms = 0, nmd = 0;
+
+	NEED_BPF();
+	ds = krun_ok(&r, run, trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(events(ds, "fork", forks, 4), 3);
+	for (size_t f = 0; f < 3; f++)
+		for (size_t i = 0; i < ds->n_iters; i++) {
+			const struct bs_iter_rec *it = &ds->iters[i];
+
+			if (it->pid == (uint32_t)jint(forks[f], "pid") &&
+			    !(it->flags & BS_ITER_F_AFTER_STOP) && n[f] < 64)
+				v[f][n[f]++] = dur_ns(it);
+		}
+	krun(&r, rep);
+	CHECK_INT_EQ(r.exit_code, 0);
+	root = json_object_from_file(js);
+	c = json_object_array_get_idx(
+	    bs_json_get(json_object_array_get_idx(bs_json_get(root, "traces"), 0), "criteria"), 0);
+	CHECK(c != NULL);
+	CHECK_INT_EQ(jint(c, "forks_used"), 3);
+	for (size_t f = 0; f < 3; f++) {
+		size_t w = ref_warmup(v[f], n[f], 5, 25);
+
+		CHECK_INT_EQ(n[f], 50);
+		CHECK_INT_EQ(json_object_get_int64(
+				 json_object_array_get_idx(bs_json_get(c, "warmup_iterations"), f)),
+			     (int64_t)w);
+		for (size_t i = 30; i < 50; i++, nms++)
+			ms += v[f][i];
+		for (size_t i = w; i < w + 10; i++, nmd++)
+			md += v[f][i];
+	}
+	CHECK_NEAR(json_object_get_double(bs_json_get(c, "mean_static")), ms / (double)nms, 0, 1e-9);
+	CHECK_NEAR(json_object_get_double(bs_json_get(c, "mean_dynamic")), md / (double)nmd, 0, 1e-9);
+	CHECK_NEAR(json_object_get_double(bs_json_get(c, "change_rate")),
+		   fabs((md / (double)nmd) / (ms / (double)nms) - 1), 1e-12, 1e-6);
+	json_object_put(root);
+	bs_dataset_free(ds);
+	unlink(trace);
+	unlink(js);
+}
+
+int main(void)
+{
+	snprintf(sym_settle, sizeof(sym_settle), "%s:bs_iteration", SETTLE);
+	snprintf(sym_ignore, sizeof(sym_ignore), "%s:bs_iteration", IGNORE_TERM);
+	RUN_TEST(test_bad_input);
+	RUN_TEST(test_settle_cv);
+	RUN_TEST(test_fixed_forks);
+	RUN_TEST(test_ignores_sigterm);
+	RUN_TEST(test_short_harness);
+	RUN_TEST(test_replay_without_forks);
+	RUN_TEST(test_gbench_forks);
+	RUN_TEST(test_replay_matches_stats);
+	return test_summary("kernel-stop");
+}
