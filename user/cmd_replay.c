@@ -55,24 +55,25 @@ enum {
 };
 
 static const struct argp_option replay_options[] = {
-	{ "stop", OPT_STOP, "CRITERION", 0, "cv, rciw, kld or all (default all)", 1 },
-	{ "warmup", OPT_WARMUP, "MIN:MAX", 0, "dynamic warmup iterations per fork (default 5:50)", 1 },
-	{ "measure", OPT_MEASURE, "N", 0, "dynamic measurement iterations per fork (default 10)", 1 },
-	{ "forks", OPT_FORKS, "MIN:MAX", 0, "dynamic forks (default 2:5)", 1 },
-	{ "threshold", OPT_THRESHOLD, "T", 0, "threshold of the one criterion (default 0.01 / 0.03 / 0.99)", 1 },
-	{ "window", OPT_WINDOW, "S", 0, "warmup sliding window s_W (default 5)", 1 },
-	{ "static", OPT_STATIC, "WI:MI:F", 0, "static baseline (default 50:50:5)", 1 },
-	{ "level", OPT_LEVEL, "L", 0, "A/A confidence level (default 0.99)", 1 },
-	{ "resamples", OPT_RESAMPLES, "N", 0, "A/A bootstrap resamples (default 10000)", 1 },
-	{ "seed", OPT_SEED, "N", 0, "seed of the RCIW criterion and of the A/A bootstrap (default 1)", 1 },
-	{ "json", OPT_JSON, "FILE", 0, "write the results as JSON (- for stdout)", 2 },
-	{ "quiet", 'q', NULL, 0, "no table on stdout", 2 },
-	{ 0 }
-};
+    {"stop", OPT_STOP, "CRITERION", 0, "cv, rciw, kld or all (default all)", 1},
+    {"warmup", OPT_WARMUP, "MIN:MAX", 0, "dynamic warmup iterations per fork (default 5:50)", 1},
+    {"measure", OPT_MEASURE, "N", 0, "dynamic measurement iterations per fork (default 10)", 1},
+    {"forks", OPT_FORKS, "MIN:MAX", 0, "dynamic forks (default 2:5)", 1},
+    {"threshold", OPT_THRESHOLD, "T", 0,
+     "threshold of the one criterion (default 0.01 / 0.03 / 0.99)", 1},
+    {"window", OPT_WINDOW, "S", 0, "warmup sliding window s_W (default 5)", 1},
+    {"static", OPT_STATIC, "WI:MI:F", 0, "static baseline (default 50:50:5)", 1},
+    {"level", OPT_LEVEL, "L", 0, "A/A confidence level (default 0.99)", 1},
+    {"resamples", OPT_RESAMPLES, "N", 0, "A/A bootstrap resamples (default 10000)", 1},
+    {"seed", OPT_SEED, "N", 0, "seed of the RCIW criterion and of the A/A bootstrap (default 1)",
+     1},
+    {"json", OPT_JSON, "FILE", 0, "write the results as JSON (- for stdout)", 2},
+    {"quiet", 'q', NULL, 0, "no table on stdout", 2},
+    {0}};
 
 static int parse_sizes(const char *arg, char sep, size_t *out, int n, long lo)
 {
-	char buf[96], *p, *save = NULL, seps[2] = { sep, 0 };
+	char buf[96], *p, *save = NULL, seps[2] = {sep, 0};
 	int i = 0;
 
 	if (strlen(arg) >= sizeof(buf))
@@ -106,7 +107,8 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 			int c = bs_stop_crit_parse(arg);
 
 			if (c <= 0)
-				argp_error(state, "--stop takes cv, rciw, kld or all, not '%s'", arg);
+				argp_error(state, "--stop takes cv, rciw, kld or all, not '%s'",
+					   arg);
 			a->n_crits = 1;
 			a->crits[0] = c;
 		}
@@ -154,15 +156,21 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RESAMPLES:
 		if (bs_parse_long(arg, 100, 10000000, &a->resamples))
-			argp_error(state, "--resamples takes a whole number from 100 to 10000000, not '%s'", arg);
+			argp_error(
+			    state,
+			    "--resamples takes a whole number from 100 to 10000000, not '%s'", arg);
 		break;
 	case OPT_SEED:
 		if (bs_parse_long(arg, 0, LONG_MAX, &l))
 			argp_error(state, "--seed takes a whole number >= 0, not '%s'", arg);
 		a->seed = l;
 		break;
-	case OPT_JSON: a->json = arg; break;
-	case 'q': a->quiet = true; break;
+	case OPT_JSON:
+		a->json = arg;
+		break;
+	case 'q':
+		a->quiet = true;
+		break;
 	case ARGP_KEY_ARG:
 		return ARGP_ERR_UNKNOWN;
 	case ARGP_KEY_ARGS:
@@ -179,16 +187,16 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const char replay_doc[] =
-	"Compute dynamic reconfiguration's stoppage points post hoc on traces recorded with a fixed "
-	"long configuration (seed 003 §5.3), one benchmark per trace, and compare with the static "
-	"configuration: time saved, A/A test (hierarchical bootstrap CI of the ratio of means "
-	"straddles 1), change rate.\v"
-	"Record each benchmark with, e.g.:\n"
-	"  benchscope run --stop none --forks 5:5 --warmup 50:50 --measure 50 --preset gbench \\\n"
-	"      -o b1.trace -- ./bench --benchmark_filter=BM_x --benchmark_repetitions=1000\n"
-	"then:\n"
-	"  benchscope replay b1.trace b2.trace --stop all\n"
-	"Exit status: 0 ok; 1 runtime error; 2 bad usage or input.";
+    "Compute dynamic reconfiguration's stoppage points post hoc on traces recorded with a fixed "
+    "long configuration (seed 003 §5.3), one benchmark per trace, and compare with the static "
+    "configuration: time saved, A/A test (hierarchical bootstrap CI of the ratio of means "
+    "straddles 1), change rate.\v"
+    "Record each benchmark with, e.g.:\n"
+    "  benchscope run --stop none --forks 5:5 --warmup 50:50 --measure 50 --preset gbench \\\n"
+    "      -o b1.trace -- ./bench --benchmark_filter=BM_x --benchmark_repetitions=1000\n"
+    "then:\n"
+    "  benchscope replay b1.trace b2.trace --stop all\n"
+    "Exit status: 0 ok; 1 runtime error; 2 bad usage or input.";
 
 struct row {
 	const char *name;
@@ -272,10 +280,12 @@ static double total_cr_sd(const struct total *t)
 {
 	double m = t->cr_sum / (double)t->n;
 
-	return t->n > 1 ? sqrt(fmax(0, (t->cr_sq - (double)t->n * m * m) / (double)(t->n - 1))) : NAN;
+	return t->n > 1 ? sqrt(fmax(0, (t->cr_sq - (double)t->n * m * m) / (double)(t->n - 1)))
+			: NAN;
 }
 
-static void print_row(const char *name, const struct bs_replay_result *r, const struct bs_stop_plan *p)
+static void print_row(const char *name, const struct bs_replay_result *r,
+		      const struct bs_stop_plan *p)
 {
 	char a[32], b[32], c[32], d[32], e[32], g[32], ci[64];
 
@@ -283,21 +293,24 @@ static void print_row(const char *name, const struct bs_replay_result *r, const 
 		snprintf(ci, sizeof(ci), "n/a (%s)", bs_stats_strerror(r->aa_err));
 	else
 		snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->aa.lo, r->aa.hi);
-	printf("  %-18.18s %-5s %5zu %7.1f %6zu/%-3zu %-4s %10s %10s %8s %10s %7s  %-18s %-9s %7s\n",
-	       name, bs_stop_crit_name(r->crit), r->forks_used, r->warmup_mean, r->n_warmup_stable,
-	       r->forks_used, r->forks_stable ? "yes" : r->fork_bound ? "NO" : "no",
-	       bs_fmt_ns(r->t_static_ns, a, sizeof(a)), bs_fmt_ns(r->t_dyn_ns, b, sizeof(b)),
-	       bs_fmt_pct(r->saved, c, sizeof(c)), bs_fmt_ns(r->mean_dyn, d, sizeof(d)),
-	       bs_fmt_pct(r->change_rate, e, sizeof(e)), ci, r->aa_same ? "unchanged" : "CHANGED",
-	       bs_fmt_pct((double)r->compute_ns / r->t_dyn_ns, g, sizeof(g)));
+	printf(
+	    "  %-18.18s %-5s %5zu %7.1f %6zu/%-3zu %-4s %10s %10s %8s %10s %7s  %-18s %-9s %7s\n",
+	    name, bs_stop_crit_name(r->crit), r->forks_used, r->warmup_mean, r->n_warmup_stable,
+	    r->forks_used,
+	    r->forks_stable ? "yes"
+	    : r->fork_bound ? "NO"
+			    : "no",
+	    bs_fmt_ns(r->t_static_ns, a, sizeof(a)), bs_fmt_ns(r->t_dyn_ns, b, sizeof(b)),
+	    bs_fmt_pct(r->saved, c, sizeof(c)), bs_fmt_ns(r->mean_dyn, d, sizeof(d)),
+	    bs_fmt_pct(r->change_rate, e, sizeof(e)), ci, r->aa_same ? "unchanged" : "CHANGED",
+	    bs_fmt_pct((double)r->compute_ns / r->t_dyn_ns, g, sizeof(g)));
 	(void)p;
 }
 
 int cmd_replay(int argc, char **argv)
 {
-	struct argp argp = { replay_options, replay_parse, "TRACE...", replay_doc, NULL, NULL, NULL };
-	struct replay_args a = { .level = 0.99, .resamples = 10000, .seed = 1,
-				 .st = { 50, 50, 5 } };
+	struct argp argp = {replay_options, replay_parse, "TRACE...", replay_doc, NULL, NULL, NULL};
+	struct replay_args a = {.level = 0.99, .resamples = 10000, .seed = 1, .st = {50, 50, 5}};
 	struct bs_replay_trace *tr = NULL;
 	struct row *rows = NULL;
 	struct total tot[3];
@@ -313,7 +326,9 @@ int cmd_replay(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return 2;
 	if (a.threshold_given && a.n_crits != 1) {
-		fprintf(stderr, "benchscope replay: --threshold needs one criterion (--stop cv|rciw|kld)\n");
+		fprintf(
+		    stderr,
+		    "benchscope replay: --threshold needs one criterion (--stop cv|rciw|kld)\n");
 		return 2;
 	}
 	for (size_t c = 0; c < a.n_crits; c++) {
@@ -340,7 +355,8 @@ int cmd_replay(int argc, char **argv)
 
 		if (!e) {
 			e = bs_replay_load(ds, &tr[i], err, sizeof(err));
-			if (!e && bs_replay_check(tr[i].forks, tr[i].n_forks, &a.st, err, sizeof(err)))
+			if (!e &&
+			    bs_replay_check(tr[i].forks, tr[i].n_forks, &a.st, err, sizeof(err)))
 				e = -EINVAL;
 		}
 		bs_dataset_free(ds);
@@ -373,12 +389,13 @@ int cmd_replay(int argc, char **argv)
 	if (!a.quiet && !(a.json && !strcmp(a.json, "-"))) {
 		char x[32];
 
-		printf("Replay of dynamic reconfiguration (seed 003 §5): static %zu warmup + %zu "
-		       "measurement x %zu forks; dynamic <%zu, %zu, %zu, %zu, %zu>, window %zu; A/A "
-		       "at %g, %ld resamples\n\n",
-		       a.st.wi, a.st.mi, a.st.f, a.plan.wi_min, a.plan.wi_max, a.plan.mi, a.plan.f_min,
-		       a.plan.f_max, a.plan.window ? a.plan.window : BS_STOP_WINDOW, a.level,
-		       a.resamples);
+		printf(
+		    "Replay of dynamic reconfiguration (seed 003 §5): static %zu warmup + %zu "
+		    "measurement x %zu forks; dynamic <%zu, %zu, %zu, %zu, %zu>, window %zu; A/A "
+		    "at %g, %ld resamples\n\n",
+		    a.st.wi, a.st.mi, a.st.f, a.plan.wi_min, a.plan.wi_max, a.plan.mi, a.plan.f_min,
+		    a.plan.f_max, a.plan.window ? a.plan.window : BS_STOP_WINDOW, a.level,
+		    a.resamples);
 		printf("  %-18s %-5s %5s %7s %10s %-4s %10s %10s %8s %10s %7s  %-18s %-9s %7s\n",
 		       "trace", "crit", "forks", "warmup", "w.stable", "f.st", "static", "dynamic",
 		       "saved", "mean", "change", "A/A ratio CI", "result", "checkp.");
@@ -424,11 +441,13 @@ int cmd_replay(int argc, char **argv)
 						 sh[0] ? ", " : "", cn);
 			}
 			if (fb[0])
-				printf("  warning: %s: fork stability not reached after f_max = %zu forks "
+				printf("  warning: %s: fork stability not reached after f_max = "
+				       "%zu forks "
 				       "(%s): criterion unreachable at its threshold\n",
 				       rows[(size_t)i * a.n_crits].name, a.plan.f_max, fb);
 			if (sh[0])
-				printf("  warning: %s: forks too short in the recording for the dynamic "
+				printf("  warning: %s: forks too short in the recording for the "
+				       "dynamic "
 				       "configuration (%s)\n",
 				       rows[(size_t)i * a.n_crits].name, sh);
 		}
@@ -442,8 +461,10 @@ int cmd_replay(int argc, char **argv)
 		{
 			json_object *st = json_object_new_object();
 
-			json_object_object_add(st, "warmup", json_object_new_int64((int64_t)a.st.wi));
-			json_object_object_add(st, "measure", json_object_new_int64((int64_t)a.st.mi));
+			json_object_object_add(st, "warmup",
+					       json_object_new_int64((int64_t)a.st.wi));
+			json_object_object_add(st, "measure",
+					       json_object_new_int64((int64_t)a.st.mi));
 			json_object_object_add(st, "forks", json_object_new_int64((int64_t)a.st.f));
 			json_object_object_add(root, "static", st);
 			struct bs_stop_plan p = a.plan;
@@ -455,7 +476,8 @@ int cmd_replay(int argc, char **argv)
 			json_object_object_del(dyn, "grace_ms");
 			json_object_object_add(root, "dynamic", dyn);
 			json_object_object_add(root, "level", json_object_new_double(a.level));
-			json_object_object_add(root, "resamples", json_object_new_int64(a.resamples));
+			json_object_object_add(root, "resamples",
+					       json_object_new_int64(a.resamples));
 		}
 		for (int i = 0; i < nt; i++) {
 			json_object *jt = json_object_new_object(), *jc = json_object_new_array();
@@ -479,18 +501,22 @@ int cmd_replay(int argc, char **argv)
 			const struct total *t = &tot[c];
 			json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "criterion",
-					       json_object_new_string(bs_stop_crit_name(a.crits[c])));
-			json_object_object_add(o, "benchmarks", json_object_new_int64((int64_t)t->n));
+			json_object_object_add(
+			    o, "criterion", json_object_new_string(bs_stop_crit_name(a.crits[c])));
+			json_object_object_add(o, "benchmarks",
+					       json_object_new_int64((int64_t)t->n));
 			json_object_object_add(o, "time_static_ns", jd(t->t_static));
 			json_object_object_add(o, "time_dynamic_ns", jd(t->t_dyn));
 			json_object_object_add(o, "time_saved", jd(1 - t->t_dyn / t->t_static));
 			json_object_object_add(o, "unchanged", jd((double)t->same / (double)t->n));
 			json_object_object_add(o, "change_rate_mean", jd(t->cr_sum / (double)t->n));
 			json_object_object_add(o, "change_rate_sd", jd(total_cr_sd(t)));
-			json_object_object_add(o, "change_below_1pct", jd((double)t->below[0] / (double)t->n));
-			json_object_object_add(o, "change_below_2pct", jd((double)t->below[1] / (double)t->n));
-			json_object_object_add(o, "change_below_3pct", jd((double)t->below[2] / (double)t->n));
+			json_object_object_add(o, "change_below_1pct",
+					       jd((double)t->below[0] / (double)t->n));
+			json_object_object_add(o, "change_below_2pct",
+					       jd((double)t->below[1] / (double)t->n));
+			json_object_object_add(o, "change_below_3pct",
+					       jd((double)t->below[2] / (double)t->n));
 			json_object_object_add(o, "warmup_mean", jd(t->warm_sum / (double)t->n));
 			json_object_object_add(o, "forks_mean", jd(t->forks_sum / (double)t->n));
 			json_object_object_add(o, "compute_share", jd(t->compute / t->t_dyn));
@@ -498,7 +524,9 @@ int cmd_replay(int argc, char **argv)
 		}
 		json_object_object_add(root, "traces", jtraces);
 		json_object_object_add(root, "totals", jtotals);
-		if (!f || fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY)) < 0 ||
+		if (!f ||
+		    fprintf(f, "%s\n",
+			    json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY)) < 0 ||
 		    (f != stdout && fclose(f))) {
 			fprintf(stderr, "benchscope replay: cannot write %s\n", a.json);
 			rc = 1;

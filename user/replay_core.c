@@ -16,7 +16,8 @@ int bs_replay_check(const struct bs_replay_fork *forks, size_t n_forks,
 		    const struct bs_replay_static *st, char *err, size_t errlen)
 {
 	if (!st->f || !st->mi) {
-		snprintf(err, errlen, "--static needs at least one fork and one measurement iteration");
+		snprintf(err, errlen,
+			 "--static needs at least one fork and one measurement iteration");
 		return -EINVAL;
 	}
 	if (n_forks < st->f) {
@@ -148,8 +149,8 @@ int bs_replay_run(const struct bs_replay_fork *forks, size_t n_forks,
 		goto out;
 	}
 	gsl_rng_set(rng, (unsigned long)seed);
-	out->aa_err = hd.n_forks ? bs_hier_ratio_ci(&hs, &hd, level, resamples, rng, &out->aa)
-				 : BS_EEMPTY;
+	out->aa_err =
+	    hd.n_forks ? bs_hier_ratio_ci(&hs, &hd, level, resamples, rng, &out->aa) : BS_EEMPTY;
 	out->aa_same = !out->aa_err && out->aa.lo <= 1 && out->aa.hi >= 1;
 	rc = out->aa_err == BS_ENOMEM ? -ENOMEM : 0;
 out:

@@ -54,7 +54,7 @@ struct bs_replay_result {
 	int fork_bound;		/**< f_max forks ran without fork stability */
 	double warmup_mean;	/**< mean warmup iterations per used fork */
 	size_t n_checkpoints;
-	uint64_t compute_ns; /**< checkpoint computation while replaying */
+	uint64_t compute_ns;	      /**< checkpoint computation while replaying */
 	double t_static_ns, t_dyn_ns; /**< t_dyn includes compute_ns */
 	double saved;		      /**< 1 - t_dyn / t_static */
 	double mean_static, mean_dyn;

@@ -31,14 +31,15 @@ static uint64_t jget_u64(json_object *ev, const char *key)
 int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char *err, size_t errlen)
 {
 	size_t n_ev = ds->events ? json_object_array_length(ds->events) : 0, nf = 0, k = 0;
-	const char *kind = json_object_get_string(
-	    bs_json_get(bs_json_get(ds->context, "boundaries"), "kind"));
+	const char *kind =
+	    json_object_get_string(bs_json_get(bs_json_get(ds->context, "boundaries"), "kind"));
 	long *grp = NULL;
 
 	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; i < n_ev; i++)
-		nf += !strcmp(json_object_get_string(bs_json_get(
-				  json_object_array_get_idx(ds->events, i), "kind")) ?: "",
+		nf += !strcmp(json_object_get_string(
+				  bs_json_get(json_object_array_get_idx(ds->events, i), "kind"))
+				  ?: "",
 			      "fork");
 	if (!nf) {
 		snprintf(err, errlen,

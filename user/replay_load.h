@@ -25,10 +25,10 @@
 struct bs_replay_trace {
 	struct bs_replay_fork *forks;
 	size_t n_forks;
-	int gbench;	    /**< Google Benchmark boundaries */
-	size_t n_excluded;  /**< iterations not usable (calibration, after_stop, invalid) */
-	double *vbuf;	    /**< storage behind forks[].v */
-	uint64_t *cbuf;	    /**< storage behind forks[].cost_ns */
+	int gbench;	   /**< Google Benchmark boundaries */
+	size_t n_excluded; /**< iterations not usable (calibration, after_stop, invalid) */
+	double *vbuf;	   /**< storage behind forks[].v */
+	uint64_t *cbuf;	   /**< storage behind forks[].cost_ns */
 };
 
 /**
@@ -36,7 +36,8 @@ struct bs_replay_trace {
  * reason in err when the trace holds no fork event (not recorded with
  * `run --forks` / `--stop`); -ENOMEM.
  */
-int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char *err, size_t errlen);
+int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char *err,
+		   size_t errlen);
 
 void bs_replay_trace_free(struct bs_replay_trace *t);
 

@@ -311,8 +311,9 @@ static void harness_section(struct bs_doc *doc, const struct bs_dataset *ds)
 
 	bs_doc_text(doc, "Harness");
 	if (!st && bs_json_get(ds->end, "stop"))
-		bs_doc_line(doc, "%d forks (see the fork table)",
-			    json_object_get_int(bs_json_get(bs_json_get(ds->end, "stop"), "forks")));
+		bs_doc_line(
+		    doc, "%d forks (see the fork table)",
+		    json_object_get_int(bs_json_get(bs_json_get(ds->end, "stop"), "forks")));
 	else if (!st)
 		bs_doc_line(doc, "status: n/a");
 	else if (json_object_get_boolean(bs_json_get(st, "signaled")))
@@ -342,7 +343,8 @@ static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 	bs_doc_text(doc, none ? "Forks (fixed configuration)"
 			      : "Stoppage (dynamic reconfiguration, seed 003)");
 	if (none)
-		bs_doc_line(doc, "configuration: %zu warmup + %zu measurement iterations x %zu forks",
+		bs_doc_line(doc,
+			    "configuration: %zu warmup + %zu measurement iterations x %zu forks",
 			    t->wi_max, t->mi, t->f_max);
 	else
 		bs_doc_line(doc,
@@ -351,13 +353,15 @@ static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 			    t->criterion, t->threshold, t->window, t->wi_min, t->wi_max, t->mi,
 			    t->f_min, t->f_max);
 	if (!none) {
-		bs_doc_line(doc, "forks used: %zu of %zu:%zu; fork stability %s", t->n_forks, t->f_min,
-			    t->f_max,
+		bs_doc_line(doc, "forks used: %zu of %zu:%zu; fork stability %s", t->n_forks,
+			    t->f_min, t->f_max,
 			    t->forks_stable ? "reached"
 			    : t->fork_bound ? "NOT reached (f_max hit: criterion unreachable)"
 					    : "not reached");
-		bs_doc_line(doc, "warmup stability reached in %zu of %zu forks (mean %.1f warmup iterations)",
-			    t->n_forks - t->n_warmup_bound - t->n_short, t->n_forks, t->warmup_mean);
+		bs_doc_line(
+		    doc,
+		    "warmup stability reached in %zu of %zu forks (mean %.1f warmup iterations)",
+		    t->n_forks - t->n_warmup_bound - t->n_short, t->n_forks, t->warmup_mean);
 		bs_doc_line(doc, "checkpoints: %zu, computation %s = %s of the run (%s)",
 			    t->n_checkpoints, bs_fmt_ns((double)t->compute_ns, a, sizeof(a)),
 			    bs_fmt_pct(t->compute_share, b, sizeof(b)),
@@ -380,12 +384,15 @@ static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		snprintf(cells[1], 32, "%u", f->pid);
 		snprintf(cells[2], 32, "%zu", f->warmup);
 		snprintf(cells[3], 32, "%s",
-			 none ? "n/a" : f->warmup_stable ? "yes" : f->is_short ? "no (short)" : "no (wi_max)");
+			 none		    ? "n/a"
+			 : f->warmup_stable ? "yes"
+			 : f->is_short	    ? "no (short)"
+					    : "no (wi_max)");
 		snprintf(cells[4], 32, "%zu", f->measure);
 		snprintf(cells[5], 32, "%s", f->is_short ? "yes" : "no");
 		snprintf(cells[6], 32, "%s%s", f->ended_by, f->killed ? " (SIGKILL)" : "");
-		bs_fmt_ns(f->end_ns >= f->start_ns ? (double)(f->end_ns - f->start_ns) : NAN, cells[7],
-			  32);
+		bs_fmt_ns(f->end_ns >= f->start_ns ? (double)(f->end_ns - f->start_ns) : NAN,
+			  cells[7], 32);
 		for (int k = 0; k < 8; k++)
 			cp[k] = cells[k];
 		bs_doc_row(doc, cp);

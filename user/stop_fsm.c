@@ -13,12 +13,18 @@
 
 struct bs_stop_plan bs_stop_plan_default(int crit)
 {
-	struct bs_stop_plan p = { .crit = crit, .window = BS_STOP_WINDOW, .wi_min = 5, .wi_max = 50,
-				  .mi = 10, .f_min = 2, .f_max = 5, .seed = 1 };
+	struct bs_stop_plan p = {.crit = crit,
+				 .window = BS_STOP_WINDOW,
+				 .wi_min = 5,
+				 .wi_max = 50,
+				 .mi = 10,
+				 .f_min = 2,
+				 .f_max = 5,
+				 .seed = 1};
 	return p;
 }
 
-static const char *const crit_names[] = { "none", "cv", "rciw", "kld" };
+static const char *const crit_names[] = {"none", "cv", "rciw", "kld"};
 
 const char *bs_stop_crit_name(int crit)
 {
@@ -38,9 +44,12 @@ double bs_stop_plan_threshold(const struct bs_stop_plan *p)
 	if (p->threshold > 0)
 		return p->threshold;
 	switch (p->crit) {
-	case BS_CRIT_CV: return BS_STOP_T_CV;
-	case BS_CRIT_RCIW: return BS_STOP_T_RCIW;
-	case BS_CRIT_KLD: return BS_STOP_T_KLD;
+	case BS_CRIT_CV:
+		return BS_STOP_T_CV;
+	case BS_CRIT_RCIW:
+		return BS_STOP_T_RCIW;
+	case BS_CRIT_KLD:
+		return BS_STOP_T_KLD;
 	}
 	return 0;
 }
@@ -68,7 +77,8 @@ int bs_stop_plan_check(const struct bs_stop_plan *p, char *err, size_t errlen)
 		snprintf(err, errlen, "at most %d forks", BS_STOP_MAX_FORKS);
 	else if (p->window < 1)
 		snprintf(err, errlen, "--window needs at least 1");
-	else if (p->crit && (p->threshold < 0 || !isfinite(t) || t <= 0 || t > 1 || (p->crit == BS_CRIT_KLD && t >= 1)))
+	else if (p->crit && (p->threshold < 0 || !isfinite(t) || t <= 0 || t > 1 ||
+			     (p->crit == BS_CRIT_KLD && t >= 1)))
 		snprintf(err, errlen, "--threshold %g out of range for %s: %s", t,
 			 bs_stop_crit_name(p->crit),
 			 p->crit == BS_CRIT_KLD ? "a probability in (0, 1)"
@@ -99,8 +109,10 @@ int bs_stop_fsm_init(struct bs_stop_fsm *f, const struct bs_stop_plan *p)
 		return -EINVAL;
 	f->t = bs_stop_plan_threshold(&f->p);
 	if (f->p.crit) {
-		struct bs_stop_cfg c = { .crit = (enum bs_criterion)f->p.crit, .threshold = f->t,
-					 .window = f->p.window, .seed = f->p.seed };
+		struct bs_stop_cfg c = {.crit = (enum bs_criterion)f->p.crit,
+					.threshold = f->t,
+					.window = f->p.window,
+					.seed = f->p.seed};
 
 		f->st = bs_stopper_new(&c, &e);
 		if (!f->st)

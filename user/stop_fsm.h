@@ -64,16 +64,17 @@ enum bs_stop_phase {
 
 /** One checkpoint evaluation (Algorithm 1 line 9 or 14). */
 struct bs_stop_decision {
-	int made;	      /**< a checkpoint was evaluated (the rest is valid) */
-	int fork_checkpoint;  /**< 0: warmup checkpoint, 1: fork checkpoint */
-	size_t fork;	      /**< 1-based */
-	size_t iteration;     /**< 1-based iteration of the fork it follows */
-	const double *values; /**< the warmup / fork vector (owned by the fsm; valid until next call) */
-	size_t n_values;      /**< 0 while the vector does not exist yet */
-	int stable;	      /**< the stable function said stable: "stop" */
-	int bound;	      /**< wi_max / f_max reached: the phase ends whatever stable says */
-	int err;	      /**< BS_* error of the criterion (treated as not stable), 0 if none */
-	uint64_t compute_ns;  /**< time spent computing this checkpoint */
+	int made;	     /**< a checkpoint was evaluated (the rest is valid) */
+	int fork_checkpoint; /**< 0: warmup checkpoint, 1: fork checkpoint */
+	size_t fork;	     /**< 1-based */
+	size_t iteration;    /**< 1-based iteration of the fork it follows */
+	const double
+	    *values;	 /**< the warmup / fork vector (owned by the fsm; valid until next call) */
+	size_t n_values; /**< 0 while the vector does not exist yet */
+	int stable;	 /**< the stable function said stable: "stop" */
+	int bound;	 /**< wi_max / f_max reached: the phase ends whatever stable says */
+	int err;	 /**< BS_* error of the criterion (treated as not stable), 0 if none */
+	uint64_t compute_ns; /**< time spent computing this checkpoint */
 };
 
 /** State; fields are read-only for callers. */
@@ -81,11 +82,11 @@ struct bs_stop_fsm {
 	struct bs_stop_plan p;
 	double t; /**< threshold in effect */
 	struct bs_stopper *st;
-	size_t fork;		 /**< current fork, 1-based; 0 before the first */
+	size_t fork;		  /**< current fork, 1-based; 0 before the first */
 	enum bs_stop_phase phase; /**< phase of the next iteration of the current fork */
-	size_t wi, mi;		 /**< warmup / measurement iterations of the current fork */
-	int warmup_stable;	 /**< the current fork's warmup ended by stability */
-	double *mx;		 /**< the current fork's measurement values */
+	size_t wi, mi;		  /**< warmup / measurement iterations of the current fork */
+	int warmup_stable;	  /**< the current fork's warmup ended by stability */
+	double *mx;		  /**< the current fork's measurement values */
 	size_t mcap;
 	double *vec; /**< last vector */
 	size_t vcap;

@@ -73,16 +73,16 @@ static void log_decision(struct stop_run *s, const struct bs_stop_decision *d)
 	json_object_object_add(ev, "criterion",
 			       json_object_new_string(bs_stop_crit_name(s->fsm.p.crit)));
 	for (size_t i = 0; i < d->n_values; i++)
-		json_object_array_add(vals, isfinite(d->values[i])
-						    ? json_object_new_double(d->values[i])
-						    : NULL);
+		json_object_array_add(
+		    vals, isfinite(d->values[i]) ? json_object_new_double(d->values[i]) : NULL);
 	json_object_object_add(ev, "values", vals);
 	json_object_object_add(ev, "threshold", json_object_new_double(s->fsm.t));
 	json_object_object_add(ev, "decision",
 			       json_object_new_string(d->stable ? "stop" : "continue"));
 	json_object_object_add(ev, "bound", json_object_new_boolean(d->bound));
 	if (d->err)
-		json_object_object_add(ev, "error", json_object_new_string(bs_stats_strerror(d->err)));
+		json_object_object_add(ev, "error",
+				       json_object_new_string(bs_stats_strerror(d->err)));
 	json_object_object_add(ev, "compute_ns", json_object_new_int64((int64_t)d->compute_ns));
 	if (bs_measure_event(s->m, ev) && !s->err)
 		s->err = -EIO;
@@ -175,17 +175,20 @@ static void log_fork(struct stop_run *s, const struct bs_session *sess, uint64_t
 	json_object_object_add(ev, "short", json_object_new_boolean(is_short));
 	json_object_object_add(ev, "ended_by", json_object_new_string(ended_by(sess, stopped)));
 	if (stopped)
-		json_object_object_add(ev, "killed",
-				       json_object_new_boolean(sig && WTERMSIG(sess->wait_status) ==
-									      SIGKILL));
+		json_object_object_add(
+		    ev, "killed",
+		    json_object_new_boolean(sig && WTERMSIG(sess->wait_status) == SIGKILL));
 	else if (sig)
-		json_object_object_add(ev, "signal", json_object_new_int(WTERMSIG(sess->wait_status)));
+		json_object_object_add(ev, "signal",
+				       json_object_new_int(WTERMSIG(sess->wait_status)));
 	else
 		json_object_object_add(ev, "exit_code",
 				       json_object_new_int(WEXITSTATUS(sess->wait_status)));
 	json_object_object_add(ev, "interrupted", json_object_new_boolean(interrupted));
-	json_object_object_add(ev, "calibration_runs", json_object_new_int64((int64_t)s->n_calibration));
-	json_object_object_add(ev, "after_stop_iterations", json_object_new_int64((int64_t)s->n_after));
+	json_object_object_add(ev, "calibration_runs",
+			       json_object_new_int64((int64_t)s->n_calibration));
+	json_object_object_add(ev, "after_stop_iterations",
+			       json_object_new_int64((int64_t)s->n_after));
 	if (bs_measure_event(s->m, ev) && !s->err)
 		s->err = -EIO;
 	json_object_put(ev);
@@ -211,8 +214,8 @@ static void log_fork(struct stop_run *s, const struct bs_session *sess, uint64_t
 			f->p.crit ? (f->warmup_stable ? " (stable)" : " (not stable)") : "", f->mi,
 			is_short ? " (short)" : "", ended_by(sess, stopped),
 			stopped && sig && WTERMSIG(sess->wait_status) == SIGKILL
-				? " (SIGKILL after the grace period)"
-				: "");
+			    ? " (SIGKILL after the grace period)"
+			    : "");
 }
 
 /* Handle every record already in the ring buffer. */
@@ -230,7 +233,7 @@ static int drain(struct bs_measure *m)
 static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t *t_first,
 		    char *err, size_t errlen)
 {
-	struct bs_session sess = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct bs_session sess = {.pid = -1, .go_fd = -1, .err_fd = -1};
 	struct bs_stop_decision d;
 	uint64_t t0, t1;
 	bool stopped = false, intr = false;
@@ -307,7 +310,7 @@ out:
 int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 		struct bs_stop_run_result *res, char *err, size_t errlen)
 {
-	struct stop_run s = { .m = m, .o = o };
+	struct stop_run s = {.m = m, .o = o};
 	uint64_t t_first = 0;
 	int rc;
 

@@ -40,24 +40,25 @@
 
 struct bs_stop_run_opts {
 	struct bs_stop_plan plan;
-	char *const *cmd;  /**< the harness command, NULL-terminated */
-	const char *user;  /**< run it as this user, or NULL */
-	int grace_ms;	   /**< SIGTERM -> SIGKILL delay */
-	bool gbench;	   /**< Google Benchmark runs: exclude calibration runs */
-	bool quiet;	   /**< no per-fork line on stderr */
+	char *const *cmd;		    /**< the harness command, NULL-terminated */
+	const char *user;		    /**< run it as this user, or NULL */
+	int grace_ms;			    /**< SIGTERM -> SIGKILL delay */
+	bool gbench;			    /**< Google Benchmark runs: exclude calibration runs */
+	bool quiet;			    /**< no per-fork line on stderr */
 	volatile sig_atomic_t *interrupted; /**< set by the caller's signal handler */
 };
 
 struct bs_stop_run_result {
-	size_t forks;	       /**< forks started */
-	bool interrupted;      /**< stopped by *interrupted */
-	bool exec_failed;      /**< the harness could not be started (usage error) */
-	bool harness_failed;   /**< a fork exited non-zero or died of a signal benchscope did not send */
-	bool forks_stable;     /**< the last fork checkpoint said stable */
-	int64_t wall_ns;       /**< first fork's release to the last fork's end */
-	uint64_t compute_ns;   /**< checkpoint computation, summed */
+	size_t forks;	     /**< forks started */
+	bool interrupted;    /**< stopped by *interrupted */
+	bool exec_failed;    /**< the harness could not be started (usage error) */
+	bool harness_failed; /**< a fork exited non-zero or died of a signal benchscope did not send
+			      */
+	bool forks_stable;   /**< the last fork checkpoint said stable */
+	int64_t wall_ns;     /**< first fork's release to the last fork's end */
+	uint64_t compute_ns; /**< checkpoint computation, summed */
 	size_t checkpoints;
-	char failure[512];     /**< what failed, one line ("" if nothing) */
+	char failure[512]; /**< what failed, one line ("" if nothing) */
 };
 
 /** The CONTEXT member "stop" describing plan (caller owns it). */

@@ -382,7 +382,8 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 			if (!strcmp(json_object_get_string(bs_json_get(ev, "checkpoint")) ?: "",
 				    "fork"))
 				t->forks_stable = !strcmp(
-				    json_object_get_string(bs_json_get(ev, "decision")) ?: "", "stop");
+				    json_object_get_string(bs_json_get(ev, "decision")) ?: "",
+				    "stop");
 		}
 	}
 	t->forks = calloc(n_forks ? n_forks : 1, sizeof(*t->forks));
@@ -415,22 +416,24 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 		t->n_forks++;
 	}
 	t->warmup_mean = t->n_forks ? t->warmup_mean / (double)t->n_forks : NAN;
-	t->compute_ns = bs_json_get(end, "compute_ns") ? (uint64_t)jsize(bs_json_get(end, "compute_ns"))
-						       : ev_compute;
+	t->compute_ns = bs_json_get(end, "compute_ns")
+			    ? (uint64_t)jsize(bs_json_get(end, "compute_ns"))
+			    : ev_compute;
 	if (bs_json_get(end, "wall_ns"))
 		t->wall_ns = (uint64_t)jsize(bs_json_get(end, "wall_ns"));
 	else if (t->n_forks)
 		t->wall_ns = t->forks[t->n_forks - 1].end_ns - t->forks[0].start_ns;
 	t->compute_share = t->wall_ns ? (double)t->compute_ns / (double)t->wall_ns : NAN;
-	t->fork_bound = strcmp(t->criterion, "none") && !t->forks_stable && t->n_forks >= t->f_max &&
-			t->f_max > 0;
+	t->fork_bound = strcmp(t->criterion, "none") && !t->forks_stable &&
+			t->n_forks >= t->f_max && t->f_max > 0;
 	snprintf(thr, sizeof(thr), "%g", t->threshold);
 	if (t->fork_bound)
-		ret |= warn(s,
-			    "fork stability not reached after %zu forks (f_max): the %s criterion "
-			    "at threshold %s is unreachable for this benchmark; raise --forks MAX or "
-			    "--threshold",
-			    t->n_forks, t->criterion, thr);
+		ret |=
+		    warn(s,
+			 "fork stability not reached after %zu forks (f_max): the %s criterion "
+			 "at threshold %s is unreachable for this benchmark; raise --forks MAX or "
+			 "--threshold",
+			 t->n_forks, t->criterion, thr);
 	if (t->n_warmup_bound)
 		ret |= warn(s,
 			    "warmup stability not reached within %zu iterations (wi_max) in %zu of "
@@ -438,16 +441,18 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 			    t->wi_max, t->n_warmup_bound, t->n_forks, t->criterion, thr);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (t->forks[i].is_short)
-			ret |= warn(s,
-				    "fork %zu (pid %u) ended short (%s) after %zu warmup and %zu "
-				    "measurement iterations (wanted >= %zu and %zu): start the harness "
-				    "with more repetitions",
-				    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
-				    t->forks[i].warmup, t->forks[i].measure, t->wi_min, t->mi);
+			ret |= warn(
+			    s,
+			    "fork %zu (pid %u) ended short (%s) after %zu warmup and %zu "
+			    "measurement iterations (wanted >= %zu and %zu): start the harness "
+			    "with more repetitions",
+			    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
+			    t->forks[i].warmup, t->forks[i].measure, t->wi_min, t->mi);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (!strcmp(t->forks[i].ended_by, "signal"))
-			ret |= warn(s, "fork %zu (pid %u) was killed by a signal benchscope did not send",
-				    t->forks[i].fork, t->forks[i].pid);
+			ret |= warn(
+			    s, "fork %zu (pid %u) was killed by a signal benchscope did not send",
+			    t->forks[i].fork, t->forks[i].pid);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (t->forks[i].killed)
 			ret |= warn(s,

@@ -49,15 +49,16 @@ struct bs_top_interferer {
 
 /** One fork of `run --stop` / `run --forks` (EVENT kind "fork"). */
 struct bs_stop_fork_info {
-	size_t fork;		       /**< 1-based */
+	size_t fork; /**< 1-based */
 	uint32_t pid;
-	uint64_t start_ns, end_ns;     /**< release of the process to its end (monotonic) */
-	size_t warmup, measure;	       /**< warmup / measurement iterations used */
-	int warmup_stable;	       /**< warmup ended by the criterion (not by wi_max) */
-	int is_short;		       /**< ended before wi_min warmup or mi measurement iterations */
-	char ended_by[16];	       /**< "stop", "exit", "signal" */
-	int killed;		       /**< needed SIGKILL after the grace period */
-	size_t calibration, after_stop; /**< Google Benchmark calibration runs; iterations after the stop */
+	uint64_t start_ns, end_ns; /**< release of the process to its end (monotonic) */
+	size_t warmup, measure;	   /**< warmup / measurement iterations used */
+	int warmup_stable;	   /**< warmup ended by the criterion (not by wi_max) */
+	int is_short;		   /**< ended before wi_min warmup or mi measurement iterations */
+	char ended_by[16];	   /**< "stop", "exit", "signal" */
+	int killed;		   /**< needed SIGKILL after the grace period */
+	size_t calibration,
+	    after_stop; /**< Google Benchmark calibration runs; iterations after the stop */
 };
 
 /**
@@ -72,15 +73,15 @@ struct bs_stop_summary {
 	size_t window, wi_min, wi_max, mi, f_min, f_max;
 	struct bs_stop_fork_info *forks;
 	size_t n_forks;
-	int forks_stable;	 /**< the last fork checkpoint said stable */
-	int fork_bound;		 /**< f_max forks ran without fork stability (criterion unreachable) */
-	size_t n_warmup_bound;	 /**< forks whose warmup hit wi_max without stability */
-	size_t n_short;		 /**< short forks */
-	size_t n_checkpoints;	 /**< stop_decision events */
-	uint64_t compute_ns;	 /**< checkpoint computation (END, else the events' sum) */
-	uint64_t wall_ns;	 /**< the run: first fork's start to last fork's end */
-	double compute_share;	 /**< compute_ns / wall_ns (NaN if unknown) */
-	double warmup_mean;	 /**< mean warmup iterations per fork */
+	int forks_stable; /**< the last fork checkpoint said stable */
+	int fork_bound;	  /**< f_max forks ran without fork stability (criterion unreachable) */
+	size_t n_warmup_bound; /**< forks whose warmup hit wi_max without stability */
+	size_t n_short;	       /**< short forks */
+	size_t n_checkpoints;  /**< stop_decision events */
+	uint64_t compute_ns;   /**< checkpoint computation (END, else the events' sum) */
+	uint64_t wall_ns;      /**< the run: first fork's start to last fork's end */
+	double compute_share;  /**< compute_ns / wall_ns (NaN if unknown) */
+	double warmup_mean;    /**< mean warmup iterations per fork */
 };
 
 /** Everything the reports show. */

@@ -11,10 +11,10 @@
 #include "benchscope/stats.h"
 #include "ktest.h"
 
-#define BENCHSCOPE kpath("benchscope")
-#define SETTLE kpath("progs/settle")
+#define BENCHSCOPE  kpath("benchscope")
+#define SETTLE	    kpath("progs/settle")
 #define IGNORE_TERM kpath("progs/ignore_term")
-#define GBENCH kpath("progs/stopbench_steady")
+#define GBENCH	    kpath("progs/stopbench_steady")
 
 static char sym_settle[4200], sym_ignore[4200];
 
@@ -63,7 +63,7 @@ static void count_flags(const struct bs_dataset *ds, uint32_t pid, size_t *warm,
 static int report_has(const char *trace, const char *what)
 {
 	static struct kresult r;
-	char *argv[] = { (char *)BENCHSCOPE, "report", (char *)trace, NULL };
+	char *argv[] = {(char *)BENCHSCOPE, "report", (char *)trace, NULL};
 
 	krun(&r, argv);
 	if (!strstr(r.out, what)) {
@@ -97,9 +97,23 @@ static size_t pid_iters(const struct bs_dataset *ds, uint32_t pid, const struct 
 static void test_settle_cv(void)
 {
 	const char *trace = ktmp("settle.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "cv",
-			 "--iter", sym_settle, "-o", (char *)trace, "--", (char *)SETTLE, "0", "10",
-			 "3000", "2000", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"run",
+			"-q",
+			"--no-calibrate",
+			"--stop",
+			"cv",
+			"--iter",
+			sym_settle,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)SETTLE,
+			"0",
+			"10",
+			"3000",
+			"2000",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[8], *dec[256];
@@ -116,7 +130,7 @@ static void test_settle_cv(void)
 	for (size_t i = 0; i < nf && i < 8; i++) {
 		int64_t w = jint(forks[i], "warmup_iterations");
 		uint32_t pid = (uint32_t)jint(forks[i], "pid");
-		const struct bs_iter_rec *it[16] = { 0 };
+		const struct bs_iter_rec *it[16] = {0};
 		size_t cw, cm, ca;
 		bool disturbed = false;
 
@@ -125,8 +139,8 @@ static void test_settle_cv(void)
 		CHECK(!strcmp(json_object_get_string(bs_json_get(forks[i], "ended_by")), "stop"));
 		CHECK_INT_EQ(jint(forks[i], "measurement_iterations"), 10);
 		if (w <= 10)
-			FAILF("fork %zu: warmup stopped after %lld iterations, before k + 1 = 11", i + 1,
-			      (long long)w);
+			FAILF("fork %zu: warmup stopped after %lld iterations, before k + 1 = 11",
+			      i + 1, (long long)w);
 		pid_iters(ds, pid, it, 16);
 		for (size_t k = 10; k < 16; k++) {
 			double lost;
@@ -143,8 +157,8 @@ static void test_settle_cv(void)
 			quiet++;
 			CHECK(json_object_get_boolean(bs_json_get(forks[i], "warmup_stable")));
 			if (w > 16)
-				FAILF("fork %zu: undisturbed, yet warmup stopped after %lld > 16", i + 1,
-				      (long long)w);
+				FAILF("fork %zu: undisturbed, yet warmup stopped after %lld > 16",
+				      i + 1, (long long)w);
 		}
 		/* forks are distinct processes; their iterations are flagged by phase */
 		for (size_t j = 0; j < i; j++)
@@ -155,7 +169,8 @@ static void test_settle_cv(void)
 		CHECK_INT_EQ(ca, jint(forks[i], "after_stop_iterations"));
 	}
 	if (!quiet)
-		fprintf(stderr, "test_settle_cv: every fork was disturbed (busy machine): upper bound not checked\n");
+		fprintf(stderr, "test_settle_cv: every fork was disturbed (busy machine): upper "
+				"bound not checked\n");
 	for (size_t i = 0; i < nd && i < 256; i++) {
 		CHECK(!strcmp(json_object_get_string(bs_json_get(dec[i], "criterion")), "cv"));
 		CHECK(bs_json_get(dec[i], "compute_ns") != NULL);
@@ -170,9 +185,29 @@ static void test_settle_cv(void)
 static void test_fixed_forks(void)
 {
 	const char *trace = ktmp("fixed.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "none", "--forks",
-			 "3:3", "--warmup", "4:4", "--measure", "6", "--iter", sym_settle, "-o",
-			 (char *)trace, "--", (char *)SETTLE, "0", "0", "0", "1000", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"run",
+			"-q",
+			"--no-calibrate",
+			"--stop",
+			"none",
+			"--forks",
+			"3:3",
+			"--warmup",
+			"4:4",
+			"--measure",
+			"6",
+			"--iter",
+			sym_settle,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)SETTLE,
+			"0",
+			"0",
+			"0",
+			"1000",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[8], *dec[8];
@@ -202,9 +237,28 @@ static void test_fixed_forks(void)
 static void test_ignores_sigterm(void)
 {
 	const char *trace = ktmp("term.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "none", "--forks",
-			 "1:1", "--warmup", "0:0", "--measure", "5", "--grace", "300", "--iter",
-			 sym_ignore, "-o", (char *)trace, "--", (char *)IGNORE_TERM, "2000", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"run",
+			"-q",
+			"--no-calibrate",
+			"--stop",
+			"none",
+			"--forks",
+			"1:1",
+			"--warmup",
+			"0:0",
+			"--measure",
+			"5",
+			"--grace",
+			"300",
+			"--iter",
+			sym_ignore,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)IGNORE_TERM,
+			"2000",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[2];
@@ -227,9 +281,25 @@ static void test_ignores_sigterm(void)
 static void test_short_harness(void)
 {
 	const char *trace = ktmp("short.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "cv", "--forks",
-			 "2:2", "--iter", sym_settle, "-o", (char *)trace, "--", (char *)SETTLE, "8", "0",
-			 "0", "1000", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"run",
+			"-q",
+			"--no-calibrate",
+			"--stop",
+			"cv",
+			"--forks",
+			"2:2",
+			"--iter",
+			sym_settle,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)SETTLE,
+			"8",
+			"0",
+			"0",
+			"1000",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[4];
@@ -242,7 +312,8 @@ static void test_short_harness(void)
 	for (size_t i = 0; i < 2; i++) {
 		CHECK(json_object_get_boolean(bs_json_get(forks[i], "short")));
 		CHECK(!strcmp(json_object_get_string(bs_json_get(forks[i], "ended_by")), "exit"));
-		CHECK_INT_EQ(jint(forks[i], "warmup_iterations") + jint(forks[i], "measurement_iterations"),
+		CHECK_INT_EQ(jint(forks[i], "warmup_iterations") +
+				 jint(forks[i], "measurement_iterations"),
 			     8);
 	}
 	CHECK_INT_EQ(ds->n_iters, 16);
@@ -263,16 +334,42 @@ static void expect_usage(char *const argv[], const char *what)
 
 static void test_bad_input(void)
 {
-	char *a1[] = { (char *)BENCHSCOPE, "run", "--warmup", "10:5", "--iter", sym_settle, "--",
-		       (char *)SETTLE, "1", "0", "0", "10", NULL };
-	char *a2[] = { (char *)BENCHSCOPE, "run", "--stop", "cv", "--threshold", "2", "--iter",
-		       sym_settle, "--", (char *)SETTLE, "1", "0", "0", "10", NULL };
-	char *a3[] = { (char *)BENCHSCOPE, "run", "--stop", "kld", "--threshold", "1", "--iter",
-		       sym_settle, "--", (char *)SETTLE, "1", "0", "0", "10", NULL };
-	char *a4[] = { (char *)BENCHSCOPE, "run", "--stop", "xyz", "--iter", sym_settle, "--",
-		       (char *)SETTLE, "1", "0", "0", "10", NULL };
-	char *a5[] = { (char *)BENCHSCOPE, "run", "--forks", "4:2", "--iter", sym_settle, "--",
-		       (char *)SETTLE, "1", "0", "0", "10", NULL };
+	char *a1[] = {(char *)BENCHSCOPE, "run", "--warmup", "10:5", "--iter", sym_settle, "--",
+		      (char *)SETTLE,	  "1",	 "0",	     "0",    "10",     NULL};
+	char *a2[] = {(char *)BENCHSCOPE,
+		      "run",
+		      "--stop",
+		      "cv",
+		      "--threshold",
+		      "2",
+		      "--iter",
+		      sym_settle,
+		      "--",
+		      (char *)SETTLE,
+		      "1",
+		      "0",
+		      "0",
+		      "10",
+		      NULL};
+	char *a3[] = {(char *)BENCHSCOPE,
+		      "run",
+		      "--stop",
+		      "kld",
+		      "--threshold",
+		      "1",
+		      "--iter",
+		      sym_settle,
+		      "--",
+		      (char *)SETTLE,
+		      "1",
+		      "0",
+		      "0",
+		      "10",
+		      NULL};
+	char *a4[] = {(char *)BENCHSCOPE, "run", "--stop", "xyz", "--iter", sym_settle, "--",
+		      (char *)SETTLE,	  "1",	 "0",	   "0",	  "10",	    NULL};
+	char *a5[] = {(char *)BENCHSCOPE, "run", "--forks", "4:2", "--iter", sym_settle, "--",
+		      (char *)SETTLE,	  "1",	 "0",	    "0",   "10",     NULL};
 
 	expect_usage(a1, "MIN <= MAX (got 10:5)");
 	expect_usage(a2, "--threshold");
@@ -285,9 +382,22 @@ static void test_bad_input(void)
 static void test_replay_without_forks(void)
 {
 	const char *trace = ktmp("single.trace");
-	char *run[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--iter", sym_settle, "-o",
-			(char *)trace, "--", (char *)SETTLE, "5", "0", "0", "100", NULL };
-	char *rep[] = { (char *)BENCHSCOPE, "replay", (char *)trace, NULL };
+	char *run[] = {(char *)BENCHSCOPE,
+		       "run",
+		       "-q",
+		       "--no-calibrate",
+		       "--iter",
+		       sym_settle,
+		       "-o",
+		       (char *)trace,
+		       "--",
+		       (char *)SETTLE,
+		       "5",
+		       "0",
+		       "0",
+		       "100",
+		       NULL};
+	char *rep[] = {(char *)BENCHSCOPE, "replay", (char *)trace, NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 
@@ -305,9 +415,23 @@ static void test_replay_without_forks(void)
 static void test_gbench_forks(void)
 {
 	const char *trace = ktmp("gb.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--preset", "gbench",
-			 "--stop", "rciw", "--forks", "2:3", "-o", (char *)trace, "--", (char *)GBENCH,
-			 "--benchmark_repetitions=1000", "--benchmark_min_time=0.005", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"run",
+			"-q",
+			"--no-calibrate",
+			"--preset",
+			"gbench",
+			"--stop",
+			"rciw",
+			"--forks",
+			"2:3",
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)GBENCH,
+			"--benchmark_repetitions=1000",
+			"--benchmark_min_time=0.005",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[4];
@@ -330,7 +454,8 @@ static void test_gbench_forks(void)
 		/* measurement runs all have the repetitions' invocation count */
 		CHECK_INT_EQ(cm, jint(forks[i], "measurement_iterations"));
 		CHECK_INT_EQ(cm, 10);
-		CHECK_INT_EQ(cw, jint(forks[i], "warmup_iterations") + jint(forks[i], "calibration_runs"));
+		CHECK_INT_EQ(cw, jint(forks[i], "warmup_iterations") +
+				     jint(forks[i], "calibration_runs"));
 		for (size_t k = 0; k < ds->n_iters; k++)
 			n_inv1 += ds->iters[k].pid == pid && ds->iters[k].invocations == 1 &&
 				  !(ds->iters[k].flags & BS_ITER_F_WARMUP);
@@ -345,9 +470,9 @@ static void test_gbench_forks(void)
 /* Batch reference of Algorithm 1 (CV) with stats/ on one fork's values. */
 static size_t ref_warmup(const double *v, size_t n, size_t wi_min, size_t wi_max)
 {
-	struct bs_stop_cfg cfg = { .crit = BS_CRIT_CV };
+	struct bs_stop_cfg cfg = {.crit = BS_CRIT_CV};
 	size_t cnt = n;
-	struct bs_hier h = { v, 1, &cnt, NULL };
+	struct bs_hier h = {v, 1, &cnt, NULL};
 	double vec[8];
 	int st;
 
@@ -362,17 +487,39 @@ static size_t ref_warmup(const double *v, size_t n, size_t wi_min, size_t wi_max
 static void test_replay_matches_stats(void)
 {
 	const char *trace = ktmp("rec.trace"), *js = ktmp("replay.json");
-	char *run[] = { (char *)BENCHSCOPE, "run", "-q", "--no-calibrate", "--stop", "none", "--forks",
-			"3:3", "--warmup", "30:30", "--measure", "20", "--iter", sym_settle, "-o",
-			(char *)trace, "--", (char *)SETTLE, "0", "6", "3000", "1000", "0.5", NULL };
-	char *rep[] = { (char *)BENCHSCOPE, "replay", (char *)trace, "--stop", "cv", "--static",
-			"30:20:3", "--warmup", "5:25", "--measure", "10", "--forks", "3:3", "--json",
-			(char *)js, "-q", NULL };
+	char *run[] = {(char *)BENCHSCOPE,
+		       "run",
+		       "-q",
+		       "--no-calibrate",
+		       "--stop",
+		       "none",
+		       "--forks",
+		       "3:3",
+		       "--warmup",
+		       "30:30",
+		       "--measure",
+		       "20",
+		       "--iter",
+		       sym_settle,
+		       "-o",
+		       (char *)trace,
+		       "--",
+		       (char *)SETTLE,
+		       "0",
+		       "6",
+		       "3000",
+		       "1000",
+		       "0.5",
+		       NULL};
+	char *rep[] = {
+	    (char *)BENCHSCOPE, "replay", (char *)trace, "--stop", "cv",      "--static", "30:20:3",
+	    "--warmup",		"5:25",	  "--measure",	 "10",	   "--forks", "3:3",	  "--json",
+	    (char *)js,		"-q",	  NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[4], *root, *c;
 	double v[3][64], ms = 0, md = 0;
-	size_t n[3] = { 0 }, nms = 0, nmd = 0;
+	size_t n[3] = {0}, nms = 0, nmd = 0;
 
 	NEED_BPF();
 	ds = krun_ok(&r, run, trace);
@@ -406,8 +553,10 @@ static void test_replay_matches_stats(void)
 		for (size_t i = w; i < w + 10; i++, nmd++)
 			md += v[f][i];
 	}
-	CHECK_NEAR(json_object_get_double(bs_json_get(c, "mean_static")), ms / (double)nms, 0, 1e-9);
-	CHECK_NEAR(json_object_get_double(bs_json_get(c, "mean_dynamic")), md / (double)nmd, 0, 1e-9);
+	CHECK_NEAR(json_object_get_double(bs_json_get(c, "mean_static")), ms / (double)nms, 0,
+		   1e-9);
+	CHECK_NEAR(json_object_get_double(bs_json_get(c, "mean_dynamic")), md / (double)nmd, 0,
+		   1e-9);
 	CHECK_NEAR(json_object_get_double(bs_json_get(c, "change_rate")),
 		   fabs((md / (double)nmd) / (ms / (double)nms) - 1), 1e-12, 1e-6);
 	json_object_put(root);

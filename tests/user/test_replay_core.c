@@ -49,14 +49,14 @@ static void make_forks(unsigned seed, double noise)
 /* Algorithm 1 with the batch functions of stats/ (CV and KLD: deterministic). */
 static void reference(const struct bs_stop_plan *p, size_t *warm, size_t *nforks, int *fstable)
 {
-	struct bs_stop_cfg cfg = { .crit = (enum bs_criterion)p->crit, .window = p->window };
+	struct bs_stop_cfg cfg = {.crit = (enum bs_criterion)p->crit, .window = p->window};
 	double m[NF * NI], v[NI];
 	size_t mit[NF], nm = 0;
 
 	*nforks = 0;
 	*fstable = 0;
 	for (size_t f = 0; f < p->f_max; f++) {
-		struct bs_hier h = { vals[f], 1, (size_t[]){ NI }, NULL };
+		struct bs_hier h = {vals[f], 1, (size_t[]){NI}, NULL};
 		size_t w = p->wi_max, nv = 0;
 		int st = 0;
 
@@ -75,7 +75,7 @@ static void reference(const struct bs_stop_plan *p, size_t *warm, size_t *nforks
 		mit[f] = p->mi;
 		(*nforks)++;
 		if (f + 1 >= p->f_min) {
-			struct bs_hier mh = { m, f + 1, mit, NULL };
+			struct bs_hier mh = {m, f + 1, mit, NULL};
 
 			st = 0;
 			if (bs_fork_vector(&cfg, &mh, NULL, v, &nv) == BS_OK &&
@@ -90,9 +90,9 @@ static void reference(const struct bs_stop_plan *p, size_t *warm, size_t *nforks
 static void check_against_stats(int crit, double noise)
 {
 	struct bs_stop_plan p = bs_stop_plan_default(crit);
-	struct bs_replay_static st = { 50, 50, 5 };
+	struct bs_replay_static st = {50, 50, 5};
 	struct bs_replay_result r;
-	size_t warm[NF] = { 0 }, nf = 0;
+	size_t warm[NF] = {0}, nf = 0;
 	int fstable = 0;
 
 	make_forks(42, noise);
@@ -110,7 +110,7 @@ static void check_against_stats(int crit, double noise)
 	{
 		double xs[NF * 50], xd[NF * 50], sum = 0;
 		size_t ns[NF], nd[NF], k = 0, kd = 0;
-		struct bs_hier hs = { xs, NF, ns, NULL }, hd = { xd, r.forks_used, nd, NULL };
+		struct bs_hier hs = {xs, NF, ns, NULL}, hd = {xd, r.forks_used, nd, NULL};
 		struct bs_ci ci;
 		gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
 		double t_sta = 0, t_dyn = 0;
@@ -131,7 +131,8 @@ static void check_against_stats(int crit, double noise)
 			sum += xs[i];
 		CHECK_NEAR(r.mean_static, sum / (double)k, 0, 1e-12);
 		CHECK_NEAR(r.mean_dyn, bs_mean(xd, kd), 0, 1e-12);
-		CHECK_NEAR(r.change_rate, fabs(bs_mean(xd, kd) / (sum / (double)k) - 1), 1e-15, 1e-9);
+		CHECK_NEAR(r.change_rate, fabs(bs_mean(xd, kd) / (sum / (double)k) - 1), 1e-15,
+			   1e-9);
 		gsl_rng_set(g, 7);
 		CHECK_INT_EQ(bs_hier_ratio_ci(&hs, &hd, 0.99, 2000, g, &ci), BS_OK);
 		CHECK_NEAR(r.aa.lo, ci.lo, 0, 1e-12);
@@ -164,7 +165,7 @@ static void test_cv_noisy_hits_bounds(void)
 static void test_rciw_reproducible(void)
 {
 	struct bs_stop_plan p = bs_stop_plan_default(BS_CRIT_RCIW);
-	struct bs_replay_static st = { 50, 50, 5 };
+	struct bs_replay_static st = {50, 50, 5};
 	struct bs_replay_result a, b;
 
 	make_forks(3, 0.002);
@@ -183,7 +184,7 @@ static void test_rciw_reproducible(void)
 
 static void test_recording_too_short(void)
 {
-	struct bs_replay_static st = { 50, 50, 5 };
+	struct bs_replay_static st = {50, 50, 5};
 	struct bs_stop_plan p = bs_stop_plan_default(BS_CRIT_CV);
 	struct bs_replay_result r;
 	char err[256];

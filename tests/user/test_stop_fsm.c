@@ -73,7 +73,7 @@ static void test_fixed_configuration(void)
 /* k slow iterations then steady with 0.1 % noise: warmup ends in [k + 1, k + window + 1]. */
 static void test_settle_stops_after_k(void)
 {
-	static const int crits[] = { BS_CRIT_CV, BS_CRIT_RCIW };
+	static const int crits[] = {BS_CRIT_CV, BS_CRIT_RCIW};
 
 	for (size_t c = 0; c < 2; c++)
 		for (size_t k = 3; k <= 20; k += 17) {
@@ -98,8 +98,8 @@ static void test_settle_stops_after_k(void)
 			CHECK(f.warmup_stable);
 			CHECK_INT_EQ(stopped_at, f.wi);
 			if (stopped_at <= k || stopped_at > k + p.window + 1)
-				FAILF("%s k=%zu: warmup stopped after %zu", bs_stop_crit_name(crits[c]), k,
-				      stopped_at);
+				FAILF("%s k=%zu: warmup stopped after %zu",
+				      bs_stop_crit_name(crits[c]), k, stopped_at);
 			bs_stop_fsm_free(&f);
 		}
 }
