@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * waste_report.h - the results of `benchscope waste`: calling contexts,
+ * aggregated pairs and run facts; rendered as a table, folded stacks
+ * (flame-graph input) or JSON; written to and read back from the trace as
+ * EVENT blocks ({"waste":"ctx"|"pair"|"summary", ...}), so that
+ * `benchscope waste --from-trace TRACE` prints what the run printed.
+ */
+#ifndef BENCHSCOPE_WASTE_REPORT_H
+#define BENCHSCOPE_WASTE_REPORT_H
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "waste_class.h"
+
+struct bs_trace_writer;
+
+/** Interned calling contexts: frames leaf first, joined with ";". */
+struct bs_waste_ctxtab {
+	char **s;
+	size_t n, cap;
+	uint32_t *hash; /* open addressing: id + 1, 0 empty */
+	size_t hcap;
+};
+
+/**
+ * bs_waste_ctx_intern - the id of context @frames (a string of frames
+ * joined with ";", leaf first), adding it when new (*is_new = 1).
+ * Returns the id, or -ENOMEM.
+ */
+long bs_waste_ctx_intern(struct bs_waste_ctxtab *t, const char *frames, int *is_new);
+/** Free the table's contents. */
+void bs_waste_ctx_free(struct bs_waste_ctxtab *t);
+
+/** Everything a report shows. */
+struct bs_waste_result {
+	struct bs_waste_agg agg;
+	struct bs_waste_ctxtab ctx;
+	json_object *summary; /**< run facts (source, period, counters, overhead); owned */
+};
+
+/** Free a result's contents. */
+void bs_waste_result_free(struct bs_waste_result *r);
+
+/** Trace: the EVENT of a new context @id. 0 or -errno. */
+int bs_waste_trace_ctx(struct bs_trace_writer *w, uint32_t id, const char *frames);
+/** Trace: one classified pair outcome. 0 or -errno. */
+int bs_waste_trace_pair(struct bs_trace_writer *w, const struct bs_waste_outcome *o,
+			uint32_t bytes, uint32_t ctx1, uint32_t ctx2, uint32_t tid, uint64_t ns);
+/** Trace: the summary (a copy of @summary). 0 or -errno. */
+int bs_waste_trace_summary(struct bs_trace_writer *w, json_object *summary);
+
+/**
+ * bs_waste_load_trace - rebuild a result from trace @path (contexts, pairs,
+ * summary). 0; -EPROTO when the trace holds no waste records (err says so);
+ * -errno with a one-line reason in @err otherwise. A truncated trace loads
+ * what it holds, and the summary says "truncated".
+ */
+int bs_waste_load_trace(const char *path, struct bs_waste_result *r, char *err, size_t errlen);
+
+/**
+ * bs_waste_print - the human report: run facts, per-kind fractions, the top
+ * @top pairs with both stacks (at most @depth frames each).
+ */
+void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth);
+
+/**
+ * bs_waste_print_folded - one line per wasteful pair:
+ * "KIND;ROOT;...;LEAF1;-- next --;ROOT;...;LEAF2 BYTES" (frames root first).
+ */
+void bs_waste_print_folded(FILE *f, const struct bs_waste_result *r);
+
+/** The JSON document: {"summary":{...},"kinds":{...},"pairs":[...]}. Caller puts it. */
+json_object *bs_waste_json(const struct bs_waste_result *r, int top);
+
+#endif
