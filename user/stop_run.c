@@ -173,6 +173,8 @@ static void log_fork(struct stop_run *s, const struct bs_session *sess, uint64_t
 	json_object_object_add(ev, "measurement_iterations", json_object_new_int64((int64_t)f->mi));
 	json_object_object_add(ev, "warmup_stable", json_object_new_boolean(f->warmup_stable));
 	json_object_object_add(ev, "short", json_object_new_boolean(is_short));
+	/* benchscope sent SIGTERM: its mi iterations were done, or Ctrl-C */
+	stopped = stopped || interrupted;
 	json_object_object_add(ev, "ended_by", json_object_new_string(ended_by(sess, stopped)));
 	if (stopped)
 		json_object_object_add(
@@ -192,7 +194,7 @@ static void log_fork(struct stop_run *s, const struct bs_session *sess, uint64_t
 	if (bs_measure_event(s->m, ev) && !s->err)
 		s->err = -EIO;
 	json_object_put(ev);
-	if (!stopped && !interrupted && (sig || WEXITSTATUS(sess->wait_status))) {
+	if (!stopped && (sig || WEXITSTATUS(sess->wait_status))) {
 		res->harness_failed = true;
 		if (!res->failure[0]) {
 			if (sig)
@@ -212,7 +214,7 @@ static void log_fork(struct stop_run *s, const struct bs_session *sess, uint64_t
 			"iterations%s, ended by %s%s\n",
 			f->fork, (int)sess->pid, f->wi,
 			f->p.crit ? (f->warmup_stable ? " (stable)" : " (not stable)") : "", f->mi,
-			is_short ? " (short)" : "", ended_by(sess, stopped),
+			is_short ? " (short)" : "", ended_by(sess, stopped || interrupted),
 			stopped && sig && WTERMSIG(sess->wait_status) == SIGKILL
 			    ? " (SIGKILL after the grace period)"
 			    : "");

@@ -299,8 +299,13 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 			  BS_ITER_F_EXIT;
 		n_nested += !!(ds->iters[i].flags & BS_ITER_F_NESTED);
 	}
-	if (o->n_iters == 0)
+	if (s->n_iters_total == 0)
 		ret |= warn(s, "no iteration was recorded: the boundary probes never fired");
+	else if (o->n_iters == 0)
+		ret |= warn(s,
+			    "no iteration left to summarise: all %zu were warmup, calibration or "
+			    "after the stop",
+			    s->n_iters_total);
 	if (s->perturbation > BS_PERTURBATION_WARN)
 		ret |= warn(s,
 			    "probe cost %s per iteration is %s of the median iteration (%s): "
@@ -404,6 +409,7 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 		f->warmup_stable = json_object_get_boolean(bs_json_get(ev, "warmup_stable"));
 		f->is_short = json_object_get_boolean(bs_json_get(ev, "short"));
 		f->killed = json_object_get_boolean(bs_json_get(ev, "killed"));
+		f->interrupted = json_object_get_boolean(bs_json_get(ev, "interrupted"));
 		f->calibration = jsize(bs_json_get(ev, "calibration_runs"));
 		f->after_stop = jsize(bs_json_get(ev, "after_stop_iterations"));
 		snprintf(f->ended_by, sizeof(f->ended_by), "%s",
@@ -440,7 +446,13 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 			    "%zu forks: the %s criterion at threshold %s is unreachable there",
 			    t->wi_max, t->n_warmup_bound, t->n_forks, t->criterion, thr);
 	for (size_t i = 0; i < t->n_forks; i++)
-		if (t->forks[i].is_short)
+		if (t->forks[i].interrupted)
+			ret |= warn(s,
+				    "fork %zu (pid %u) was interrupted (Ctrl-C) after %zu warmup "
+				    "and %zu measurement iterations",
+				    t->forks[i].fork, t->forks[i].pid, t->forks[i].warmup,
+				    t->forks[i].measure);
+		else if (t->forks[i].is_short)
 			ret |= warn(
 			    s,
 			    "fork %zu (pid %u) ended short (%s) after %zu warmup and %zu "

@@ -57,6 +57,7 @@ struct bs_stop_fork_info {
 	int is_short;		   /**< ended before wi_min warmup or mi measurement iterations */
 	char ended_by[16];	   /**< "stop", "exit", "signal" */
 	int killed;		   /**< needed SIGKILL after the grace period */
+	int interrupted;	   /**< ended by Ctrl-C */
 	size_t calibration,
 	    after_stop; /**< Google Benchmark calibration runs; iterations after the stop */
 };
