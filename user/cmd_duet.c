@@ -431,37 +431,11 @@ static void live_proc(void *ctx, const struct bs_proc_rec *r)
 		bs_duet_runres_on_proc(l->cur, r);
 }
 
-static void live_barrier(void *ctx, const struct bs_barrier_rec *r)
-{
-	struct duet_live *l = ctx;
-
-	if (l->cur && l->cur->plan.method == BS_DM_RUN_SYNC)
-		bs_barrier_on_record(&l->cur->bar, r);
-}
-
 static void live_tick(void *ctx)
 {
 	struct duet_live *l = ctx;
 
 	bs_progress_update(&l->prog, l->done, l->total);
-}
-
-/*
- * Until the analysis (user/duet_report.c, another module) is linked in: a
- * weak stand-in that says so. The real definition replaces it at link time.
- */
-__attribute__((weak)) int bs_duet_report_render(const struct bs_dataset *ds,
-						const struct bs_duet_report_opts *o,
-						struct bs_duet_outcome *out, char *err, size_t errlen)
-{
-	(void)ds;
-	(void)o;
-	if (out) {
-		memset(out, 0, sizeof(*out));
-		out->worst_slowdown_lo_pct = NAN;
-	}
-	snprintf(err, errlen, "the duet analysis is not in this build");
-	return -ENOSYS;
 }
 
 int cmd_duet(int argc, char **argv)
@@ -480,6 +454,7 @@ int cmd_duet(int argc, char **argv)
 	struct bs_duet_runres *res = NULL;
 	struct bs_duet_env env = { 0 };
 	struct duet_live live = { 0 };
+	struct bs_barrier_rt rt = { 0 };
 	struct sigaction sa;
 	json_object *extra = NULL, *duet, *meth, *end;
 	char err[2048] = "";
@@ -614,7 +589,13 @@ int cmd_duet(int argc, char **argv)
 		goto out;
 	}
 	bs_measure_set_hooks(&m, live_iter, live_proc, &live);
-	bs_measure_set_barrier_hook(&m, live_barrier, &live);
+	for (i = 0; i < n_methods; i++)
+		if (methods[i] == BS_DM_RUN_SYNC && !rt.running &&
+		    bs_barrier_rt_start(&rt, &m.probes, err, sizeof(err))) {
+			fprintf(stderr, "benchscope duet: %s\n", err);
+			rc = 4;
+			goto out;
+		}
 	if (!a.harness_output)
 		null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	res = calloc(n_plan, sizeof(*res));
@@ -632,6 +613,7 @@ int cmd_duet(int argc, char **argv)
 	env.capture_stderr = !a.harness_output;
 	env.user = a.user;
 	env.interrupted = &interrupted;
+	env.rt = &rt;
 	env.tick = live_tick;
 	env.tick_ctx = &live;
 	live.total = n_plan;
@@ -677,6 +659,7 @@ int cmd_duet(int argc, char **argv)
 		}
 	}
 	bs_progress_done(&live.prog);
+	bs_barrier_rt_stop(&rt);
 	end = json_object_new_object();
 	{
 		json_object *st = json_object_new_object();
@@ -734,6 +717,7 @@ int cmd_duet(int argc, char **argv)
 	if (interrupted)
 		rc = 130;
 out:
+	bs_barrier_rt_stop(&rt);
 	if (opened)
 		bs_measure_destroy(&m);
 	for (i = 0; res && i < n_plan; i++)

@@ -8,21 +8,130 @@
  */
 #include "duet_run.h"
 
+#include <bpf/libbpf.h>
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probes.h"
 
-void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2])
+static int rt_record(void *ctx, void *data, size_t size)
+{
+	struct bs_barrier_rt *rt = ctx;
+	struct bs_barrier_rec r;
+
+	if (size < sizeof(r))
+		return 0;
+	memcpy(&r, data, sizeof(r));
+	if (r.type == BS_REC_BARRIER && rt->cur)
+		bs_barrier_on_record(rt->cur, &r); /* lock held by the loop */
+	return 0;
+}
+
+static void *rt_loop(void *arg)
+{
+	struct bs_barrier_rt *rt = arg;
+
+	while (!rt->stop) {
+		/* a forced wake-up (a side to continue) ends the wait at once;
+		 * the other records come without one: consume them too */
+		ring_buffer__poll(rt->rb, 10);
+		pthread_mutex_lock(&rt->mu);
+		ring_buffer__consume(rt->rb);
+		rt->cycles++;
+		pthread_mutex_unlock(&rt->mu);
+	}
+	return NULL;
+}
+
+int bs_barrier_rt_start(struct bs_barrier_rt *rt, struct bs_probes *p, char *err, size_t errlen)
+{
+	struct sched_param sp = {.sched_priority = 10};
+	pthread_attr_t attr;
+	int rc;
+
+	memset(rt, 0, sizeof(*rt));
+	pthread_mutex_init(&rt->mu, NULL);
+	rt->rb = ring_buffer__new(bs_probes_barrier_fd(p), rt_record, rt, NULL);
+	if (!rt->rb) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot read the barrier ring buffer: %s", strerror(-rc));
+		return rc;
+	}
+	pthread_attr_init(&attr);
+	/* SCHED_FIFO where allowed (root, CAP_SYS_NICE), else a normal thread */
+	if (!pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED) &&
+	    !pthread_attr_setschedpolicy(&attr, SCHED_FIFO) &&
+	    !pthread_attr_setschedparam(&attr, &sp) &&
+	    !pthread_create(&rt->th, &attr, rt_loop, rt)) {
+		rt->fifo = true;
+	} else if ((rc = pthread_create(&rt->th, NULL, rt_loop, rt))) {
+		pthread_attr_destroy(&attr);
+		ring_buffer__free(rt->rb);
+		rt->rb = NULL;
+		snprintf(err, errlen, "cannot start the barrier thread: %s", strerror(rc));
+		return -rc;
+	}
+	pthread_attr_destroy(&attr);
+	rt->running = true;
+	return 0;
+}
+
+void bs_barrier_rt_attach(struct bs_barrier_rt *rt, struct bs_barrier_ctl *b)
+{
+	uint64_t want, c;
+
+	if (!rt || !rt->running)
+		return;
+	if (!b) {
+		/* two more full cycles: everything emitted before now is handled */
+		pthread_mutex_lock(&rt->mu);
+		want = rt->cycles + 2;
+		pthread_mutex_unlock(&rt->mu);
+		for (;;) {
+			struct timespec ts = {0, 1000000};
+
+			pthread_mutex_lock(&rt->mu);
+			c = rt->cycles;
+			pthread_mutex_unlock(&rt->mu);
+			if (c >= want)
+				break;
+			nanosleep(&ts, NULL);
+		}
+	}
+	pthread_mutex_lock(&rt->mu);
+	rt->cur = b;
+	pthread_mutex_unlock(&rt->mu);
+}
+
+void bs_barrier_rt_stop(struct bs_barrier_rt *rt)
+{
+	if (!rt || !rt->running)
+		return;
+	rt->stop = 1;
+	pthread_join(rt->th, NULL);
+	ring_buffer__free(rt->rb);
+	rt->rb = NULL;
+	rt->running = false;
+	pthread_mutex_destroy(&rt->mu);
+}
+
+void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2],
+		      struct bs_barrier_rt *rt)
 {
 	memset(b, 0, sizeof(*b));
 	b->probes = p;
+	b->mu = rt && rt->running ? &rt->mu : NULL;
+	b->fifo = rt && rt->fifo;
 	b->pid[0] = pid[0];
 	b->pid[1] = pid[1];
 	b->wait_index[0] = b->wait_index[1] = -1;
 	b->gen = bs_probes_barrier_arm(p);
 	b->armed = true;
+	bs_barrier_rt_attach(rt, b);
 }
 
 static struct bs_barrier_meet *meet_at(struct bs_barrier_ctl *b, uint64_t k)
@@ -97,8 +206,13 @@ void bs_barrier_force_release(struct bs_barrier_ctl *b)
 {
 	int s;
 
-	if (!b->armed)
+	if (b->mu)
+		pthread_mutex_lock(b->mu);
+	if (!b->armed) {
+		if (b->mu)
+			pthread_mutex_unlock(b->mu);
 		return;
+	}
 	bs_probes_barrier_disarm(b->probes);
 	b->armed = false;
 	for (s = 0; s < 2; s++) {
@@ -108,6 +222,8 @@ void bs_barrier_force_release(struct bs_barrier_ctl *b)
 		if (b->pid[s] > 0)
 			kill(b->pid[s], SIGCONT); /* harmless when it runs; ends a stop */
 	}
+	if (b->mu)
+		pthread_mutex_unlock(b->mu);
 }
 
 json_object *bs_barrier_json(const struct bs_barrier_ctl *b)
@@ -132,6 +248,8 @@ json_object *bs_barrier_json(const struct bs_barrier_ctl *b)
 	json_object_object_add(o, "skew_ns", sk);
 	json_object_object_add(o, "timeouts", json_object_new_int64((int64_t)b->timeouts));
 	json_object_object_add(o, "stops", json_object_new_int64((int64_t)b->waits));
+	json_object_object_add(o, "release_thread",
+			       json_object_new_string(b->fifo ? "fifo" : "normal"));
 	return o;
 }
 

@@ -299,7 +299,7 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 	if (pl->method == BS_DM_RUN_SYNC) {
 		pids[0] = res->side[0].sess.pid;
 		pids[1] = res->side[1].sess.pid;
-		bs_barrier_start(&res->bar, &env->m->probes, pids);
+		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt);
 	}
 	res->start_ns = mono_now();
 	if (pl->method == BS_DM_RUN_SEQ) {
@@ -333,8 +333,10 @@ done:
 		}
 		bs_session_close(&sd->sess);
 	}
-	/* every record of the run is in the ring buffer by now */
+	/* every record of the run is in the ring buffers by now */
 	bs_measure_poll(env->m, 0);
+	if (pl->method == BS_DM_RUN_SYNC)
+		bs_barrier_rt_attach(env->rt, NULL);
 	/* the run ends when its last side ended (exit record, else seen exited) */
 	res->end_ns =
 	    res->side[0].end_ns > res->side[1].end_ns ? res->side[0].end_ns : res->side[1].end_ns;

@@ -2,7 +2,6 @@
 /* measure.c - probes + trace + collector as one measurement session. */
 #include "measure.h"
 
-#include <bpf/libbpf.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdarg.h>
@@ -60,20 +59,6 @@ static bool bs_boundaries_same(const struct bs_boundaries *x, const struct bs_bo
 	if (x->mode == BS_BOUND_PROCESS)
 		return true;
 	return same_site(&x->begin, &y->begin) && same_site(&x->end, &y->end);
-}
-
-static int hook_barrier(void *ctx, void *data, size_t size)
-{
-	struct bs_measure *m = ctx;
-	struct bs_barrier_rec r;
-
-	if (size < sizeof(r))
-		return 0;
-	memcpy(&r, data, sizeof(r));
-	m->barrier_recs++;
-	if (r.type == BS_REC_BARRIER && m->on_barrier)
-		m->on_barrier(m->barrier_ctx, &r);
-	return 0;
 }
 
 static void hook_proc(void *ctx, const struct bs_proc_rec *r)
@@ -174,11 +159,6 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	m->col.on_proc = hook_proc;
 	m->col.hook_ctx = m;
 	m->col_ready = true;
-	rc = ring_buffer__add(m->col.rb, bs_probes_barrier_fd(&m->probes), hook_barrier, m);
-	if (rc) {
-		snprintf(err, errlen, "cannot read the barrier ring buffer: %s", strerror(-rc));
-		return rc;
-	}
 	return 0;
 }
 
@@ -188,13 +168,6 @@ void bs_measure_set_hooks(struct bs_measure *m, int (*on_iter)(void *ctx, struct
 	m->on_iter = on_iter;
 	m->on_proc = on_proc;
 	m->hook_ctx = ctx;
-}
-
-void bs_measure_set_barrier_hook(struct bs_measure *m,
-				 void (*fn)(void *ctx, const struct bs_barrier_rec *r), void *ctx)
-{
-	m->on_barrier = fn;
-	m->barrier_ctx = ctx;
 }
 
 int bs_measure_follow_side(struct bs_measure *m, pid_t pid, int side)
@@ -290,7 +263,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "thread_map_full", k->thread_map_full);
 	add_counter(lost, "end_without_begin", k->end_without_begin);
 	add_counter(lost, "interferer_full", k->interferer_full);
-	if (m->barrier_recs || k->barrier_lost)
+	if (k->barrier_lost)
 		add_counter(lost, "barrier_lost", k->barrier_lost);
 	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
 	json_object_object_add(end, "lost", lost);

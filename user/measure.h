@@ -58,9 +58,6 @@ struct bs_measure {
 	int (*on_iter)(void *ctx, struct bs_iter_rec *r);
 	void (*on_proc)(void *ctx, const struct bs_proc_rec *r);
 	void *hook_ctx;
-	void (*on_barrier)(void *ctx, const struct bs_barrier_rec *r);
-	void *barrier_ctx;
-	uint64_t barrier_recs; /**< barrier records received */
 };
 
 /**
@@ -86,15 +83,6 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
  */
 void bs_measure_set_hooks(struct bs_measure *m, int (*on_iter)(void *ctx, struct bs_iter_rec *r),
 			  void (*on_proc)(void *ctx, const struct bs_proc_rec *r), void *ctx);
-
-/**
- * bs_measure_set_barrier_hook - see the sync-duet barrier records (struct
- * bs_barrier_rec) as they arrive, inside bs_measure_poll; they are not
- * stored in the trace. A record that asks to continue a stopped side
- * (BS_BARRIER_RELEASE_CONT) wakes the poll at once.
- */
-void bs_measure_set_barrier_hook(struct bs_measure *m,
-				 void (*fn)(void *ctx, const struct bs_barrier_rec *r), void *ctx);
 
 /** bs_measure_follow - follow process pid and its descendants. 0 or -errno. */
 int bs_measure_follow(struct bs_measure *m, pid_t pid);
