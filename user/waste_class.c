@@ -138,34 +138,40 @@ void bs_waste_reservoir_init(struct bs_waste_reservoir *r, uint32_t nregs, uint6
 
 int bs_waste_reservoir_pick(struct bs_waste_reservoir *r)
 {
-	uint32_t i, start;
+	uint32_t i, j;
+	double u;
 
 	for (i = 0; i < r->nregs; i++)
 		if (!r->armed[i]) {
 			r->armed[i] = true;
 			r->k[i] = 1;
+			if (r->n < r->nregs)
+				r->n++;
 			return (int)i;
 		}
+	r->n++;
 	for (i = 0; i < r->nregs; i++)
 		r->k[i]++;
-	start = (uint32_t)(xorshift(&r->rng) % r->nregs);
-	for (i = 0; i < r->nregs; i++) {
-		uint32_t j = (start + i) % r->nregs;
-		double u = (double)(xorshift(&r->rng) >> 11) * 0x1.0p-53;
-
-		if (u * (double)r->k[j] < 1.0) {
-			r->k[j] = 1;
-			return (int)j;
-		}
-	}
-	return -1;
+	/* replace with probability nregs / n, a register chosen uniformly:
+	 * each register is replaced with probability 1 / n */
+	u = (double)(xorshift(&r->rng) >> 11) * 0x1.0p-53;
+	if (u * (double)r->n >= (double)r->nregs)
+		return -1;
+	j = (uint32_t)(xorshift(&r->rng) % r->nregs);
+	r->k[j] = 1;
+	return (int)j;
 }
 
 void bs_waste_reservoir_release(struct bs_waste_reservoir *r, int i)
 {
 	if (i >= 0 && i < BS_WASTE_NREGS) {
+		uint32_t j, armed = 0;
+
 		r->armed[i] = false;
 		r->k[i] = 0;
+		for (j = 0; j < r->nregs; j++)
+			armed += r->armed[j];
+		r->n = armed; /* the stream restarts when a register frees */
 	}
 }
 

@@ -80,7 +80,8 @@ int bs_waste_classify(unsigned kinds, enum bs_waste_watch watch, const struct bs
 struct bs_waste_reservoir {
 	uint32_t nregs;		       /**< registers in use (1..4) */
 	bool armed[BS_WASTE_NREGS];    /**< register holds a pending watchpoint */
-	uint64_t k[BS_WASTE_NREGS];    /**< samples seen since it was armed, its own included */
+	uint64_t k[BS_WASTE_NREGS];    /**< samples given to it since it was armed (from free), its own included */
+	uint64_t n;		       /**< samples since the registers filled, filling ones included */
 	uint64_t rng;		       /**< xorshift64* state (never 0) */
 };
 
@@ -89,16 +90,16 @@ void bs_waste_reservoir_init(struct bs_waste_reservoir *r, uint32_t nregs, uint6
 
 /**
  * bs_waste_reservoir_pick - a new sample arrived: returns the register to
- * arm with it (a free one if any, the lowest), or, when all are armed, each
- * register's count k is incremented and the registers are visited in a
- * random order, the first one for which a uniform draw is below 1/k is
- * replaced (its k reset to 1); -1 when the sample is dropped. Every armed
- * register thus keeps its sample with probability (k-1)/k at the k-th
- * sample, and no register is favoured.
+ * arm with it (a free one if any, the lowest), or, when all are armed, the
+ * n-th sample since the registers filled (n counts the filling samples too)
+ * replaces a register chosen uniformly with probability nregs/n, i.e. each
+ * register is replaced with probability 1/n (Vitter's reservoir: every
+ * sample is equally likely to be watched, old or new, and no register is
+ * favoured; checked by tests/user/test_waste_class.c); -1 when dropped.
  */
 int bs_waste_reservoir_pick(struct bs_waste_reservoir *r);
 
-/** Register @i resolved or was disarmed: it is free again. */
+/** Register @i resolved or was disarmed: it is free again, and the count n restarts. */
 void bs_waste_reservoir_release(struct bs_waste_reservoir *r, int i);
 
 /* ---- aggregation ----------------------------------------------------------- */
