@@ -2,7 +2,7 @@
 #   make deps     install missing Debian packages (apt-get)
 #   make          build build/benchscope
 #   make test     deps + build + every test (unit, sanitizer, kernel-side)
-#   make demo     run `benchscope run --preset gbench` on the bundled example
+#   make demo     a duet of the bundled example: version A vs B (B does 10 % more work)
 #   make bench    overhead / speed benchmarks, printed side by side
 #   make vmlinux  regenerate bpf/vmlinux/$(ARCH)/vmlinux.h from the running kernel
 #   make format   clang-format every C source in place

@@ -76,8 +76,9 @@ test: deps
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(BUILD)/benchscope run --preset gbench -o $(BUILD)/demo.trace -- \
-		$(BUILD)/progs/gbench_example --benchmark_repetitions=5 --benchmark_min_time=0.1
+	$(BUILD)/benchscope duet --preset gbench --runs 5 --plot $(BUILD)/demo-duet.svg -o $(BUILD)/demo-duet.trace \
+		-A '$(BUILD)/progs/gbench_example --benchmark_repetitions=5 --benchmark_min_time=0.05' \
+		-B '$(BUILD)/progs/gbench_example_b --benchmark_repetitions=5 --benchmark_min_time=0.05'
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/stats_bench
