@@ -307,7 +307,7 @@ struct wthread {
 struct counters {
 	uint64_t samples, samples_access, armed, reservoir_drops, unreadable, arm_errors;
 	uint64_t hits, resolved_hits, unresolved, noself, stale_hits, undecoded, threads, processes;
-	uint64_t open_errors, stop_ns, stops, unstuck;
+	uint64_t open_errors, stop_ns, stops, unstuck, gone_early;
 };
 
 struct waste {
@@ -660,6 +660,12 @@ static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 			err = bs_waste_decode_next(w->dec, read_code, &cc, &s->regs, 64,
 						   (int)(xrand(&w->rng) % 8), &acc, NULL);
 	}
+	if (getenv("BS_DEBUG") && err) {
+		struct bs_waste_access a0;
+
+		bs_waste_decode_at(w->dec, s->insn, sizeof(s->insn), s->regs.ip, NULL, &a0);
+		fprintf(stderr, "at ip: %s\n", a0.text);
+	}
 	if (getenv("BS_DEBUG"))
 		fprintf(stderr, "sample %d ip %llx: %s %s addr %llx size %u load %d store %d\n",
 			(int)s->tid, (unsigned long long)s->regs.ip, err ? strerror(-err) : "ok",
@@ -794,7 +800,23 @@ static void on_task_rec(struct waste *w, const struct bs_waste_task *e)
 
 	switch (e->what) {
 	case BS_WTASK_NEW:
-		if (add_thread(w, (pid_t)e->tid, (pid_t)e->pid) && !w->a->quiet)
+		if (getenv("BS_DEBUG")) {
+			char path[64], comm[64] = "";
+			FILE *f;
+
+			snprintf(path, sizeof(path), "/proc/%u/comm", e->tid);
+			f = fopen(path, "re");
+			if (f) {
+				if (!fgets(comm, sizeof(comm), f))
+					comm[0] = 0;
+				fclose(f);
+			}
+			fprintf(stderr, "new task %u of %u: %s", e->tid, e->pid, comm);
+		}
+		i = add_thread(w, (pid_t)e->tid, (pid_t)e->pid);
+		if (i == -ESRCH)
+			w->c.gone_early++; /* exited before we could open its events */
+		else if (i && !w->a->quiet)
 			fprintf(stderr, "benchscope waste: %s\n", w->err);
 		break;
 	case BS_WTASK_EXEC:
@@ -1207,7 +1229,7 @@ int cmd_waste(int argc, char **argv)
 		}
 		t_start = now_ns();
 		if (bs_session_release(&sess, w.err, sizeof(w.err))) {
-			fprintf(stderr, "benchscope waste: %s\n", w.err);
+			fprintf(stderr, "benchscope waste: %s: %s\n", a.cmd[0], w.err);
 			rc = 2;
 			goto out;
 		}
@@ -1254,8 +1276,11 @@ int cmd_waste(int argc, char **argv)
 				sess.wait_status = status;
 				break;
 			}
-		} else if (kill(root, 0) && errno == ESRCH) {
-			break;
+		} else if ((kill(root, 0) && errno == ESRCH) || w.root_exit_ns) {
+			char st = task_state(root, root);
+
+			if (!st || st == 'Z' || st == 'X')
+				break; /* gone, or a zombie its parent has not reaped yet */
 		}
 	}
 	t_end = now_ns();
@@ -1318,6 +1343,7 @@ int cmd_waste(int argc, char **argv)
 	C(threads);
 	C(processes);
 	C(unstuck);
+	C(gone_early);
 #undef C
 	json_object_object_add(sum, "kernel_samples", json_object_new_uint64(w.skel->bss->n_kernel_samples));
 	json_object_object_add(sum, "busy_skips", json_object_new_uint64(w.skel->bss->n_busy_skips));

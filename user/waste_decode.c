@@ -582,7 +582,8 @@ int bs_waste_decode_next(struct bs_waste_decoder *d, bs_waste_code_reader rd, vo
 	uint64_t buf_at = 0;
 	long have = 0;
 	struct emu e;
-	int n;
+	struct bs_waste_access best;
+	int n, have_best = -1, rc_stop = -ENODATA;
 
 	if (!d || !rd || !regs || !out)
 		return -EINVAL;
@@ -611,10 +612,11 @@ int bs_waste_decode_next(struct bs_waste_decoder *d, bs_waste_code_reader rd, vo
 			r2.r8 = e.r[8], r2.r9 = e.r[9], r2.r10 = e.r[10], r2.r11 = e.r[11];
 			r2.r12 = e.r[12], r2.r13 = e.r[13], r2.r14 = e.r[14], r2.r15 = e.r[15];
 			rc = fill(d, NULL, out);
-			if (rc == 0 && skip-- <= 0) {
-				/* the access to return: its address registers must be known */
+			if (rc == 0) {
+				/* a candidate: its address registers must be known */
 				const cs_x86 *x = &d->insn->detail->x86;
 				int i, w;
+				bool ok = true;
 
 				for (i = 0; i < x->op_count; i++)
 					if (x->operands[i].type == X86_OP_MEM) {
@@ -628,18 +630,33 @@ int bs_waste_decode_next(struct bs_waste_decoder *d, bs_waste_code_reader rd, vo
 						if (gb == -1 || gi == -1 ||
 						    (gb >= 0 && !(e.known & (1u << gb))) ||
 						    (gi >= 0 && !(e.known & (1u << gi))))
-							return -ENODATA;
+							ok = false;
 					}
-				if (steps)
-					*steps = n;
-				return fill(d, &r2, out);
+				if (ok && fill(d, &r2, &best) == 0) {
+					have_best = n;
+					if (skip-- <= 0) {
+						*out = best;
+						if (steps)
+							*steps = n;
+						return 0;
+					}
+				} else if (!ok && skip <= 0) {
+					break; /* the wanted access has an unknown address */
+				}
 			}
 			if (rc != 0 && rc != -ENODATA)
 				return rc;
 			/* an access passed over, or none (push, string op: emulated as unknown writes) */
 		}
 		if (!emu_step(d, &e))
-			return -ENODATA;
+			break;
 	}
-	return -ENODATA;
+	/* stopped before the skip-th access: the last one passed, if any */
+	if (have_best >= 0) {
+		*out = best;
+		if (steps)
+			*steps = have_best;
+		return 0;
+	}
+	return rc_stop;
 }

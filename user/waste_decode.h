@@ -63,7 +63,8 @@ typedef long (*bs_waste_code_reader)(void *ctx, uint64_t addr, uint8_t *buf, siz
  * bs_waste_decode_at) met after passing @skip others is returned with its
  * address from the emulated registers; the thread has not executed it yet
  * when it is stopped at the sample. A random @skip spreads the samples over
- * the accesses that follow a stall instead of always taking the first. Returns 0; -ENODATA when a call, ret, unknown
+ * the accesses that follow a stall instead of always taking the first;
+ * when the walk stops before that many, the last access passed is taken. Returns 0; -ENODATA when a call, ret, unknown
  * branch, unknown register in the address or the limit comes first;
  * -ENOEXEC when code cannot be read or decoded. *steps: instructions
  * passed before it (may be NULL).

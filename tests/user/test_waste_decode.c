@@ -148,8 +148,12 @@ static void test_decode_next_emulates_skid(void)
 	r.si = 0x99;
 	CHECK_INT_EQ(bs_waste_decode_next(dec, reader, NULL, &r, 64, 0, &a, NULL), 0);
 	CHECK_INT_EQ(a.ip, 0x1442); /* fell through to the store to sink */
-	/* after it comes ret: nothing more */
-	CHECK_INT_EQ(bs_waste_decode_next(dec, reader, NULL, &r, 64, 1, &a, NULL), -ENODATA);
+	/* after it comes ret: the walk stops, the last access passed is taken */
+	CHECK_INT_EQ(bs_waste_decode_next(dec, reader, NULL, &r, 64, 1, &a, NULL), 0);
+	CHECK_INT_EQ(a.ip, 0x1442);
+	/* stopped at ret: no access at all */
+	r.ip = 0x1449;
+	CHECK_INT_EQ(bs_waste_decode_next(dec, reader, NULL, &r, 64, 0, &a, NULL), -ENODATA);
 	/* unreadable code */
 	r.ip = 0x9999;
 	CHECK_INT_EQ(bs_waste_decode_next(dec, reader, NULL, &r, 64, 0, &a, NULL), -ENOEXEC);

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_waste - `benchscope waste` on ground truth (tests/progs/waste_planted:
+ * dead stores, silent stores and silent loads planted at known lines, and
+ * clean twins), on a threaded program, through exec, on real Debian
+ * programs (gzip, python3), from its trace, and on bad input. Skips with the
+ * reason where BPF or hardware breakpoints are unavailable.
+ *
+ * Tolerances: the planted programs make half of the sampled store bytes
+ * wasteful (dead, silent); the report must be within 0.5 +- 0.2 (about 100
+ * resolved pairs: 3 standard errors of a binomial is 0.15), the clean twins
+ * below 5 %, silent loads of never-written data above 90 %.
+ */
+#include <json-c/json.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <sys/syscall.h>
+
+#include "ktest.h"
+
+#define BENCHSCOPE kpath("benchscope")
+#define PLANTED kpath("progs/waste_planted")
+#define SRC "tests/progs/waste_planted.c"
+
+static volatile long bp_var;
+
+/* Why hardware breakpoints cannot be used here, or NULL. */
+static const char *bp_unavailable(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (unsigned long)&bp_var;
+	a.bp_len = HW_BREAKPOINT_LEN_8;
+	a.sample_period = 1;
+	a.exclude_kernel = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return "no hardware breakpoints (perf_event_open PERF_TYPE_BREAKPOINT failed)";
+	close(fd);
+	return NULL;
+}
+
+#define NEED_WATCH()                                        \
+	do {                                                \
+		const char *why_ = ktest_unavailable();     \
+		if (!why_)                                  \
+			why_ = bp_unavailable();            \
+		if (why_)                                   \
+			SKIP("%s", why_);                   \
+	} while (0)
+
+/* Line of the "PLANT:tag" comment in the planted program's source. */
+static int plant_line(const char *tag)
+{
+	char line[512], pat[64];
+	FILE *f = fopen(SRC, "r");
+	int n = 0;
+
+	snprintf(pat, sizeof(pat), "PLANT:%s ", tag);
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (strstr(line, pat)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+static json_object *load_json(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+
+	if (!o)
+		FAILF("cannot parse %s", path);
+	unlink(path);
+	return o;
+}
+
+static json_object *kind_of(json_object *o, const char *kind)
+{
+	return json_object_object_get(json_object_object_get(o, "kinds"), kind);
+}
+
+static double fraction(json_object *o, const char *kind)
+{
+	json_object *f = json_object_object_get(kind_of(o, kind), "fraction");
+
+	return f ? json_object_get_double(f) : NAN;
+}
+
+static long resolved(json_object *o, const char *kind)
+{
+	return json_object_get_int64(json_object_object_get(kind_of(o, kind), "resolved_pairs"));
+}
+
+/* Does some wasteful pair of @kind have first/next leaves at these lines? */
+static int has_pair(json_object *o, const char *kind, int line1, int line2)
+{
+	json_object *pairs = json_object_object_get(o, "pairs");
+	char w1[64], w2[64];
+	size_t i;
+
+	snprintf(w1, sizeof(w1), "waste_planted.c:%d)", line1);
+	snprintf(w2, sizeof(w2), "waste_planted.c:%d)", line2);
+	for (i = 0; i < json_object_array_length(pairs); i++) {
+		json_object *p = json_object_array_get_idx(pairs, i);
+		const char *f = json_object_get_string(
+			json_object_array_get_idx(json_object_object_get(p, "first"), 0));
+		const char *n = json_object_get_string(
+			json_object_array_get_idx(json_object_object_get(p, "next"), 0));
+
+		if (!strcmp(json_object_get_string(json_object_object_get(p, "kind")), kind) && f &&
+		    n && strstr(f, w1) && strstr(n, w2))
+			return 1;
+	}
+	return 0;
+}
+
+/* Run `benchscope waste ARGS -- PLANTED MODE REPS`; returns its JSON or NULL. */
+static json_object *run_planted(struct kresult *r, const char *kind, const char *mode,
+				const char *reps)
+{
+	const char *json = ktmp("w.json"), *trace = ktmp("w.trace");
+	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "--period", "1ms",
+			 "--kind", (char *)kind, "--json", (char *)json, "-o", (char *)trace,
+			 "--", (char *)PLANTED, (char *)mode, (char *)reps, NULL };
+
+	krun(r, argv);
+	unlink(trace);
+	CHECK_INT_EQ(r->exit_code, 0);
+	if (r->exit_code) {
+		fprintf(stderr, "%s", r->err);
+		return NULL;
+	}
+	return load_json(json);
+}
+
+static void test_dead_stores_planted_and_clean(void)
+{
+	struct kresult r;
+	json_object *o;
+	int l1 = plant_line("dead-first"), l2 = plant_line("dead-next");
+
+	NEED_WATCH();
+	CHECK(l1 > 0 && l2 > 0);
+	o = run_planted(&r, "dead-store", "dead", "60000");
+	if (!o)
+		return;
+	CHECK(resolved(o, "dead-store") >= 30);
+	CHECK_NEAR(fraction(o, "dead-store"), 0.5, 0.2, 0);
+	CHECK(has_pair(o, "dead-store", l1, l2));
+	json_object_put(o);
+	o = run_planted(&r, "dead-store", "dead-clean", "60000");
+	if (!o)
+		return;
+	CHECK(resolved(o, "dead-store") >= 30);
+	CHECK(fraction(o, "dead-store") < 0.05);
+	json_object_put(o);
+}
+
+static void test_silent_stores_planted_and_clean(void)
+{
+	struct kresult r;
+	json_object *o;
+	int l = plant_line("silent");
+
+	NEED_WATCH();
+	o = run_planted(&r, "silent-store", "silent", "80000");
+	if (!o)
+		return;
+	CHECK(resolved(o, "silent-store") >= 30);
+	CHECK_NEAR(fraction(o, "silent-store"), 0.5, 0.2, 0);
+	CHECK(has_pair(o, "silent-store", l, l));
+	json_object_put(o);
+	o = run_planted(&r, "silent-store", "silent-clean", "80000");
+	if (!o)
+		return;
+	CHECK(resolved(o, "silent-store") >= 30);
+	CHECK(fraction(o, "silent-store") < 0.05);
+	json_object_put(o);
+}
+
+static void test_silent_loads_planted_and_clean(void)
+{
+	struct kresult r;
+	json_object *o;
+	int l = plant_line("sload");
+
+	NEED_WATCH();
+	o = run_planted(&r, "silent-load", "sload", "80000");
+	if (!o)
+		return;
+	CHECK(resolved(o, "silent-load") >= 30);
+	CHECK(fraction(o, "silent-load") > 0.9);
+	CHECK(has_pair(o, "silent-load", l, l));
+	json_object_put(o);
+	/* c[] refilled by the kernel between passes: most time is in read(2) */
+	o = run_planted(&r, "silent-load", "sload-clean", "8000");
+	if (!o)
+		return;
+	CHECK(resolved(o, "silent-load") >= 3);
+	CHECK(fraction(o, "silent-load") < 0.05);
+	json_object_put(o);
+}
+
+/* Two threads, each with its own watchpoints; all kinds at once. */
+static void test_threads_all_kinds(void)
+{
+	struct kresult r;
+	json_object *o, *s;
+
+	NEED_WATCH();
+	o = run_planted(&r, "all", "threads", "40000");
+	if (!o)
+		return;
+	s = json_object_object_get(o, "summary");
+	CHECK(json_object_get_int(json_object_object_get(s, "threads")) >= 2);
+	CHECK_NEAR(fraction(o, "dead-store"), 0.5, 0.2, 0);
+	CHECK(has_pair(o, "dead-store", plant_line("dead-first"), plant_line("dead-next")));
+	CHECK(!strcmp(json_object_get_string(json_object_object_get(s, "source")), "soft"));
+	json_object_put(o);
+}
+
+/* The report printed at the end of a run equals --from-trace's; exec is followed. */
+static void test_from_trace_and_exec(void)
+{
+	const char *trace = ktmp("x.trace");
+	char cmd[4096];
+	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "--period", "1ms",
+			 "-o", (char *)trace, "--", "/bin/sh", "-c", cmd, NULL };
+	char *argv2[] = { (char *)BENCHSCOPE, "waste", "--from-trace", (char *)trace, NULL };
+	static struct kresult r, r2;
+	char *a, *b;
+
+	NEED_WATCH();
+	snprintf(cmd, sizeof(cmd), "exec %s dead 40000", PLANTED);
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 0);
+	krun(&r2, argv2);
+	CHECK_INT_EQ(r2.exit_code, 0);
+	CHECK(strstr(r.out, "waste_planted.c:") != NULL); /* symbols re-read after exec */
+	a = strstr(r.out, "Waste profile");
+	b = strstr(r2.out, "Waste profile");
+	CHECK(a && b && !strcmp(a, b));
+	unlink(trace);
+}
+
+/* Real programs nobody here wrote: gzip and python3, to completion. */
+static void test_real_programs(void)
+{
+	const char *json = ktmp("g.json"), *trace = ktmp("g.trace"), *in = ktmp("g.in");
+	char sh[1024];
+	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--period", "1ms", "--json", (char *)json,
+			 "-o", (char *)trace, "--", "/bin/sh", "-c", sh, NULL };
+	char *py[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "--period", "1ms", "--json",
+		       (char *)json,
+		       "-o", (char *)trace, "--", "/usr/bin/python3", "-c",
+		       "d={}\nfor i in range(1000000): d[i%1000]=d.get(i%1000,0)+i\nprint(len(d))",
+		       NULL };
+	static struct kresult r;
+	json_object *o, *s;
+
+	NEED_WATCH();
+	if (access("/bin/gzip", X_OK))
+		SKIP("no /bin/gzip");
+	snprintf(sh, sizeof(sh),
+		 "for i in 1 2 3 4 5 6 7 8; do cat /usr/bin/gzip /bin/sh /usr/bin/ls; done > %s && gzip -6 -c %s > /dev/null",
+		 in, in);
+	krun(&r, argv);
+	unlink(in);
+	CHECK_INT_EQ(r.exit_code, 0);
+	if (r.exit_code)
+		fprintf(stderr, "%s", r.err);
+	o = load_json(json);
+	if (o) {
+		s = json_object_object_get(o, "summary");
+		CHECK(json_object_get_int(json_object_object_get(s, "processes")) >= 2); /* sh, gzip */
+		CHECK(json_object_get_int(json_object_object_get(s, "armed")) > 10);
+		CHECK(json_object_object_get(json_object_object_get(s, "overhead"), "ratio") != NULL);
+		json_object_put(o);
+	}
+	CHECK(strstr(r.out, "Overhead") != NULL);
+	if (access("/usr/bin/python3", X_OK)) {
+		unlink(trace);
+		return;
+	}
+	krun(&r, py);
+	CHECK_INT_EQ(r.exit_code, 0);
+	CHECK(strstr(r.out, "1000\n") != NULL); /* the program's own output */
+	o = load_json(json);
+	if (o) {
+		s = json_object_object_get(o, "summary");
+		CHECK(json_object_get_int(json_object_object_get(s, "armed")) > 10);
+		json_object_put(o);
+	}
+	unlink(trace);
+}
+
+static void test_bad_input(void)
+{
+	static struct kresult r;
+	const char *trace = ktmp("b.trace");
+	char *nopid[] = { (char *)BENCHSCOPE, "waste", "-p", "4000000", NULL };
+	char *none[] = { (char *)BENCHSCOPE, "waste", NULL };
+	char *both[] = { (char *)BENCHSCOPE, "waste", "-p", "1", "--", "true", NULL };
+	char *kind[] = { (char *)BENCHSCOPE, "waste", "--kind", "lazy", "--", "true", NULL };
+	char *nofile[] = { (char *)BENCHSCOPE, "waste", "--from-trace", "/nonexistent", NULL };
+	char *notrace[] = { (char *)BENCHSCOPE, "waste", "--from-trace", "/etc/passwd", NULL };
+	char *nocmd[] = { (char *)BENCHSCOPE, "waste", "-o", (char *)trace, "--", "/nonexistent/x", NULL };
+	char *fails[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "-o", (char *)trace,
+			  "--", "/bin/sh", "-c", "exit 3", NULL };
+	char *pmu[] = { (char *)BENCHSCOPE, "waste", "--source", "pmu", "-o", (char *)trace, "--",
+			"true", NULL };
+
+	krun(&r, none);
+	CHECK_INT_EQ(r.exit_code, 2);
+	krun(&r, both);
+	CHECK_INT_EQ(r.exit_code, 2);
+	krun(&r, kind);
+	CHECK_INT_EQ(r.exit_code, 2);
+	krun(&r, nofile);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strchr(r.err, '\n') == strrchr(r.err, '\n')); /* one line */
+	krun(&r, notrace);
+	CHECK_INT_EQ(r.exit_code, 2);
+	NEED_WATCH();
+	krun(&r, nopid);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "no process 4000000") != NULL);
+	krun(&r, nocmd);
+	CHECK_INT_EQ(r.exit_code, 2);
+	CHECK(strstr(r.err, "/nonexistent/x") != NULL);
+	krun(&r, fails);
+	CHECK_INT_EQ(r.exit_code, 4);
+	krun(&r, pmu);
+	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK)) {
+		CHECK_INT_EQ(r.exit_code, 2); /* no precise PMU here: said, not crashed */
+		CHECK(strstr(r.err, "--source soft") != NULL);
+	}
+	unlink(trace);
+}
+
+/* -p PID: attach to a running program, which exits on its own. */
+static void test_attach_pid(void)
+{
+	const char *json = ktmp("p.json"), *trace = ktmp("p.trace");
+	static struct kresult r;
+	char pid[32];
+	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "-p", pid, "--period", "1ms", "--json",
+			 (char *)json, "-o", (char *)trace, NULL };
+	json_object *o;
+	pid_t c;
+	int st;
+
+	NEED_WATCH();
+	c = fork();
+	if (c == 0) {
+		execl(PLANTED, PLANTED, "dead", "150000", (char *)NULL);
+		_exit(127);
+	}
+	usleep(50000);
+	snprintf(pid, sizeof(pid), "%d", (int)c);
+	krun(&r, argv);
+	waitpid(c, &st, 0);
+	CHECK_INT_EQ(r.exit_code, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	o = load_json(json);
+	if (o) {
+		CHECK(resolved(o, "dead-store") >= 5);
+		CHECK(json_object_get_boolean(
+			      json_object_object_get(json_object_object_get(o, "summary"), "freeze")) == 0);
+		json_object_put(o);
+	}
+	unlink(trace);
+}
+
+/* SIGINT: exit 130, the program is not left stopped. */
+static void test_sigint(void)
+{
+	const char *trace = ktmp("i.trace");
+	static struct kresult r;
+	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--period", "1ms", "-o", (char *)trace,
+			 "--", (char *)PLANTED, "dead", "100000000", NULL };
+
+	NEED_WATCH();
+	krun_sig(&r, argv, 600, SIGINT, NULL);
+	CHECK_INT_EQ(r.exit_code, 130);
+	CHECK(strstr(r.out, "Waste profile") != NULL);
+	unlink(trace);
+}
+
+int main(void)
+{
+	RUN_TEST(test_dead_stores_planted_and_clean);
+	RUN_TEST(test_silent_stores_planted_and_clean);
+	RUN_TEST(test_silent_loads_planted_and_clean);
+	RUN_TEST(test_threads_all_kinds);
+	RUN_TEST(test_from_trace_and_exec);
+	RUN_TEST(test_real_programs);
+	RUN_TEST(test_bad_input);
+	RUN_TEST(test_attach_pid);
+	RUN_TEST(test_sigint);
+	return test_summary("test_waste");
+}
