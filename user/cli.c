@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* cli.c - number parsing for command-line options. */
+/* cli.c - number parsing and usage errors for command-line options. */
 #include "cli.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int bs_parse_long(const char *s, long min, long max, long *out)
@@ -38,4 +40,16 @@ int bs_parse_double(const char *s, double min, double max, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+int bs_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "benchscope %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see benchscope %s --help)\n", cmd);
+	return 2;
 }

@@ -9,10 +9,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "import_duet.h"
 
@@ -34,18 +34,6 @@ static const char usage_text[] =
     "Examples:\n"
     "  benchscope import --format duet-csv results.csv -o duet.trace\n"
     "  benchscope report duet.trace --plot duet.svg\n";
-
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "benchscope import: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see benchscope import --help)\n");
-	return 2;
-}
 
 int cmd_import(int argc, char **argv)
 {
@@ -80,18 +68,18 @@ int cmd_import(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return usage_error("unknown option or missing value: '%s'",
-					   argv[optind - 1]);
+			return bs_usage_error("import", "unknown option or missing value: '%s'",
+					      argv[optind - 1]);
 		}
 	}
 	if (!format)
-		return usage_error("%s", "--format is required (duet-csv)");
+		return bs_usage_error("import", "%s", "--format is required (duet-csv)");
 	if (strcmp(format, "duet-csv"))
-		return usage_error("unknown format '%s' (known: duet-csv)", format);
+		return bs_usage_error("import", "unknown format '%s' (known: duet-csv)", format);
 	if (optind >= argc)
-		return usage_error("%s", "no input file given");
+		return bs_usage_error("import", "%s", "no input file given");
 	if (optind + 1 < argc)
-		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+		return bs_usage_error("import", "unexpected argument '%s'", argv[optind + 1]);
 	ret = bs_import_duet_csv(argv[optind], out, &o, &res, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "benchscope import: %s\n", err);

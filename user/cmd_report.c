@@ -12,12 +12,12 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "benchscope/stats.h"
+#include "cli.h"
 #include "dataset.h"
 #include "duet_report.h"
 #include "render.h"
@@ -47,18 +47,6 @@ static const char usage_text[] =
     "  benchscope report benchscope.trace\n"
     "  benchscope report run.trace --json run.json --csv run.csv\n"
     "  benchscope report run.trace --md - > run.md\n";
-
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "benchscope report: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see benchscope report --help)\n");
-	return 2;
-}
 
 int cmd_report(int argc, char **argv)
 {
@@ -106,8 +94,9 @@ int cmd_report(int argc, char **argv)
 			errno = 0;
 			n = strtoul(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-' || n > 100000)
-				return usage_error("--top wants a count from 0 to 100000, not '%s'",
-						   optarg);
+				return bs_usage_error(
+				    "report", "--top wants a count from 0 to 100000, not '%s'",
+				    optarg);
 			opts.top_n = n;
 			break;
 		}
@@ -122,8 +111,10 @@ int cmd_report(int argc, char **argv)
 			dopts.min_overlap = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(dopts.min_overlap > 0) ||
 			    !(dopts.min_overlap < 1))
-				return usage_error("--min-overlap wants a ratio between 0 and 1, not '%s'",
-						   optarg);
+				return bs_usage_error(
+				    "report",
+				    "--min-overlap wants a ratio between 0 and 1, not '%s'",
+				    optarg);
 			duet_only = "--min-overlap";
 			break;
 		}
@@ -133,7 +124,9 @@ int cmd_report(int argc, char **argv)
 			errno = 0;
 			dopts.seed = strtoull(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-')
-				return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
+				return bs_usage_error(
+				    "report", "--seed wants a non-negative integer, not '%s'",
+				    optarg);
 			duet_only = "--seed";
 			break;
 		}
@@ -149,19 +142,19 @@ int cmd_report(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return usage_error("unknown option or missing value: '%s'",
-					   argv[optind - 1]);
+			return bs_usage_error("report", "unknown option or missing value: '%s'",
+					      argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no trace given");
+		return bs_usage_error("report", "%s", "no trace given");
 	if (optind + 1 < argc)
-		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+		return bs_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
 	to_stdout = (opts.json_path && !strcmp(opts.json_path, "-")) +
 		    (opts.csv_path && !strcmp(opts.csv_path, "-")) +
 		    (opts.md_path && !strcmp(opts.md_path, "-"));
 	if (to_stdout > 1)
-		return usage_error("%s", "only one export can go to stdout ('-')");
+		return bs_usage_error("report", "%s", "only one export can go to stdout ('-')");
 
 	bs_stats_init();
 	ret = bs_dataset_load(argv[optind], &ds, err, sizeof(err));
@@ -182,7 +175,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (duet_only) {
 		bs_dataset_free(ds);
-		return usage_error("%s applies to duet traces only", duet_only);
+		return bs_usage_error("report", "%s applies to duet traces only", duet_only);
 	}
 	ret = bs_report_render(ds, &opts);
 	bs_dataset_free(ds);
