@@ -177,8 +177,8 @@ int on_hit(struct bpf_perf_event_data *ctx)
 	h->gen = sl->gen;
 	h->tid = (__u32)id;
 	h->pid = id >> 32;
-	h->flags = (sl->state == BS_WSLOT_WAIT_SELF ? BS_WHIT_NOSELF : 0) |
-		   (ok ? 0 : BS_WHIT_NOVALUE);
+	h->flags =
+	    (sl->state == BS_WSLOT_WAIT_SELF ? BS_WHIT_NOSELF : 0) | (ok ? 0 : BS_WHIT_NOVALUE);
 	h->pad = 0;
 	h->ns = bpf_ktime_get_ns();
 	h->addr = sl->addr;

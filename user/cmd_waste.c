@@ -79,60 +79,59 @@ enum {
 };
 
 static const struct argp_option waste_options[] = {
-	{ "kind", OPT_KIND, "KIND", 0, "dead-store, silent-store, silent-load or all (default all)", 1 },
-	{ "pid", 'p', "PID", 0, "attach to a running process (all its threads) instead of CMD", 1 },
-	{ "source", OPT_SOURCE, "SRC", 0,
-	  "address samples: pmu (precise memory events), soft (timer + decoded instruction), "
-	  "auto (pmu where it opens; default)",
-	  2 },
-	{ "period", OPT_PERIOD, "N", 0,
-	  "initial sampling period: CPU time for soft (e.g. 500us, 2ms; default 4ms), events for "
-	  "pmu (default 20000)",
-	  2 },
-	{ "overhead", OPT_OVERHEAD, "PCT", 0,
-	  "keep the estimated cost of samples and traps under PCT % of run time by lengthening "
-	  "the period (default 5)",
-	  2 },
-	{ "fp-tolerance", OPT_FPTOL, "PCT", 0,
-	  "floating-point values within PCT % (relative) count as equal (default 1)", 2 },
-	{ "regs", OPT_REGS, "N", 0, "debug registers per thread, 1-4 (default 4)", 2 },
-	{ "no-freeze", OPT_NO_FREEZE, NULL, 0,
-	  "do not stop the thread group at each sample (default with -p: a job-control shell would "
-	  "see the stops); the first access of a pair is then approximate",
-	  2 },
-	{ "freeze", OPT_FREEZE, NULL, 0, "stop at each sample also with -p", 2 },
-	{ "seed", OPT_SEED, "N", 0, "seed of the reservoir's random draws (default 1)", 2 },
-	{ "no-baseline", OPT_NO_BASELINE, NULL, 0,
-	  "do not run CMD once more without benchscope to measure the overhead", 2 },
-	{ "output", 'o', "TRACE", 0, "trace file (default benchscope-waste.trace)", 3 },
-	{ "json", OPT_JSON, "FILE", 0, "write the report as JSON ('-': stdout)", 3 },
-	{ "folded", OPT_FOLDED, "FILE", 0,
-	  "write one line per wasteful pair stack with its bytes, for flame-graph tools ('-': stdout)",
-	  3 },
-	{ "top", OPT_TOP, "N", 0, "pairs shown (default 10)", 3 },
-	{ "depth", OPT_DEPTH, "N", 0, "frames shown per stack (default 6)", 3 },
-	{ "from-trace", OPT_FROM_TRACE, "TRACE", 0, "render the report of a recorded trace", 3 },
-	{ "quiet", 'q', NULL, 0, "no progress messages", 3 },
-	{ 0 }
-};
+    {"kind", OPT_KIND, "KIND", 0, "dead-store, silent-store, silent-load or all (default all)", 1},
+    {"pid", 'p', "PID", 0, "attach to a running process (all its threads) instead of CMD", 1},
+    {"source", OPT_SOURCE, "SRC", 0,
+     "address samples: pmu (precise memory events), soft (timer + decoded instruction), "
+     "auto (pmu where it opens; default)",
+     2},
+    {"period", OPT_PERIOD, "N", 0,
+     "initial sampling period: CPU time for soft (e.g. 500us, 2ms; default 4ms), events for "
+     "pmu (default 20000)",
+     2},
+    {"overhead", OPT_OVERHEAD, "PCT", 0,
+     "keep the estimated cost of samples and traps under PCT % of run time by lengthening "
+     "the period (default 5)",
+     2},
+    {"fp-tolerance", OPT_FPTOL, "PCT", 0,
+     "floating-point values within PCT % (relative) count as equal (default 1)", 2},
+    {"regs", OPT_REGS, "N", 0, "debug registers per thread, 1-4 (default 4)", 2},
+    {"no-freeze", OPT_NO_FREEZE, NULL, 0,
+     "do not stop the thread group at each sample (default with -p: a job-control shell would "
+     "see the stops); the first access of a pair is then approximate",
+     2},
+    {"freeze", OPT_FREEZE, NULL, 0, "stop at each sample also with -p", 2},
+    {"seed", OPT_SEED, "N", 0, "seed of the reservoir's random draws (default 1)", 2},
+    {"no-baseline", OPT_NO_BASELINE, NULL, 0,
+     "do not run CMD once more without benchscope to measure the overhead", 2},
+    {"output", 'o', "TRACE", 0, "trace file (default benchscope-waste.trace)", 3},
+    {"json", OPT_JSON, "FILE", 0, "write the report as JSON ('-': stdout)", 3},
+    {"folded", OPT_FOLDED, "FILE", 0,
+     "write one line per wasteful pair stack with its bytes, for flame-graph tools ('-': stdout)",
+     3},
+    {"top", OPT_TOP, "N", 0, "pairs shown (default 10)", 3},
+    {"depth", OPT_DEPTH, "N", 0, "frames shown per stack (default 6)", 3},
+    {"from-trace", OPT_FROM_TRACE, "TRACE", 0, "render the report of a recorded trace", 3},
+    {"quiet", 'q', NULL, 0, "no progress messages", 3},
+    {0}};
 
 static const char waste_doc[] =
-	"Find dead stores, silent stores and silent loads with hardware watchpoints.\v"
-	"A dead store is a store followed by another store to the same bytes with no load "
-	"between; a silent store writes the value already there; a silent load reads the value "
-	"the previous load read. Samples of memory accesses (a precise PMU where the CPU has one, "
-	"otherwise timer samples whose instruction is decoded with the sampled registers) arm "
-	"per-thread debug registers; the next access that traps is classified.\n\n"
-	"Threads and child processes created later are followed; at exec a process's watchpoints "
-	"are dropped and its symbols read again. Without --no-freeze each sample stops the "
-	"thread group (SIGSTOP) until its watchpoint is armed.\n\n"
-	"EXAMPLES\n"
-	"  benchscope waste -- ./prog args\n"
-	"  benchscope waste --kind dead-store --folded out.folded -- gzip -c big.txt\n"
-	"  benchscope waste -p 1234 --no-baseline\n"
-	"  benchscope waste --from-trace benchscope-waste.trace --json -\n\n"
-	"Exit status: 0 ok; 1 runtime error; 2 bad usage or input; 4 the program failed "
-	"(report kept); 130 interrupted.";
+    "Find dead stores, silent stores and silent loads with hardware watchpoints.\v"
+    "A dead store is a store followed by another store to the same bytes with no load "
+    "between; a silent store writes the value already there; a silent load reads the value "
+    "the previous load read. Samples of memory accesses (a precise PMU where the CPU has one, "
+    "otherwise timer samples whose instruction is decoded with the sampled registers) arm "
+    "per-thread debug registers; the next access that traps is classified.\n\n"
+    "Threads and child processes created later are followed; at exec a process's watchpoints "
+    "are dropped and its symbols read again. Without --no-freeze each sample stops the "
+    "thread group (SIGSTOP) until its watchpoint is armed.\n\n"
+    "EXAMPLES\n"
+    "  benchscope waste -- ./prog args\n"
+    "  benchscope waste --kind dead-store --folded out.folded -- gzip -c big.txt\n"
+    "  benchscope waste -p 1234 --no-baseline\n"
+    "  benchscope waste --from-trace benchscope-waste.trace --json -\n\n"
+    "Exit status: 0 ok; 1 runtime error; 2 bad usage or input; 4 the program failed "
+    "(report kept); 130 interrupted.";
 
 static int parse_u64(const char *s, uint64_t *v, uint64_t lo, uint64_t hi)
 {
@@ -185,7 +184,10 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 	case OPT_KIND:
 		a->kinds = bs_waste_kinds_parse(arg);
 		if (!a->kinds)
-			argp_error(state, "--kind takes dead-store, silent-store, silent-load or all, not '%s'", arg);
+			argp_error(
+			    state,
+			    "--kind takes dead-store, silent-store, silent-load or all, not '%s'",
+			    arg);
 		break;
 	case 'p':
 		if (parse_u64(arg, &v, 1, 1u << 22))
@@ -204,17 +206,22 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PERIOD:
 		if (parse_period(arg, &a->period))
-			argp_error(state, "--period takes a positive duration (500us, 2ms) or count, not '%s'", arg);
+			argp_error(
+			    state,
+			    "--period takes a positive duration (500us, 2ms) or count, not '%s'",
+			    arg);
 		break;
 	case OPT_OVERHEAD:
 		a->overhead_pct = strtod(arg, &end);
 		if (*end || !(a->overhead_pct > 0 && a->overhead_pct <= 100))
-			argp_error(state, "--overhead takes a percentage in (0, 100], not '%s'", arg);
+			argp_error(state, "--overhead takes a percentage in (0, 100], not '%s'",
+				   arg);
 		break;
 	case OPT_FPTOL:
 		a->fp_tol = strtod(arg, &end);
 		if (*end || !(a->fp_tol >= 0 && a->fp_tol < 100))
-			argp_error(state, "--fp-tolerance takes a percentage in [0, 100), not '%s'", arg);
+			argp_error(state, "--fp-tolerance takes a percentage in [0, 100), not '%s'",
+				   arg);
 		a->fp_tol /= 100;
 		break;
 	case OPT_REGS:
@@ -269,7 +276,8 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 		if (a->from_trace && (a->cmd || a->pid))
 			argp_error(state, "--from-trace renders a trace: no CMD or -p with it");
 		if (!a->from_trace && !a->cmd && !a->pid)
-			argp_error(state, "nothing to profile: benchscope waste [OPTIONS] -- CMD [ARGS...] or -p PID");
+			argp_error(state, "nothing to profile: benchscope waste [OPTIONS] -- CMD "
+					  "[ARGS...] or -p PID");
 		if (a->cmd && a->pid)
 			argp_error(state, "give either CMD or -p PID, not both");
 		break;
@@ -388,7 +396,7 @@ static void set_slot(struct waste *w, uint32_t key, const struct bs_waste_slot *
 
 static void free_slot(struct waste *w, struct wthread *t, int r)
 {
-	struct bs_waste_slot s = { 0 };
+	struct bs_waste_slot s = {0};
 	uint32_t key = (uint32_t)((t - w->th) * BS_WASTE_NREGS + r);
 
 	if (t->bfd[r] >= 0)
@@ -435,8 +443,9 @@ static int add_thread(struct waste *w, pid_t tid, pid_t pid)
 			break;
 		}
 	if (!t) {
-		snprintf(w->err, sizeof(w->err), "more than %d threads at once: thread %d not followed",
-			 MAX_THREADS, (int)tid);
+		snprintf(w->err, sizeof(w->err),
+			 "more than %d threads at once: thread %d not followed", MAX_THREADS,
+			 (int)tid);
 		return -ENOSPC;
 	}
 	memset(t, 0, sizeof(*t));
@@ -451,12 +460,13 @@ static int add_thread(struct waste *w, pid_t tid, pid_t pid)
 			if (fd == -ENOSPC && i > 0)
 				break; /* registers taken (a debugger?): use what we have */
 			err = fd;
-			snprintf(w->err, sizeof(w->err), "cannot open a hardware breakpoint on thread %d: %s%s",
-				 (int)tid, strerror(-err),
-				 err == -EACCES || err == -EPERM ? " (needs root or CAP_PERFMON)" :
-				 err == -ENOENT || err == -EOPNOTSUPP || err == -EINVAL ?
-								   " (no hardware breakpoint support here)" :
-								   "");
+			snprintf(w->err, sizeof(w->err),
+				 "cannot open a hardware breakpoint on thread %d: %s%s", (int)tid,
+				 strerror(-err),
+				 err == -EACCES || err == -EPERM ? " (needs root or CAP_PERFMON)"
+				 : err == -ENOENT || err == -EOPNOTSUPP || err == -EINVAL
+				     ? " (no hardware breakpoint support here)"
+				     : "");
 			goto fail;
 		}
 		t->bfd[i] = fd;
@@ -464,8 +474,9 @@ static int add_thread(struct waste *w, pid_t tid, pid_t pid)
 		t->blink[i] = bpf_program__attach_perf_event_opts(w->skel->progs.on_hit, fd, &o);
 		if (!t->blink[i]) {
 			err = -errno;
-			snprintf(w->err, sizeof(w->err), "cannot attach to a breakpoint of thread %d: %s",
-				 (int)tid, strerror(-err));
+			snprintf(w->err, sizeof(w->err),
+				 "cannot attach to a breakpoint of thread %d: %s", (int)tid,
+				 strerror(-err));
 			goto fail;
 		}
 		bs_waste_disarm_bp(fd); /* libbpf enabled it */
@@ -483,8 +494,9 @@ static int add_thread(struct waste *w, pid_t tid, pid_t pid)
 	t->slink = bpf_program__attach_perf_event_opts(w->skel->progs.on_sample, fd, &o);
 	if (!t->slink) {
 		err = -errno;
-		snprintf(w->err, sizeof(w->err), "cannot attach to the sampling event of thread %d: %s",
-			 (int)tid, strerror(-err));
+		snprintf(w->err, sizeof(w->err),
+			 "cannot attach to the sampling event of thread %d: %s", (int)tid,
+			 strerror(-err));
 		goto fail;
 	}
 	bs_waste_reservoir_init(&t->res, (uint32_t)t->nbp, w->a->seed * 1000003u + (uint64_t)tid);
@@ -594,7 +606,7 @@ static void wait_stopped(const struct bs_waste_sample *s)
 		if (st == 'T' || st == 't' || st == 0 || st == 'Z' || st == 'X')
 			return;
 		if (i > 20) {
-			struct timespec ts = { 0, 10000 };
+			struct timespec ts = {0, 10000};
 
 			nanosleep(&ts, NULL);
 		}
@@ -628,7 +640,7 @@ struct code_ctx {
 static long read_code(void *ctx, uint64_t addr, uint8_t *buf, size_t len)
 {
 	struct code_ctx *c = ctx;
-	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+	struct iovec l = {buf, len}, r = {(void *)(uintptr_t)addr, len};
 	ssize_t n = process_vm_readv(c->pid, &l, 1, &r, 1, 0);
 
 	if (n <= 0 && addr == c->s->regs.ip) {
@@ -641,8 +653,8 @@ static long read_code(void *ctx, uint64_t addr, uint8_t *buf, size_t len)
 static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 {
 	struct wthread *t = find_thread(w, (pid_t)s->tid);
-	struct bs_waste_access acc = { 0 };
-	struct bs_waste_slot slot = { 0 };
+	struct bs_waste_access acc = {0};
+	struct bs_waste_slot slot = {0};
 	enum bs_waste_watch watch;
 	uint64_t waddr, val = 0, addr;
 	uint32_t wlen, key;
@@ -651,11 +663,11 @@ static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 	w->c.samples++;
 	wait_stopped(s);
 	if (t && s->insn_ok) {
-		struct code_ctx cc = { (pid_t)s->pid, s };
+		struct code_ctx cc = {(pid_t)s->pid, s};
 
 		if (w->src == BS_SRC_PMU)
-			err = bs_waste_decode_at(w->dec, s->insn, sizeof(s->insn), s->regs.ip, &s->regs,
-						 &acc);
+			err = bs_waste_decode_at(w->dec, s->insn, sizeof(s->insn), s->regs.ip,
+						 &s->regs, &acc);
 		else
 			err = bs_waste_decode_next(w->dec, read_code, &cc, &s->regs, 64,
 						   (int)(xrand(&w->rng) % 8), &acc, NULL);
@@ -720,8 +732,13 @@ static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 		if ((w->a->kinds & (1u << k)) &&
 		    ((k == BS_WK_SILENT_LOAD) ? (acc.load && !acc.store) : acc.store))
 			w->res.agg.total[k].samples++;
-	t->pend[r] = (struct pending){ .on = true, .gen = slot.gen, .watch = watch, .wlen = wlen,
-				       .waddr = waddr, .acc = acc, .ns = s->ns };
+	t->pend[r] = (struct pending){.on = true,
+				      .gen = slot.gen,
+				      .watch = watch,
+				      .wlen = wlen,
+				      .waddr = waddr,
+				      .acc = acc,
+				      .ns = s->ns};
 	t->pend[r].ctx1 = make_ctx(w, (pid_t)s->pid, acc.ip, 0, s->stack, s->nstack);
 }
 
@@ -745,7 +762,7 @@ static void on_hit_rec(struct waste *w, const struct bs_waste_hit *h)
 	struct bs_waste_access acc;
 	struct bs_waste_acc first, next;
 	struct bs_waste_outcome out[BS_WK_N];
-	struct bs_waste_slot slot = { 0 };
+	struct bs_waste_slot slot = {0};
 	int n, i, dec;
 	long ctx2;
 
@@ -772,9 +789,9 @@ static void on_hit_rec(struct waste *w, const struct bs_waste_hit *h)
 			dec ? "" : acc.text);
 	if (dec)
 		w->c.undecoded++;
-	first = (struct bs_waste_acc){ true, p->acc.load, p->acc.store, p->acc.fp };
-	next = (struct bs_waste_acc){ dec == 0, dec == 0 && acc.load, dec == 0 && acc.store,
-				      dec == 0 ? acc.fp : 0 };
+	first = (struct bs_waste_acc){true, p->acc.load, p->acc.store, p->acc.fp};
+	next = (struct bs_waste_acc){dec == 0, dec == 0 && acc.load, dec == 0 && acc.store,
+				     dec == 0 ? acc.fp : 0};
 	n = bs_waste_classify(w->a->kinds, p->watch, &first, &next, h->old, h->val, p->wlen,
 			      w->a->fp_tol, out);
 	if (!n) {
@@ -788,8 +805,8 @@ static void on_hit_rec(struct waste *w, const struct bs_waste_hit *h)
 	for (i = 0; i < n; i++) {
 		bs_waste_agg_add(&w->res.agg, &out[i], p->wlen, (uint32_t)p->ctx1, (uint32_t)ctx2);
 		if (w->tw)
-			bs_waste_trace_pair(w->tw, &out[i], p->wlen, (uint32_t)p->ctx1, (uint32_t)ctx2,
-					    h->tid, h->ns);
+			bs_waste_trace_pair(w->tw, &out[i], p->wlen, (uint32_t)p->ctx1,
+					    (uint32_t)ctx2, h->tid, h->ns);
 	}
 }
 
@@ -879,7 +896,8 @@ static double measure_trap_ns(struct waste *w)
 	}
 	l = bpf_program__attach_perf_event_opts(w->skel->progs.on_hit, fd, &o);
 	if (!l) {
-		snprintf(w->err, sizeof(w->err), "cannot attach BPF to a breakpoint: %s", strerror(errno));
+		snprintf(w->err, sizeof(w->err), "cannot attach BPF to a breakpoint: %s",
+			 strerror(errno));
 		close(fd);
 		return NAN;
 	}
@@ -1013,7 +1031,7 @@ static int run_baseline(char **cmd, double *ns, long *maxrss)
 	*maxrss = 0;
 	while ((r = waitpid(pid, &st, WNOHANG)) == 0) {
 		long h = read_hwm(pid);
-		struct timespec ts = { 0, 2000000 };
+		struct timespec ts = {0, 2000000};
 
 		if (h > *maxrss)
 			*maxrss = h;
@@ -1051,7 +1069,8 @@ static int write_outputs(struct waste_args *a, struct bs_waste_result *res)
 	if (a->folded) {
 		f = strcmp(a->folded, "-") ? fopen(a->folded, "w") : stdout;
 		if (!f) {
-			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->folded, strerror(errno));
+			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->folded,
+				strerror(errno));
 			rc = 1;
 		} else {
 			bs_waste_print_folded(f, res);
@@ -1064,10 +1083,12 @@ static int write_outputs(struct waste_args *a, struct bs_waste_result *res)
 
 		f = strcmp(a->json, "-") ? fopen(a->json, "w") : stdout;
 		if (!f) {
-			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->json, strerror(errno));
+			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->json,
+				strerror(errno));
 			rc = 1;
 		} else {
-			fprintf(f, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+			fprintf(f, "%s\n",
+				json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
 			if (f != stdout)
 				fclose(f);
 		}
@@ -1105,7 +1126,8 @@ static int open_first_sampler_source(struct waste *w)
 		}
 		if (w->a->source == BS_SRC_PMU) {
 			snprintf(w->err, sizeof(w->err),
-				 "--source pmu: this CPU offers no precise memory-access sampling here (%s); use --source soft",
+				 "--source pmu: this CPU offers no precise memory-access sampling "
+				 "here (%s); use --source soft",
 				 strerror(-fd));
 			return fd;
 		}
@@ -1116,12 +1138,19 @@ static int open_first_sampler_source(struct waste *w)
 
 int cmd_waste(int argc, char **argv)
 {
-	struct waste_args a = { .kinds = BS_WK_ALL, .overhead_pct = 5, .fp_tol = 0.01, .regs = 4,
-				.top = 10, .depth = 6, .freeze = true, .baseline = true, .seed = 1,
-				.trace = "benchscope-waste.trace" };
-	struct argp argp = { waste_options, waste_parse, "[OPTIONS] -- CMD [ARGS...]", waste_doc,
-			     NULL, NULL, NULL };
-	struct bs_session sess = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct waste_args a = {.kinds = BS_WK_ALL,
+			       .overhead_pct = 5,
+			       .fp_tol = 0.01,
+			       .regs = 4,
+			       .top = 10,
+			       .depth = 6,
+			       .freeze = true,
+			       .baseline = true,
+			       .seed = 1,
+			       .trace = "benchscope-waste.trace"};
+	struct argp argp = {
+	    waste_options, waste_parse, "[OPTIONS] -- CMD [ARGS...]", waste_doc, NULL, NULL, NULL};
+	struct bs_session sess = {.pid = -1, .go_fd = -1, .err_fd = -1};
 	struct waste w;
 	struct ring_buffer *rb = NULL;
 	struct bs_boundaries nob;
@@ -1158,14 +1187,18 @@ int cmd_waste(int argc, char **argv)
 	libbpf_set_print(libbpf_quiet);
 	w.skel = waste_bpf__open();
 	if (!w.skel) {
-		fprintf(stderr, "benchscope waste: cannot open the BPF object: %s\n", strerror(errno));
+		fprintf(stderr, "benchscope waste: cannot open the BPF object: %s\n",
+			strerror(errno));
 		goto out;
 	}
 	w.skel->rodata->cfg_freeze = a.freeze;
 	err = waste_bpf__load(w.skel);
 	if (err) {
-		fprintf(stderr, "benchscope waste: cannot load the BPF programs: %s%s\n", strerror(-err),
-			err == -EPERM || err == -EACCES ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "");
+		fprintf(stderr, "benchscope waste: cannot load the BPF programs: %s%s\n",
+			strerror(-err),
+			err == -EPERM || err == -EACCES
+			    ? " (needs root, or CAP_BPF and CAP_PERFMON)"
+			    : "");
 		goto out;
 	}
 	if (open_first_sampler_source(&w)) {
@@ -1181,15 +1214,17 @@ int cmd_waste(int argc, char **argv)
 	}
 	err = waste_bpf__attach(w.skel);
 	if (err) {
-		fprintf(stderr, "benchscope waste: cannot attach the task tracepoints: %s\n", strerror(-err));
+		fprintf(stderr, "benchscope waste: cannot attach the task tracepoints: %s\n",
+			strerror(-err));
 		goto out;
 	}
 	rb = ring_buffer__new(bpf_map__fd(w.skel->maps.rb), on_record, &w, NULL);
 	if (!rb) {
-		fprintf(stderr, "benchscope waste: cannot create the ring buffer: %s\n", strerror(errno));
+		fprintf(stderr, "benchscope waste: cannot create the ring buffer: %s\n",
+			strerror(errno));
 		goto out;
 	}
-	ctxs = bs_context_json(a.cmd ? a.cmd : (char *[]){ "-p", NULL }, &nob, NULL, NULL);
+	ctxs = bs_context_json(a.cmd ? a.cmd : (char *[]){"-p", NULL}, &nob, NULL, NULL);
 	if (ctxs) {
 		json_object *c = json_tokener_parse(ctxs);
 
@@ -1223,7 +1258,8 @@ int cmd_waste(int argc, char **argv)
 		root = w.root = sess.pid;
 		err = add_process(&w, root);
 		if (err) {
-			fprintf(stderr, "benchscope waste: %s\n", w.err[0] ? w.err : strerror(-err));
+			fprintf(stderr, "benchscope waste: %s\n",
+				w.err[0] ? w.err : strerror(-err));
 			bs_session_stop(&sess, 100);
 			goto out;
 		}
@@ -1238,9 +1274,11 @@ int cmd_waste(int argc, char **argv)
 		err = add_process(&w, root);
 		if (err) {
 			if (err == -ESRCH || err == -ENOENT)
-				fprintf(stderr, "benchscope waste: process %d is gone\n", (int)root);
+				fprintf(stderr, "benchscope waste: process %d is gone\n",
+					(int)root);
 			else
-				fprintf(stderr, "benchscope waste: %s\n", w.err[0] ? w.err : strerror(-err));
+				fprintf(stderr, "benchscope waste: %s\n",
+					w.err[0] ? w.err : strerror(-err));
 			rc = err == -ESRCH || err == -ENOENT ? 2 : 1;
 			goto out;
 		}
@@ -1248,9 +1286,11 @@ int cmd_waste(int argc, char **argv)
 	}
 	if (!a.quiet)
 		fprintf(stderr,
-			"benchscope waste: source %s, period %" PRIu64 "%s, %d watchpoints per thread, trap %.2f µs here%s\n",
-			bs_waste_source_name(w.src), w.period, w.src == BS_SRC_PMU ? " events" : " ns",
-			w.th[0].nbp, trap_ns / 1e3, a.freeze ? "" : ", no freeze");
+			"benchscope waste: source %s, period %" PRIu64
+			"%s, %d watchpoints per thread, trap %.2f µs here%s\n",
+			bs_waste_source_name(w.src), w.period,
+			w.src == BS_SRC_PMU ? " events" : " ns", w.th[0].nbp, trap_ns / 1e3,
+			a.freeze ? "" : ", no freeze");
 	last_ns = t_start;
 	for (;;) {
 		err = ring_buffer__poll(rb, w.root_exit_ns ? 2 : 20);
@@ -1303,7 +1343,8 @@ int cmd_waste(int argc, char **argv)
 	}
 	if (a.cmd && a.baseline && !interrupted) {
 		if (!a.quiet)
-			fprintf(stderr, "benchscope waste: running the command once more without benchscope (stdout to /dev/null)\n");
+			fprintf(stderr, "benchscope waste: running the command once more without "
+					"benchscope (stdout to /dev/null)\n");
 		if (run_baseline(a.cmd, &base_ns, &base_rss))
 			base_ns = NAN;
 	}
@@ -1311,8 +1352,12 @@ int cmd_waste(int argc, char **argv)
 	sum = json_object_new_object();
 	json_object_object_add(sum, "command", cmd_json(a.cmd, a.pid));
 	json_object_object_add(sum, "source", json_object_new_string(bs_waste_source_name(w.src)));
-	json_object_object_add(sum, "period_ns", json_object_new_double(w.src == BS_SRC_SOFT ? (double)w.period0 : NAN));
-	json_object_object_add(sum, "final_period_ns", json_object_new_double(w.src == BS_SRC_SOFT ? (double)w.period : NAN));
+	json_object_object_add(
+	    sum, "period_ns",
+	    json_object_new_double(w.src == BS_SRC_SOFT ? (double)w.period0 : NAN));
+	json_object_object_add(
+	    sum, "final_period_ns",
+	    json_object_new_double(w.src == BS_SRC_SOFT ? (double)w.period : NAN));
 	json_object_object_add(sum, "period", json_object_new_uint64(w.period0));
 	json_object_object_add(sum, "final_period", json_object_new_uint64(w.period));
 	{
@@ -1320,8 +1365,8 @@ int cmd_waste(int argc, char **argv)
 
 		for (i = 0; i < BS_WK_N; i++)
 			if (a.kinds & (1u << i))
-				snprintf(ks + strlen(ks), sizeof(ks) - strlen(ks), "%s%s", ks[0] ? "," : "",
-					 bs_waste_kind_name(i));
+				snprintf(ks + strlen(ks), sizeof(ks) - strlen(ks), "%s%s",
+					 ks[0] ? "," : "", bs_waste_kind_name(i));
 		json_object_object_add(sum, "kinds", json_object_new_string(ks));
 	}
 	json_object_object_add(sum, "debug_registers", json_object_new_int(a.regs));
@@ -1345,29 +1390,38 @@ int cmd_waste(int argc, char **argv)
 	C(unstuck);
 	C(gone_early);
 #undef C
-	json_object_object_add(sum, "kernel_samples", json_object_new_uint64(w.skel->bss->n_kernel_samples));
-	json_object_object_add(sum, "busy_skips", json_object_new_uint64(w.skel->bss->n_busy_skips));
+	json_object_object_add(sum, "kernel_samples",
+			       json_object_new_uint64(w.skel->bss->n_kernel_samples));
+	json_object_object_add(sum, "busy_skips",
+			       json_object_new_uint64(w.skel->bss->n_busy_skips));
 	json_object_object_add(sum, "extra_traps", json_object_new_uint64(w.skel->bss->n_extra));
 	json_object_object_add(sum, "lost", json_object_new_uint64(w.skel->bss->n_lost));
 	json_object_object_add(sum, "exit_code", json_object_new_int(exit_code));
 	ov = json_object_new_object();
 	{
-		double traps = (double)(w.skel->bss->n_hits + w.skel->bss->n_self + w.skel->bss->n_extra);
+		double traps =
+		    (double)(w.skel->bss->n_hits + w.skel->bss->n_self + w.skel->bss->n_extra);
 		double est = (traps * trap_ns + (double)w.c.stop_ns) / run_ns * 100;
 		struct rusage self;
 
 		json_object_object_add(ov, "run_ns", json_object_new_double(run_ns));
-		json_object_object_add(ov, "baseline_ns", isnan(base_ns) ? NULL : json_object_new_double(base_ns));
-		json_object_object_add(ov, "ratio", isnan(base_ns) ? NULL : json_object_new_double(run_ns / base_ns));
+		json_object_object_add(ov, "baseline_ns",
+				       isnan(base_ns) ? NULL : json_object_new_double(base_ns));
+		json_object_object_add(
+		    ov, "ratio", isnan(base_ns) ? NULL : json_object_new_double(run_ns / base_ns));
 		json_object_object_add(ov, "trap_ns", json_object_new_double(trap_ns));
-		json_object_object_add(ov, "sample_ns", json_object_new_double(w.c.stops ? (double)w.c.stop_ns / (double)w.c.stops : 0));
+		json_object_object_add(
+		    ov, "sample_ns",
+		    json_object_new_double(w.c.stops ? (double)w.c.stop_ns / (double)w.c.stops
+						     : 0));
 		json_object_object_add(ov, "traps", json_object_new_double(traps));
 		json_object_object_add(ov, "budget_pct", json_object_new_double(a.overhead_pct));
 		json_object_object_add(ov, "estimated_pct", json_object_new_double(est));
 		json_object_object_add(ov, "maxrss_kib", json_object_new_int64(w.maxrss));
 		json_object_object_add(ov, "baseline_maxrss_kib", json_object_new_int64(base_rss));
 		getrusage(RUSAGE_SELF, &self);
-		json_object_object_add(ov, "tool_maxrss_kib", json_object_new_int64(self.ru_maxrss));
+		json_object_object_add(ov, "tool_maxrss_kib",
+				       json_object_new_int64(self.ru_maxrss));
 	}
 	json_object_object_add(sum, "overhead", ov);
 	bs_waste_trace_summary(w.tw, sum);

@@ -7,7 +7,7 @@
 
 #include "waste_class.h"
 
-static const char *const kind_names[BS_WK_N] = { "dead-store", "silent-store", "silent-load" };
+static const char *const kind_names[BS_WK_N] = {"dead-store", "silent-store", "silent-load"};
 
 const char *bs_waste_kind_name(enum bs_waste_kind k)
 {
@@ -95,7 +95,8 @@ int bs_waste_classify(unsigned kinds, enum bs_waste_watch watch, const struct bs
 		nstore = next->store;
 		nload = next->load;
 	} else if (watch == BS_WATCH_W || !bs_waste_values_equal(old, val, len, 0, 0)) {
-		nstore = true; /* a W watchpoint traps on writes only; a changed value was written */
+		nstore =
+		    true; /* a W watchpoint traps on writes only; a changed value was written */
 		nload = false;
 	} else {
 		return 0; /* unchanged value, unknown access: a load or a silent store */
@@ -106,12 +107,12 @@ int bs_waste_classify(unsigned kinds, enum bs_waste_watch watch, const struct bs
 	}
 	if (first->store) {
 		if ((kinds & (1u << BS_WK_DEAD_STORE)) && watch == BS_WATCH_RW)
-			out[n++] = (struct bs_waste_outcome){ BS_WK_DEAD_STORE, nstore && !nload };
+			out[n++] = (struct bs_waste_outcome){BS_WK_DEAD_STORE, nstore && !nload};
 		if ((kinds & (1u << BS_WK_SILENT_STORE)) && nstore)
-			out[n++] = (struct bs_waste_outcome){ BS_WK_SILENT_STORE, same };
+			out[n++] = (struct bs_waste_outcome){BS_WK_SILENT_STORE, same};
 	} else if (first->load) {
 		if ((kinds & (1u << BS_WK_SILENT_LOAD)) && nload && !nstore)
-			out[n++] = (struct bs_waste_outcome){ BS_WK_SILENT_LOAD, same };
+			out[n++] = (struct bs_waste_outcome){BS_WK_SILENT_LOAD, same};
 	}
 	return n;
 }
@@ -210,7 +211,7 @@ int bs_waste_agg_add(struct bs_waste_agg *a, const struct bs_waste_outcome *o, u
 		a->pairs = np;
 		a->cap = cap;
 	}
-	a->pairs[a->n++] = (struct bs_waste_pair){ o->kind, ctx1, ctx2, 1, bytes };
+	a->pairs[a->n++] = (struct bs_waste_pair){o->kind, ctx1, ctx2, 1, bytes};
 	return 0;
 }
 

@@ -78,11 +78,12 @@ int bs_waste_classify(unsigned kinds, enum bs_waste_watch watch, const struct bs
 
 /** Per-thread reservoir state: which registers are armed, samples seen since. */
 struct bs_waste_reservoir {
-	uint32_t nregs;		       /**< registers in use (1..4) */
-	bool armed[BS_WASTE_NREGS];    /**< register holds a pending watchpoint */
-	uint64_t k[BS_WASTE_NREGS];    /**< samples given to it since it was armed (from free), its own included */
-	uint64_t n;		       /**< samples since the registers filled, filling ones included */
-	uint64_t rng;		       /**< xorshift64* state (never 0) */
+	uint32_t nregs;		    /**< registers in use (1..4) */
+	bool armed[BS_WASTE_NREGS]; /**< register holds a pending watchpoint */
+	uint64_t k[BS_WASTE_NREGS]; /**< samples given to it since it was armed (from free), its own
+				       included */
+	uint64_t n;   /**< samples since the registers filled, filling ones included */
+	uint64_t rng; /**< xorshift64* state (never 0) */
 };
 
 /** Initialise with @nregs registers (clamped to 1..4) and a seed. */

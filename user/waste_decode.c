@@ -48,42 +48,113 @@ void bs_waste_decoder_free(struct bs_waste_decoder *d)
 static int reg_value(unsigned reg, const struct bs_waste_regs *r, uint64_t next_ip, uint64_t *v)
 {
 	switch (reg) {
-	case X86_REG_INVALID: *v = 0; return 0;
-	case X86_REG_RIP: *v = next_ip; return 0;
-	case X86_REG_EIP: *v = (uint32_t)next_ip; return 0;
-	case X86_REG_RAX: *v = r->ax; return 0;
-	case X86_REG_RBX: *v = r->bx; return 0;
-	case X86_REG_RCX: *v = r->cx; return 0;
-	case X86_REG_RDX: *v = r->dx; return 0;
-	case X86_REG_RSI: *v = r->si; return 0;
-	case X86_REG_RDI: *v = r->di; return 0;
-	case X86_REG_RBP: *v = r->bp; return 0;
-	case X86_REG_RSP: *v = r->sp; return 0;
-	case X86_REG_R8: *v = r->r8; return 0;
-	case X86_REG_R9: *v = r->r9; return 0;
-	case X86_REG_R10: *v = r->r10; return 0;
-	case X86_REG_R11: *v = r->r11; return 0;
-	case X86_REG_R12: *v = r->r12; return 0;
-	case X86_REG_R13: *v = r->r13; return 0;
-	case X86_REG_R14: *v = r->r14; return 0;
-	case X86_REG_R15: *v = r->r15; return 0;
-	case X86_REG_EAX: *v = (uint32_t)r->ax; return 0;
-	case X86_REG_EBX: *v = (uint32_t)r->bx; return 0;
-	case X86_REG_ECX: *v = (uint32_t)r->cx; return 0;
-	case X86_REG_EDX: *v = (uint32_t)r->dx; return 0;
-	case X86_REG_ESI: *v = (uint32_t)r->si; return 0;
-	case X86_REG_EDI: *v = (uint32_t)r->di; return 0;
-	case X86_REG_EBP: *v = (uint32_t)r->bp; return 0;
-	case X86_REG_ESP: *v = (uint32_t)r->sp; return 0;
-	case X86_REG_R8D: *v = (uint32_t)r->r8; return 0;
-	case X86_REG_R9D: *v = (uint32_t)r->r9; return 0;
-	case X86_REG_R10D: *v = (uint32_t)r->r10; return 0;
-	case X86_REG_R11D: *v = (uint32_t)r->r11; return 0;
-	case X86_REG_R12D: *v = (uint32_t)r->r12; return 0;
-	case X86_REG_R13D: *v = (uint32_t)r->r13; return 0;
-	case X86_REG_R14D: *v = (uint32_t)r->r14; return 0;
-	case X86_REG_R15D: *v = (uint32_t)r->r15; return 0;
-	default: return -ENOTSUP; /* vector index registers (gathers) and the like */
+	case X86_REG_INVALID:
+		*v = 0;
+		return 0;
+	case X86_REG_RIP:
+		*v = next_ip;
+		return 0;
+	case X86_REG_EIP:
+		*v = (uint32_t)next_ip;
+		return 0;
+	case X86_REG_RAX:
+		*v = r->ax;
+		return 0;
+	case X86_REG_RBX:
+		*v = r->bx;
+		return 0;
+	case X86_REG_RCX:
+		*v = r->cx;
+		return 0;
+	case X86_REG_RDX:
+		*v = r->dx;
+		return 0;
+	case X86_REG_RSI:
+		*v = r->si;
+		return 0;
+	case X86_REG_RDI:
+		*v = r->di;
+		return 0;
+	case X86_REG_RBP:
+		*v = r->bp;
+		return 0;
+	case X86_REG_RSP:
+		*v = r->sp;
+		return 0;
+	case X86_REG_R8:
+		*v = r->r8;
+		return 0;
+	case X86_REG_R9:
+		*v = r->r9;
+		return 0;
+	case X86_REG_R10:
+		*v = r->r10;
+		return 0;
+	case X86_REG_R11:
+		*v = r->r11;
+		return 0;
+	case X86_REG_R12:
+		*v = r->r12;
+		return 0;
+	case X86_REG_R13:
+		*v = r->r13;
+		return 0;
+	case X86_REG_R14:
+		*v = r->r14;
+		return 0;
+	case X86_REG_R15:
+		*v = r->r15;
+		return 0;
+	case X86_REG_EAX:
+		*v = (uint32_t)r->ax;
+		return 0;
+	case X86_REG_EBX:
+		*v = (uint32_t)r->bx;
+		return 0;
+	case X86_REG_ECX:
+		*v = (uint32_t)r->cx;
+		return 0;
+	case X86_REG_EDX:
+		*v = (uint32_t)r->dx;
+		return 0;
+	case X86_REG_ESI:
+		*v = (uint32_t)r->si;
+		return 0;
+	case X86_REG_EDI:
+		*v = (uint32_t)r->di;
+		return 0;
+	case X86_REG_EBP:
+		*v = (uint32_t)r->bp;
+		return 0;
+	case X86_REG_ESP:
+		*v = (uint32_t)r->sp;
+		return 0;
+	case X86_REG_R8D:
+		*v = (uint32_t)r->r8;
+		return 0;
+	case X86_REG_R9D:
+		*v = (uint32_t)r->r9;
+		return 0;
+	case X86_REG_R10D:
+		*v = (uint32_t)r->r10;
+		return 0;
+	case X86_REG_R11D:
+		*v = (uint32_t)r->r11;
+		return 0;
+	case X86_REG_R12D:
+		*v = (uint32_t)r->r12;
+		return 0;
+	case X86_REG_R13D:
+		*v = (uint32_t)r->r13;
+		return 0;
+	case X86_REG_R14D:
+		*v = (uint32_t)r->r14;
+		return 0;
+	case X86_REG_R15D:
+		*v = (uint32_t)r->r15;
+		return 0;
+	default:
+		return -ENOTSUP; /* vector index registers (gathers) and the like */
 	}
 }
 
@@ -208,7 +279,7 @@ int bs_waste_decode_before(struct bs_waste_decoder *d, const uint8_t *code, size
 	 * exactly at end_ip wins (ties: the longest instruction). */
 	{
 		uint64_t best = 0;
-		int votes[16] = { 0 }, bestv = 0;
+		int votes[16] = {0}, bestv = 0;
 
 		for (k = n < 15 ? n : 15; k >= 1; k--) {
 			const uint8_t *p = code + n - k;
@@ -256,22 +327,22 @@ uint32_t bs_waste_watch_range(uint64_t addr, uint32_t size, uint64_t *waddr, uin
 
 /* GPR index (pt_regs-independent: 0 ax .. 15 r15) and width of a capstone register. */
 static const unsigned gpr_ids[16][4] = {
-	{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL },
-	{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL },
-	{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL },
-	{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL },
-	{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL },
-	{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL },
-	{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL },
-	{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL },
-	{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B },
-	{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B },
-	{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B },
-	{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B },
-	{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B },
-	{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B },
-	{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B },
-	{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B },
+    {X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL},
+    {X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL},
+    {X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL},
+    {X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL},
+    {X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL},
+    {X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL},
+    {X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL},
+    {X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL},
+    {X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B},
+    {X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B},
+    {X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B},
+    {X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B},
+    {X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B},
+    {X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B},
+    {X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B},
+    {X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B},
 };
 
 static int gpr_of(unsigned reg, int *width)
@@ -301,8 +372,8 @@ struct emu {
 
 static void emu_init(struct emu *e, const struct bs_waste_regs *r)
 {
-	const uint64_t v[16] = { r->ax, r->cx, r->dx, r->bx, r->sp, r->bp, r->si, r->di,
-				 r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15 };
+	const uint64_t v[16] = {r->ax, r->cx, r->dx,  r->bx,  r->sp,  r->bp,  r->si,  r->di,
+				r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15};
 
 	memcpy(e->r, v, sizeof(v));
 	e->known = 0xffff;
@@ -346,7 +417,7 @@ static void emu_set(struct emu *e, unsigned reg, uint64_t v, bool known)
 		e->r[g] = w == 4 ? (uint32_t)v : v;
 		e->known |= (uint16_t)(1u << g);
 	} else {
-		e->known &= (uint16_t)~(1u << g);
+		e->known &= (uint16_t) ~(1u << g);
 	}
 }
 
@@ -367,21 +438,50 @@ static bool cond(const struct emu *e, unsigned id, bool *taken)
 	if (!e->flags_known)
 		return false;
 	switch (id) {
-	case X86_INS_JE: *taken = e->zf; break;
-	case X86_INS_JNE: *taken = !e->zf; break;
-	case X86_INS_JB: *taken = e->cf; break;
-	case X86_INS_JAE: *taken = !e->cf; break;
-	case X86_INS_JBE: *taken = e->cf || e->zf; break;
-	case X86_INS_JA: *taken = !e->cf && !e->zf; break;
-	case X86_INS_JS: *taken = e->sf; break;
-	case X86_INS_JNS: *taken = !e->sf; break;
-	case X86_INS_JO: *taken = e->of; break;
-	case X86_INS_JNO: *taken = !e->of; break;
-	case X86_INS_JL: *taken = e->sf != e->of; break;
-	case X86_INS_JGE: *taken = e->sf == e->of; break;
-	case X86_INS_JLE: *taken = e->zf || e->sf != e->of; break;
-	case X86_INS_JG: *taken = !e->zf && e->sf == e->of; break;
-	default: return false;
+	case X86_INS_JE:
+		*taken = e->zf;
+		break;
+	case X86_INS_JNE:
+		*taken = !e->zf;
+		break;
+	case X86_INS_JB:
+		*taken = e->cf;
+		break;
+	case X86_INS_JAE:
+		*taken = !e->cf;
+		break;
+	case X86_INS_JBE:
+		*taken = e->cf || e->zf;
+		break;
+	case X86_INS_JA:
+		*taken = !e->cf && !e->zf;
+		break;
+	case X86_INS_JS:
+		*taken = e->sf;
+		break;
+	case X86_INS_JNS:
+		*taken = !e->sf;
+		break;
+	case X86_INS_JO:
+		*taken = e->of;
+		break;
+	case X86_INS_JNO:
+		*taken = !e->of;
+		break;
+	case X86_INS_JL:
+		*taken = e->sf != e->of;
+		break;
+	case X86_INS_JGE:
+		*taken = e->sf == e->of;
+		break;
+	case X86_INS_JLE:
+		*taken = e->zf || e->sf != e->of;
+		break;
+	case X86_INS_JG:
+		*taken = !e->zf && e->sf == e->of;
+		break;
+	default:
+		return false;
 	}
 	return true;
 }
@@ -437,8 +537,9 @@ static int emu_step(struct bs_waste_decoder *d, struct emu *e)
 				ok = gi >= 0 && (e->known & (1u << gi));
 				idx = ok ? e->r[gi] : 0;
 			}
-			emu_set(e, o0->reg, base + idx * (uint64_t)(int64_t)o1->mem.scale +
-						    (uint64_t)o1->mem.disp,
+			emu_set(e, o0->reg,
+				base + idx * (uint64_t)(int64_t)o1->mem.scale +
+				    (uint64_t)o1->mem.disp,
 				ok);
 			return 1;
 		}
@@ -505,7 +606,9 @@ static int emu_step(struct bs_waste_decoder *d, struct emu *e)
 					emu_set(e, o0->reg, r, true);
 				break;
 			default:
-				r = in->id == X86_INS_OR ? a | b : in->id == X86_INS_XOR ? a ^ b : a & b;
+				r = in->id == X86_INS_OR    ? a | b
+				    : in->id == X86_INS_XOR ? a ^ b
+							    : a & b;
 				set_flags(e, r, w, false, false);
 				if (in->id != X86_INS_TEST)
 					emu_set(e, o0->reg, r, true);
@@ -526,8 +629,7 @@ static int emu_step(struct bs_waste_decoder *d, struct emu *e)
 			}
 			a &= m;
 			r = (in->id == X86_INS_INC ? a + 1 : a - 1) & m;
-			set_flags(e, r, w, cf,
-				  in->id == X86_INS_INC ? r == sb : a == sb);
+			set_flags(e, r, w, cf, in->id == X86_INS_INC ? r == sb : a == sb);
 			emu_set(e, o0->reg, r, true);
 			return 1;
 		}
@@ -622,10 +724,11 @@ int bs_waste_decode_next(struct bs_waste_decoder *d, bs_waste_code_reader rd, vo
 					if (x->operands[i].type == X86_OP_MEM) {
 						unsigned br = x->operands[i].mem.base,
 							 ir = x->operands[i].mem.index;
-						int gb = br == X86_REG_INVALID || br == X86_REG_RIP ?
-								 -2 :
-								 gpr_of(br, &w);
-						int gi = ir == X86_REG_INVALID ? -2 : gpr_of(ir, &w);
+						int gb = br == X86_REG_INVALID || br == X86_REG_RIP
+							     ? -2
+							     : gpr_of(br, &w);
+						int gi =
+						    ir == X86_REG_INVALID ? -2 : gpr_of(ir, &w);
 
 						if (gb == -1 || gi == -1 ||
 						    (gb >= 0 && !(e.known & (1u << gb))) ||
@@ -646,7 +749,8 @@ int bs_waste_decode_next(struct bs_waste_decoder *d, bs_waste_code_reader rd, vo
 			}
 			if (rc != 0 && rc != -ENODATA)
 				return rc;
-			/* an access passed over, or none (push, string op: emulated as unknown writes) */
+			/* an access passed over, or none (push, string op: emulated as unknown
+			 * writes) */
 		}
 		if (!emu_step(d, &e))
 			break;

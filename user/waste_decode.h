@@ -20,14 +20,14 @@
 
 /** One decoded memory access. */
 struct bs_waste_access {
-	uint64_t ip;	/**< address of the instruction */
-	uint32_t ilen;	/**< instruction length, bytes */
-	uint32_t size;	/**< bytes accessed by the memory operand (1..64) */
-	uint64_t addr;	/**< effective address (0 when not computed) */
-	bool load;	/**< the operand is read */
-	bool store;	/**< the operand is written (read-modify-write: both) */
-	uint8_t fp;	/**< floating-point element size: 0 (integer), 4 or 8 */
-	char text[72];	/**< "mnemonic operands" */
+	uint64_t ip;   /**< address of the instruction */
+	uint32_t ilen; /**< instruction length, bytes */
+	uint32_t size; /**< bytes accessed by the memory operand (1..64) */
+	uint64_t addr; /**< effective address (0 when not computed) */
+	bool load;     /**< the operand is read */
+	bool store;    /**< the operand is written (read-modify-write: both) */
+	uint8_t fp;    /**< floating-point element size: 0 (integer), 4 or 8 */
+	char text[72]; /**< "mnemonic operands" */
 };
 
 struct bs_waste_decoder;
@@ -48,7 +48,8 @@ void bs_waste_decoder_free(struct bs_waste_decoder *d);
 int bs_waste_decode_at(struct bs_waste_decoder *d, const uint8_t *code, size_t n, uint64_t ip,
 		       const struct bs_waste_regs *regs, struct bs_waste_access *out);
 
-/** Reads @len code bytes at @addr of the sampled process into @buf; returns bytes read (<= 0: none). */
+/** Reads @len code bytes at @addr of the sampled process into @buf; returns bytes read (<= 0:
+ * none). */
 typedef long (*bs_waste_code_reader)(void *ctx, uint64_t addr, uint8_t *buf, size_t len);
 
 /**
@@ -64,10 +65,9 @@ typedef long (*bs_waste_code_reader)(void *ctx, uint64_t addr, uint8_t *buf, siz
  * address from the emulated registers; the thread has not executed it yet
  * when it is stopped at the sample. A random @skip spreads the samples over
  * the accesses that follow a stall instead of always taking the first;
- * when the walk stops before that many, the last access passed is taken. Returns 0; -ENODATA when a call, ret, unknown
- * branch, unknown register in the address or the limit comes first;
- * -ENOEXEC when code cannot be read or decoded. *steps: instructions
- * passed before it (may be NULL).
+ * when the walk stops before that many, the last access passed is taken. Returns 0; -ENODATA when a
+ * call, ret, unknown branch, unknown register in the address or the limit comes first; -ENOEXEC
+ * when code cannot be read or decoded. *steps: instructions passed before it (may be NULL).
  */
 int bs_waste_decode_next(struct bs_waste_decoder *d, bs_waste_code_reader rd, void *rctx,
 			 const struct bs_waste_regs *regs, int max_insns, int skip,

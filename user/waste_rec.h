@@ -34,7 +34,8 @@ enum bs_waste_task_what {
 
 /** x86-64 user registers of a sample, in pt_regs order (what capstone needs). */
 struct bs_waste_regs {
-	__u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, ip, sp, fs_base, flags;
+	__u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, ip, sp, fs_base,
+	    flags;
 };
 
 /**
@@ -49,7 +50,8 @@ struct bs_waste_sample {
 	__u32 nstack; /**< valid entries of stack[] */
 	__u64 ns;
 	__u64 addr;
-	__u32 frozen; /**< 1: the thread group was sent SIGSTOP at this ip (user space continues it) */
+	__u32 frozen; /**< 1: the thread group was sent SIGSTOP at this ip (user space continues it)
+		       */
 	__u32 insn_ok; /**< 1: insn[] was read */
 	struct bs_waste_regs regs;
 	__u8 insn[BS_WASTE_INSN];
@@ -98,9 +100,10 @@ struct bs_waste_task {
 /** bs_waste_slot.state */
 enum bs_waste_slot_state {
 	BS_WSLOT_FREE = 0,
-	BS_WSLOT_WAIT_SELF = 1, /**< armed before the sampled access ran: its own trap comes first */
-	BS_WSLOT_ARMED = 2,	/**< waiting for the next access */
-	BS_WSLOT_DONE = 3,	/**< next access recorded; user space will re-arm or disarm */
+	BS_WSLOT_WAIT_SELF =
+	    1,		    /**< armed before the sampled access ran: its own trap comes first */
+	BS_WSLOT_ARMED = 2, /**< waiting for the next access */
+	BS_WSLOT_DONE = 3,  /**< next access recorded; user space will re-arm or disarm */
 };
 
 /** One watchpoint slot (array map `slots`, index = cookie of its perf event). */

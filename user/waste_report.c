@@ -94,7 +94,8 @@ void bs_waste_result_free(struct bs_waste_result *r)
 
 static int put_event(struct bs_trace_writer *w, json_object *o)
 {
-	int err = bs_trace_write_event(w, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	int err =
+	    bs_trace_write_event(w, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 
 	json_object_put(o);
 	return err;
@@ -110,8 +111,8 @@ int bs_waste_trace_ctx(struct bs_trace_writer *w, uint32_t id, const char *frame
 	return put_event(w, o);
 }
 
-int bs_waste_trace_pair(struct bs_trace_writer *w, const struct bs_waste_outcome *o,
-			uint32_t bytes, uint32_t ctx1, uint32_t ctx2, uint32_t tid, uint64_t ns)
+int bs_waste_trace_pair(struct bs_trace_writer *w, const struct bs_waste_outcome *o, uint32_t bytes,
+			uint32_t ctx1, uint32_t ctx2, uint32_t tid, uint64_t ns)
 {
 	json_object *j = json_object_new_object();
 
@@ -336,21 +337,28 @@ void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth
 	fmt_time(a, sizeof(a), dget(s, "period_ns"));
 	fmt_time(b, sizeof(b), dget(s, "final_period_ns"));
 	if (!strcmp(sget(s, "source", "soft"), "pmu"))
-		fprintf(f, "  source      pmu (precise memory events with data addresses), period %s events\n",
+		fprintf(f,
+			"  source      pmu (precise memory events with data addresses), period %s "
+			"events\n",
 			sget(s, "period", "?"));
 	else
-		fprintf(f, "  source      soft (task-clock timer, instruction at the sampled ip decoded with capstone), period %s of CPU time (at the end %s)\n",
+		fprintf(f,
+			"  source      soft (task-clock timer, instruction at the sampled ip "
+			"decoded with capstone), period %s of CPU time (at the end %s)\n",
 			a, b);
-	fprintf(f, "  watchpoints %" PRId64 " per thread, %s; kinds %s\n", iget(s, "debug_registers"),
-		iget(s, "freeze") ? "armed while the sampled thread was stopped at the sample" :
-				    "armed after the sample (no stop: the first access is approximate)",
-		sget(s, "kinds", "?"));
-	fprintf(f, "  samples     %" PRId64 " (user mode; %" PRId64 " with a data access, %" PRId64
-		   " armed, %" PRId64 " dropped by the reservoir, %" PRId64 " unreadable)\n",
+	fprintf(
+	    f, "  watchpoints %" PRId64 " per thread, %s; kinds %s\n", iget(s, "debug_registers"),
+	    iget(s, "freeze") ? "armed while the sampled thread was stopped at the sample"
+			      : "armed after the sample (no stop: the first access is approximate)",
+	    sget(s, "kinds", "?"));
+	fprintf(f,
+		"  samples     %" PRId64 " (user mode; %" PRId64 " with a data access, %" PRId64
+		" armed, %" PRId64 " dropped by the reservoir, %" PRId64 " unreadable)\n",
 		iget(s, "samples"), iget(s, "samples_access"), iget(s, "armed"),
 		iget(s, "reservoir_drops"), iget(s, "unreadable"));
-	fprintf(f, "  pairs       %" PRId64 " next accesses trapped; %" PRId64
-		   " watchpoints replaced or still pending at exit; %" PRId64 " not attributable\n",
+	fprintf(f,
+		"  pairs       %" PRId64 " next accesses trapped; %" PRId64
+		" watchpoints replaced or still pending at exit; %" PRId64 " not attributable\n",
 		iget(s, "hits"), iget(s, "unresolved"), iget(s, "noself") + iget(s, "stale_hits"));
 	fprintf(f, "  threads     %" PRId64 " in %" PRId64 " processes; %" PRId64 " records lost\n",
 		iget(s, "threads"), iget(s, "processes"), iget(s, "lost"));
@@ -372,12 +380,14 @@ void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth
 		const struct bs_waste_pair *p = &r->agg.pairs[i];
 		const struct bs_waste_total *t = &r->agg.total[p->kind];
 
-		fmt_pct(a, sizeof(a), t->resolved_bytes ? (double)p->bytes / t->resolved_bytes : NAN);
+		fmt_pct(a, sizeof(a),
+			t->resolved_bytes ? (double)p->bytes / t->resolved_bytes : NAN);
 		fmt_pct(c, sizeof(c), t->waste_bytes ? (double)p->bytes / t->waste_bytes : NAN);
-		fprintf(f, "  #%d %s: %s of sampled %s bytes (%s of its waste), %" PRIu64 " pairs, %" PRIu64
-			   " B\n",
-			shown + 1, bs_waste_kind_name(p->kind), a, bs_waste_kind_name(p->kind), c, p->count,
-			p->bytes);
+		fprintf(f,
+			"  #%d %s: %s of sampled %s bytes (%s of its waste), %" PRIu64
+			" pairs, %" PRIu64 " B\n",
+			shown + 1, bs_waste_kind_name(p->kind), a, bs_waste_kind_name(p->kind), c,
+			p->count, p->bytes);
 		print_stack(f, "first", r->ctx.s[p->ctx1], depth);
 		print_stack(f, "next", r->ctx.s[p->ctx2], depth);
 	}
@@ -396,11 +406,15 @@ void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth
 			fprintf(f, "  run time    %s with benchscope (no uninstrumented run)\n", a);
 		fmt_time(a, sizeof(a), dget(o, "trap_ns"));
 		fmt_time(b, sizeof(b), dget(o, "sample_ns"));
-		fprintf(f, "  costs here  %s per watchpoint trap, %s per sample (measured), budget %.1f %%, estimated %.2f %%\n",
+		fprintf(f,
+			"  costs here  %s per watchpoint trap, %s per sample (measured), budget "
+			"%.1f %%, estimated %.2f %%\n",
 			a, b, dget(o, "budget_pct"), dget(o, "estimated_pct"));
 		if (iget(o, "maxrss_kib"))
-			fprintf(f, "  memory      peak RSS %" PRId64 " KiB with, %" PRId64
-				   " KiB without (sampled every 20 ms); benchscope itself %" PRId64 " KiB\n",
+			fprintf(f,
+				"  memory      peak RSS %" PRId64 " KiB with, %" PRId64
+				" KiB without (sampled every 20 ms); benchscope itself %" PRId64
+				" KiB\n",
 				iget(o, "maxrss_kib"), iget(o, "baseline_maxrss_kib"),
 				iget(o, "tool_maxrss_kib"));
 	}
@@ -466,9 +480,11 @@ json_object *bs_waste_json(const struct bs_waste_result *r, int top)
 		json_object *j = json_object_new_object();
 		double fr = bs_waste_agg_fraction(&r->agg, k);
 
-		json_object_object_add(j, "fraction", isnan(fr) ? NULL : json_object_new_double(fr));
+		json_object_object_add(j, "fraction",
+				       isnan(fr) ? NULL : json_object_new_double(fr));
 		json_object_object_add(j, "wasteful_bytes", json_object_new_uint64(t->waste_bytes));
-		json_object_object_add(j, "resolved_bytes", json_object_new_uint64(t->resolved_bytes));
+		json_object_object_add(j, "resolved_bytes",
+				       json_object_new_uint64(t->resolved_bytes));
 		json_object_object_add(j, "wasteful_pairs", json_object_new_uint64(t->waste));
 		json_object_object_add(j, "resolved_pairs", json_object_new_uint64(t->resolved));
 		json_object_object_add(kinds, bs_waste_kind_name(k), j);
@@ -479,13 +495,14 @@ json_object *bs_waste_json(const struct bs_waste_result *r, int top)
 		const struct bs_waste_total *t = &r->agg.total[p->kind];
 		json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "kind", json_object_new_string(bs_waste_kind_name(p->kind)));
+		json_object_object_add(j, "kind",
+				       json_object_new_string(bs_waste_kind_name(p->kind)));
 		json_object_object_add(j, "count", json_object_new_uint64(p->count));
 		json_object_object_add(j, "bytes", json_object_new_uint64(p->bytes));
-		json_object_object_add(j, "fraction",
-				       json_object_new_double(t->resolved_bytes ?
-								      (double)p->bytes / t->resolved_bytes :
-								      0));
+		json_object_object_add(
+		    j, "fraction",
+		    json_object_new_double(t->resolved_bytes ? (double)p->bytes / t->resolved_bytes
+							     : 0));
 		json_object_object_add(j, "first", frames_json(r->ctx.s[p->ctx1]));
 		json_object_object_add(j, "next", frames_json(r->ctx.s[p->ctx2]));
 		json_object_array_add(pairs, j);

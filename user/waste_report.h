@@ -46,8 +46,8 @@ void bs_waste_result_free(struct bs_waste_result *r);
 /** Trace: the EVENT of a new context @id. 0 or -errno. */
 int bs_waste_trace_ctx(struct bs_trace_writer *w, uint32_t id, const char *frames);
 /** Trace: one classified pair outcome. 0 or -errno. */
-int bs_waste_trace_pair(struct bs_trace_writer *w, const struct bs_waste_outcome *o,
-			uint32_t bytes, uint32_t ctx1, uint32_t ctx2, uint32_t tid, uint64_t ns);
+int bs_waste_trace_pair(struct bs_trace_writer *w, const struct bs_waste_outcome *o, uint32_t bytes,
+			uint32_t ctx1, uint32_t ctx2, uint32_t tid, uint64_t ns);
 /** Trace: the summary (a copy of @summary). 0 or -errno. */
 int bs_waste_trace_summary(struct bs_trace_writer *w, json_object *summary);
 

@@ -29,8 +29,8 @@ struct bs_waste_sym {
 };
 
 static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
 struct bs_waste_sym *bs_waste_sym_new(void)
@@ -219,7 +219,8 @@ const char *bs_waste_sym_frame(struct bs_waste_sym *s, pid_t pid, uint64_t addr,
 	}
 	if (file) {
 		slash = strrchr(file, '/');
-		snprintf(buf, len, "%s (%s:%d)", name ? name : "??", slash ? slash + 1 : file, line);
+		snprintf(buf, len, "%s (%s:%d)", name ? name : "??", slash ? slash + 1 : file,
+			 line);
 	} else if (name) {
 		snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", name, (uint64_t)off, mname);
 	} else {

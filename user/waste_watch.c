@@ -145,7 +145,7 @@ int bs_waste_disarm_bp(int fd)
 
 int bs_waste_read_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
-	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+	struct iovec l = {buf, len}, r = {(void *)(uintptr_t)addr, len};
 	ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
 
 	if (n == (ssize_t)len)

@@ -20,8 +20,8 @@
 #include "ktest.h"
 
 #define BENCHSCOPE kpath("benchscope")
-#define PLANTED kpath("progs/waste_planted")
-#define SRC "tests/progs/waste_planted.c"
+#define PLANTED	   kpath("progs/waste_planted")
+#define SRC	   "tests/progs/waste_planted.c"
 
 static volatile long bp_var;
 
@@ -46,13 +46,13 @@ static const char *bp_unavailable(void)
 	return NULL;
 }
 
-#define NEED_WATCH()                                        \
-	do {                                                \
-		const char *why_ = ktest_unavailable();     \
-		if (!why_)                                  \
-			why_ = bp_unavailable();            \
-		if (why_)                                   \
-			SKIP("%s", why_);                   \
+#define NEED_WATCH()                                                                               \
+	do {                                                                                       \
+		const char *why_ = ktest_unavailable();                                            \
+		if (!why_)                                                                         \
+			why_ = bp_unavailable();                                                   \
+		if (why_)                                                                          \
+			SKIP("%s", why_);                                                          \
 	} while (0)
 
 /* Line of the "PLANT:tag" comment in the planted program's source. */
@@ -115,9 +115,9 @@ static int has_pair(json_object *o, const char *kind, int line1, int line2)
 	for (i = 0; i < json_object_array_length(pairs); i++) {
 		json_object *p = json_object_array_get_idx(pairs, i);
 		const char *f = json_object_get_string(
-			json_object_array_get_idx(json_object_object_get(p, "first"), 0));
+		    json_object_array_get_idx(json_object_object_get(p, "first"), 0));
 		const char *n = json_object_get_string(
-			json_object_array_get_idx(json_object_object_get(p, "next"), 0));
+		    json_object_array_get_idx(json_object_object_get(p, "next"), 0));
 
 		if (!strcmp(json_object_get_string(json_object_object_get(p, "kind")), kind) && f &&
 		    n && strstr(f, w1) && strstr(n, w2))
@@ -133,9 +133,25 @@ static json_object *run_planted(struct kresult *r, const char *kind, const char 
 	const char *json = ktmp("w.json"), *trace = ktmp("w.trace");
 	/* accuracy, not overhead, is tested here: a budget that a loaded machine
 	 * does not turn into too few samples */
-	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "--period", "1ms",
-			 "--overhead", "50", "--kind", (char *)kind, "--json", (char *)json, "-o",
-			 (char *)trace, "--", (char *)PLANTED, (char *)mode, (char *)reps, NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"waste",
+			"-q",
+			"--no-baseline",
+			"--period",
+			"1ms",
+			"--overhead",
+			"50",
+			"--kind",
+			(char *)kind,
+			"--json",
+			(char *)json,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)PLANTED,
+			(char *)mode,
+			(char *)reps,
+			NULL};
 
 	krun(r, argv);
 	unlink(trace);
@@ -238,9 +254,20 @@ static void test_from_trace_and_exec(void)
 {
 	const char *trace = ktmp("x.trace");
 	char cmd[4096];
-	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "--period", "1ms",
-			 "-o", (char *)trace, "--", "/bin/sh", "-c", cmd, NULL };
-	char *argv2[] = { (char *)BENCHSCOPE, "waste", "--from-trace", (char *)trace, NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"waste",
+			"-q",
+			"--no-baseline",
+			"--period",
+			"1ms",
+			"-o",
+			(char *)trace,
+			"--",
+			"/bin/sh",
+			"-c",
+			cmd,
+			NULL};
+	char *argv2[] = {(char *)BENCHSCOPE, "waste", "--from-trace", (char *)trace, NULL};
 	static struct kresult r, r2;
 	char *a, *b;
 
@@ -262,13 +289,24 @@ static void test_real_programs(void)
 {
 	const char *json = ktmp("g.json"), *trace = ktmp("g.trace"), *in = ktmp("g.in");
 	char sh[1024];
-	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--period", "1ms", "--json", (char *)json,
-			 "-o", (char *)trace, "--", "/bin/sh", "-c", sh, NULL };
-	char *py[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "--period", "1ms", "--json",
-		       (char *)json,
-		       "-o", (char *)trace, "--", "/usr/bin/python3", "-c",
-		       "d={}\nfor i in range(1000000): d[i%1000]=d.get(i%1000,0)+i\nprint(len(d))",
-		       NULL };
+	char *argv[] = {(char *)BENCHSCOPE, "waste",	  "-q", "--period",    "1ms",
+			"--json",	    (char *)json, "-o", (char *)trace, "--",
+			"/bin/sh",	    "-c",	  sh,	NULL};
+	char *py[] = {(char *)BENCHSCOPE,
+		      "waste",
+		      "-q",
+		      "--no-baseline",
+		      "--period",
+		      "1ms",
+		      "--json",
+		      (char *)json,
+		      "-o",
+		      (char *)trace,
+		      "--",
+		      "/usr/bin/python3",
+		      "-c",
+		      "d={}\nfor i in range(1000000): d[i%1000]=d.get(i%1000,0)+i\nprint(len(d))",
+		      NULL};
 	static struct kresult r;
 	json_object *o, *s;
 
@@ -276,7 +314,8 @@ static void test_real_programs(void)
 	if (access("/bin/gzip", X_OK))
 		SKIP("no /bin/gzip");
 	snprintf(sh, sizeof(sh),
-		 "for i in 1 2 3 4 5 6 7 8; do cat /usr/bin/gzip /bin/sh /usr/bin/ls; done > %s && gzip -6 -c %s > /dev/null",
+		 "for i in 1 2 3 4 5 6 7 8; do cat /usr/bin/gzip /bin/sh /usr/bin/ls; done > %s && "
+		 "gzip -6 -c %s > /dev/null",
 		 in, in);
 	krun(&r, argv);
 	unlink(in);
@@ -286,9 +325,11 @@ static void test_real_programs(void)
 	o = load_json(json);
 	if (o) {
 		s = json_object_object_get(o, "summary");
-		CHECK(json_object_get_int(json_object_object_get(s, "processes")) >= 2); /* sh, gzip */
+		CHECK(json_object_get_int(json_object_object_get(s, "processes")) >=
+		      2); /* sh, gzip */
 		CHECK(json_object_get_int(json_object_object_get(s, "armed")) > 10);
-		CHECK(json_object_object_get(json_object_object_get(s, "overhead"), "ratio") != NULL);
+		CHECK(json_object_object_get(json_object_object_get(s, "overhead"), "ratio") !=
+		      NULL);
 		json_object_put(o);
 	}
 	CHECK(strstr(r.out, "Overhead") != NULL);
@@ -312,17 +353,27 @@ static void test_bad_input(void)
 {
 	static struct kresult r;
 	const char *trace = ktmp("b.trace");
-	char *nopid[] = { (char *)BENCHSCOPE, "waste", "-p", "4000000", NULL };
-	char *none[] = { (char *)BENCHSCOPE, "waste", NULL };
-	char *both[] = { (char *)BENCHSCOPE, "waste", "-p", "1", "--", "true", NULL };
-	char *kind[] = { (char *)BENCHSCOPE, "waste", "--kind", "lazy", "--", "true", NULL };
-	char *nofile[] = { (char *)BENCHSCOPE, "waste", "--from-trace", "/nonexistent", NULL };
-	char *notrace[] = { (char *)BENCHSCOPE, "waste", "--from-trace", "/etc/passwd", NULL };
-	char *nocmd[] = { (char *)BENCHSCOPE, "waste", "-o", (char *)trace, "--", "/nonexistent/x", NULL };
-	char *fails[] = { (char *)BENCHSCOPE, "waste", "-q", "--no-baseline", "-o", (char *)trace,
-			  "--", "/bin/sh", "-c", "exit 3", NULL };
-	char *pmu[] = { (char *)BENCHSCOPE, "waste", "--source", "pmu", "-o", (char *)trace, "--",
-			"true", NULL };
+	char *nopid[] = {(char *)BENCHSCOPE, "waste", "-p", "4000000", NULL};
+	char *none[] = {(char *)BENCHSCOPE, "waste", NULL};
+	char *both[] = {(char *)BENCHSCOPE, "waste", "-p", "1", "--", "true", NULL};
+	char *kind[] = {(char *)BENCHSCOPE, "waste", "--kind", "lazy", "--", "true", NULL};
+	char *nofile[] = {(char *)BENCHSCOPE, "waste", "--from-trace", "/nonexistent", NULL};
+	char *notrace[] = {(char *)BENCHSCOPE, "waste", "--from-trace", "/etc/passwd", NULL};
+	char *nocmd[] = {(char *)BENCHSCOPE, "waste", "-o", (char *)trace, "--",
+			 "/nonexistent/x",   NULL};
+	char *fails[] = {(char *)BENCHSCOPE,
+			 "waste",
+			 "-q",
+			 "--no-baseline",
+			 "-o",
+			 (char *)trace,
+			 "--",
+			 "/bin/sh",
+			 "-c",
+			 "exit 3",
+			 NULL};
+	char *pmu[] = {(char *)BENCHSCOPE, "waste", "--source", "pmu", "-o",
+		       (char *)trace,	   "--",    "true",	NULL};
 
 	krun(&r, none);
 	CHECK_INT_EQ(r.exit_code, 2);
@@ -358,8 +409,9 @@ static void test_attach_pid(void)
 	const char *json = ktmp("p.json"), *trace = ktmp("p.trace");
 	static struct kresult r;
 	char pid[32];
-	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "-p", pid, "--period", "1ms", "--json",
-			 (char *)json, "-o", (char *)trace, NULL };
+	char *argv[] = {(char *)BENCHSCOPE, "waste", "-q",     "-p",	     pid,
+			"--period",	    "1ms",   "--json", (char *)json, "-o",
+			(char *)trace,	    NULL};
 	json_object *o;
 	pid_t c;
 	int st;
@@ -379,8 +431,8 @@ static void test_attach_pid(void)
 	o = load_json(json);
 	if (o) {
 		CHECK(resolved(o, "dead-store") >= 5);
-		CHECK(json_object_get_boolean(
-			      json_object_object_get(json_object_object_get(o, "summary"), "freeze")) == 0);
+		CHECK(json_object_get_boolean(json_object_object_get(
+			  json_object_object_get(o, "summary"), "freeze")) == 0);
 		json_object_put(o);
 	}
 	unlink(trace);
@@ -391,8 +443,9 @@ static void test_sigint(void)
 {
 	const char *trace = ktmp("i.trace");
 	static struct kresult r;
-	char *argv[] = { (char *)BENCHSCOPE, "waste", "-q", "--period", "1ms", "-o", (char *)trace,
-			 "--", (char *)PLANTED, "dead", "100000000", NULL };
+	char *argv[] = {
+	    (char *)BENCHSCOPE, "waste", "-q",	      "--period", "1ms", "-o", (char *)trace, "--",
+	    (char *)PLANTED,	"dead",	 "100000000", NULL};
 
 	NEED_WATCH();
 	krun_sig(&r, argv, 600, SIGINT, NULL);

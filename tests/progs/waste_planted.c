@@ -26,7 +26,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#define N 4096
+#define N  4096
 #define FN __attribute__((noinline, optimize("no-omit-frame-pointer")))
 
 static volatile long a[N], b[N], c[N];
@@ -49,7 +49,7 @@ FN static void dead_clean(long r)
 	long s = 0;
 
 	for (int i = 0; i < N; i++) {
-		a[i] = r;     /* PLANT:clean-store1 */
+		a[i] = r; /* PLANT:clean-store1 */
 		s += a[i];
 		a[i] = r + i; /* PLANT:clean-store2 */
 		s += a[i];

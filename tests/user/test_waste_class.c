@@ -14,8 +14,8 @@
 #include "waste_class.h"
 #include "waste_report.h"
 
-static const struct bs_waste_acc ST = { true, false, true, 0 }, LD = { true, true, false, 0 },
-				 RMW = { true, true, true, 0 }, UNK = { false, false, false, 0 };
+static const struct bs_waste_acc ST = {true, false, true, 0}, LD = {true, true, false, 0},
+				 RMW = {true, true, true, 0}, UNK = {false, false, false, 0};
 
 static int classify(unsigned kinds, enum bs_waste_watch w, const struct bs_waste_acc *f,
 		    const struct bs_waste_acc *n, uint64_t old, uint64_t val,
@@ -55,7 +55,8 @@ static void test_silent_store_and_load(void)
 	CHECK(o[0].kind == BS_WK_SILENT_STORE && o[0].waste);
 	CHECK_INT_EQ(classify(ss, BS_WATCH_W, &ST, &ST, 7, 8, o), 1);
 	CHECK(!o[0].waste);
-	CHECK_INT_EQ(classify(BS_WK_ALL, BS_WATCH_RW, &ST, &LD, 7, 7, o), 1); /* dead: no; silent: ? */
+	CHECK_INT_EQ(classify(BS_WK_ALL, BS_WATCH_RW, &ST, &LD, 7, 7, o),
+		     1); /* dead: no; silent: ? */
 	CHECK(o[0].kind == BS_WK_DEAD_STORE && !o[0].waste);
 	CHECK_INT_EQ(classify(BS_WK_ALL, BS_WATCH_RW, &ST, &ST, 7, 7, o), 2);
 	CHECK(o[0].waste && o[1].kind == BS_WK_SILENT_STORE && o[1].waste);
@@ -85,7 +86,7 @@ static void test_values_equal(void)
 	memcpy(&ua, &a, 4);
 	memcpy(&ub, &b, 4);
 	memcpy(&uc, &c, 4);
-	CHECK(bs_waste_values_equal(0x1122, 0xff1122, 2, 0, 0)); /* only the low len bytes */
+	CHECK(bs_waste_values_equal(0x1122, 0xff1122, 2, 0, 0));  /* only the low len bytes */
 	CHECK(!bs_waste_values_equal(0x1122, 0x1123, 2, 0, 0.5)); /* integers: exact */
 	CHECK(bs_waste_values_equal(ua, ub, 4, 4, 0.01));
 	CHECK(!bs_waste_values_equal(ua, uc, 4, 4, 0.01));
@@ -111,12 +112,12 @@ static void test_reservoir_fair(void)
 {
 	enum { K = 20, RUNS = 20000 };
 	static unsigned held[K + 1];
-	unsigned per_reg[4] = { 0 };
+	unsigned per_reg[4] = {0};
 	int run, i, r;
 
 	for (run = 0; run < RUNS; run++) {
 		struct bs_waste_reservoir res;
-		int who[4] = { 0 };
+		int who[4] = {0};
 
 		bs_waste_reservoir_init(&res, 4, (uint64_t)run * 7919 + 1);
 		for (i = 1; i <= K; i++) {
@@ -134,7 +135,8 @@ static void test_reservoir_fair(void)
 		double p = 4.0 / K, e = p * RUNS, se = sqrt(RUNS * p * (1 - p));
 
 		if (fabs(held[i] - e) > 5 * se)
-			FAILF("sample %d held %u times, expected %.0f +- %.0f", i, held[i], e, 5 * se);
+			FAILF("sample %d held %u times, expected %.0f +- %.0f", i, held[i], e,
+			      5 * se);
 	}
 	for (r = 1; r < 4; r++)
 		CHECK_NEAR(per_reg[r], per_reg[0], 0, 0.1);
@@ -154,7 +156,7 @@ static void test_reservoir_fair(void)
 static void test_agg_ctx_and_trace_round_trip(void)
 {
 	struct bs_waste_result r, back;
-	struct bs_waste_outcome dead = { BS_WK_DEAD_STORE, true }, live = { BS_WK_DEAD_STORE, false };
+	struct bs_waste_outcome dead = {BS_WK_DEAD_STORE, true}, live = {BS_WK_DEAD_STORE, false};
 	char path[64], err[256];
 	struct bs_trace_writer *w;
 	long a, b;
@@ -168,12 +170,12 @@ static void test_agg_ctx_and_trace_round_trip(void)
 	CHECK_INT_EQ(bs_waste_ctx_intern(&r.ctx, "f (x.c:1);main (x.c:9)", &is_new), 0);
 	CHECK(!is_new);
 	for (n = 0; n < 300; n++) /* many contexts: the hash table grows */
-		{
-			char s[32];
+	{
+		char s[32];
 
-			snprintf(s, sizeof(s), "g%d", n);
-			CHECK_INT_EQ(bs_waste_ctx_intern(&r.ctx, s, NULL), n + 2);
-		}
+		snprintf(s, sizeof(s), "g%d", n);
+		CHECK_INT_EQ(bs_waste_ctx_intern(&r.ctx, s, NULL), n + 2);
+	}
 	snprintf(path, sizeof(path), "/tmp/bs-test-waste-%d.trace", (int)getpid());
 	w = bs_trace_create(path, "{\"tool\":\"waste\"}", err, sizeof(err));
 	CHECK(w != NULL);
@@ -209,7 +211,8 @@ static void test_agg_ctx_and_trace_round_trip(void)
 
 		bs_waste_print_folded(f, &back);
 		fclose(f);
-		CHECK(buf && !strcmp(buf, "dead-store;main (x.c:9);f (x.c:1);-- next --;main (x.c:9);f (x.c:2) 24\n"));
+		CHECK(buf && !strcmp(buf, "dead-store;main (x.c:9);f (x.c:1);-- next --;main "
+					  "(x.c:9);f (x.c:2) 24\n"));
 		free(buf);
 		f = open_memstream(&buf, &len);
 		bs_waste_print(f, &back, 5, 4);

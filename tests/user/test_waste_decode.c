@@ -13,24 +13,24 @@
 
 /* dead() at 0x1410 (see objdump -d build/progs/waste_planted) */
 static const uint8_t dead_code[] = {
-	0x31, 0xc0,				/* 1410 xor eax,eax */
-	0x31, 0xf6,				/* 1412 xor esi,esi */
-	0x48, 0x8d, 0x0d, 0x85, 0x2c, 0x01, 0x00, /* 1414 lea rcx,[rip+0x12c85] */
-	0x0f, 0x1f, 0x44, 0x00, 0x00,		/* 141b nop */
-	0x48, 0x63, 0xd0,			/* 1420 movsxd rdx,eax */
-	0x4c, 0x8d, 0x04, 0x07,			/* 1423 lea r8,[rdi+rax] */
-	0x48, 0x83, 0xc0, 0x01,			/* 1427 add rax,1 */
-	0x48, 0x89, 0x3c, 0xd1,			/* 142b mov [rcx+rdx*8],rdi */
-	0x4c, 0x89, 0x04, 0xd1,			/* 142f mov [rcx+rdx*8],r8 */
-	0x48, 0x8b, 0x14, 0xd1,			/* 1433 mov rdx,[rcx+rdx*8] */
-	0x48, 0x01, 0xd6,			/* 1437 add rsi,rdx */
-	0x48, 0x3d, 0x00, 0x10, 0x00, 0x00,	/* 143a cmp rax,0x1000 */
-	0x75, 0xde,				/* 1440 jne 1420 */
-	0x48, 0x89, 0x35, 0x37, 0x2c, 0x00, 0x00, /* 1442 mov [rip+0x2c37],rsi */
-	0xc3,					/* 1449 ret */
+    0x31, 0xc0,				      /* 1410 xor eax,eax */
+    0x31, 0xf6,				      /* 1412 xor esi,esi */
+    0x48, 0x8d, 0x0d, 0x85, 0x2c, 0x01, 0x00, /* 1414 lea rcx,[rip+0x12c85] */
+    0x0f, 0x1f, 0x44, 0x00, 0x00,	      /* 141b nop */
+    0x48, 0x63, 0xd0,			      /* 1420 movsxd rdx,eax */
+    0x4c, 0x8d, 0x04, 0x07,		      /* 1423 lea r8,[rdi+rax] */
+    0x48, 0x83, 0xc0, 0x01,		      /* 1427 add rax,1 */
+    0x48, 0x89, 0x3c, 0xd1,		      /* 142b mov [rcx+rdx*8],rdi */
+    0x4c, 0x89, 0x04, 0xd1,		      /* 142f mov [rcx+rdx*8],r8 */
+    0x48, 0x8b, 0x14, 0xd1,		      /* 1433 mov rdx,[rcx+rdx*8] */
+    0x48, 0x01, 0xd6,			      /* 1437 add rsi,rdx */
+    0x48, 0x3d, 0x00, 0x10, 0x00, 0x00,	      /* 143a cmp rax,0x1000 */
+    0x75, 0xde,				      /* 1440 jne 1420 */
+    0x48, 0x89, 0x35, 0x37, 0x2c, 0x00, 0x00, /* 1442 mov [rip+0x2c37],rsi */
+    0xc3,				      /* 1449 ret */
 };
-#define BASE 0x1410ull
-#define AT(ip) (dead_code + ((ip) - BASE))
+#define BASE   0x1410ull
+#define AT(ip) (dead_code + ((ip)-BASE))
 
 static struct bs_waste_decoder *dec;
 
@@ -47,7 +47,7 @@ static long reader(void *ctx, uint64_t addr, uint8_t *buf, size_t len)
 
 static void test_decode_store_address(void)
 {
-	struct bs_waste_regs r = { 0 };
+	struct bs_waste_regs r = {0};
 	struct bs_waste_access a;
 
 	r.cx = 0x10000;
@@ -62,7 +62,7 @@ static void test_decode_store_address(void)
 
 static void test_decode_load_riprel_and_none(void)
 {
-	struct bs_waste_regs r = { 0 };
+	struct bs_waste_regs r = {0};
 	struct bs_waste_access a;
 
 	CHECK_INT_EQ(bs_waste_decode_at(dec, AT(0x1433), 4, 0x1433, &r, &a), 0);
@@ -80,11 +80,11 @@ static void test_decode_load_riprel_and_none(void)
 static void test_decode_rmw_fp_fs(void)
 {
 	/* add qword ptr [rax], 1 ; movsd xmm0, qword ptr [rdi] ; mov rax, qword ptr fs:[0x28] */
-	static const uint8_t rmw[] = { 0x48, 0x83, 0x00, 0x01 };
-	static const uint8_t movsd[] = { 0xf2, 0x0f, 0x10, 0x07 };
-	static const uint8_t fs[] = { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00 };
-	static const uint8_t junk[] = { 0x0f, 0x0b, 0xff };
-	struct bs_waste_regs r = { 0 };
+	static const uint8_t rmw[] = {0x48, 0x83, 0x00, 0x01};
+	static const uint8_t movsd[] = {0xf2, 0x0f, 0x10, 0x07};
+	static const uint8_t fs[] = {0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00};
+	static const uint8_t junk[] = {0x0f, 0x0b, 0xff};
+	struct bs_waste_regs r = {0};
 	struct bs_waste_access a;
 
 	r.ax = 0x5000;
@@ -119,7 +119,7 @@ static void test_decode_before_trap(void)
 
 static void test_decode_next_emulates_skid(void)
 {
-	struct bs_waste_regs r = { 0 };
+	struct bs_waste_regs r = {0};
 	struct bs_waste_access a;
 	int steps = -1;
 
