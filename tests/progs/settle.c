@@ -18,24 +18,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double cpu_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
+#include "burn.h"
 
 /* One iteration: the probed function. */
 __attribute__((noinline)) void bs_iteration(double work_us)
 {
-	double end = cpu_us() + work_us;
-	volatile unsigned long x = 0;
-
-	while (cpu_us() < end)
-		x++;
+	burn_us(work_us);
 }
 
 int main(int argc, char **argv)
