@@ -4,9 +4,6 @@
  * round trip, the Renaissance data against SciPy (tests/fixtures/stats/
  * duet.txt), and bad input (one line on stderr, exit 2). Each command runs
  * in a child with stdout and stderr sent to files. */
-#include <fcntl.h>
-#include <sys/wait.h>
-
 #include <json-c/json.h>
 
 #include "test.h"
@@ -16,6 +13,7 @@
 #include "duet_analysis.h"
 #include "duet_data.h"
 #include "fixture.h"
+#include "cmd_capture.h"
 #include "duet_fixture.h"
 #include "stats/fixtures.h"
 
@@ -25,30 +23,7 @@ static struct df_truth truth;
 /* Run cmd (cmd_report or cmd_import) with the NULL-terminated args. */
 static int run_cmd(int (*cmd)(int, char **), const char *name, const char *const *args)
 {
-	char *argv[24];
-	int argc = 0, status;
-	pid_t pid;
-
-	argv[argc++] = (char *)name;
-	for (; *args && argc < 23; args++)
-		argv[argc++] = (char *)*args;
-	argv[argc] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(99);
-		int rc = cmd(argc, argv);
-
-		fflush(NULL);
-		_exit(rc);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return cap_run(cmd, name, args, out_path, err_path);
 }
 
 static char *slurp(const char *path)
@@ -69,21 +44,12 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
 /* stderr is exactly one line containing @what */
 static void check_one_line_err(const char *what)
 {
 	char *e = slurp(err_path);
 
-	CHECK_INT_EQ(count_lines(e), 1);
+	CHECK_INT_EQ(cap_count_lines(e), 1);
 	if (!strstr(e, what))
 		FAILF("stderr '%s' lacks '%s'", e, what);
 	free(e);
@@ -133,7 +99,7 @@ static void test_report_csv_json(void)
 				  "invocations,score_ns,paired_with,preempted_ns,runq_wait_ns,";
 
 	CHECK(!strncmp(s, hdr, sizeof(hdr) - 1));
-	CHECK_INT_EQ(count_lines(s), 1 + 15 * 2 * 10);
+	CHECK_INT_EQ(cap_count_lines(s), 1 + 15 * 2 * 10);
 	CHECK(strstr(s, ",seqn,") && strstr(s, ",syncduet,") && strstr(s, ",duet,"));
 	free(s);
 	json_object *j = json_object_from_file(json), *b, *m;
@@ -249,7 +215,7 @@ static void test_import_round_trip(void)
 	a = slurp(csv1);
 	b = slurp(csv2);
 	/* same rows except the pid/tid (synthetic) and run numbers */
-	CHECK_INT_EQ(count_lines(a), count_lines(b));
+	CHECK_INT_EQ(cap_count_lines(a), cap_count_lines(b));
 	free(a);
 	free(b);
 }

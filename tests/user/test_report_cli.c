@@ -2,13 +2,11 @@
 /* test_report_cli.c - `benchscope report` (cmd_report): exports, exit codes,
  * one-line errors, the truncation warning. Each call runs in a child with
  * stdout and stderr sent to files. */
-#include <fcntl.h>
-#include <sys/wait.h>
-
 #include <json-c/json.h>
 
 #include "test.h"
 #include "fixture_run.h"
+#include "cmd_capture.h"
 #include "cmd_report.h"
 
 static char out_path[300], err_path[300];
@@ -16,30 +14,7 @@ static char out_path[300], err_path[300];
 /* Run cmd_report with the NULL-terminated args; return its exit status. */
 static int run_report(const char *const *args)
 {
-	char *argv[16];
-	int argc = 0, status;
-	pid_t pid;
-
-	argv[argc++] = "report";
-	for (; *args && argc < 15; args++)
-		argv[argc++] = (char *)*args;
-	argv[argc] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(99);
-		fflush(NULL);
-		int rc = cmd_report(argc, argv);
-		fflush(NULL);
-		_exit(rc);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return cap_run(cmd_report, "report", args, out_path, err_path);
 }
 
 /* Contents of a file (static buffer). */
@@ -58,15 +33,6 @@ static const char *slurp(const char *path)
 	return buf;
 }
 
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
 static void test_exports(void)
 {
 	char trace[300], json[300], csv[300], md[300];
@@ -83,7 +49,7 @@ static void test_exports(void)
 	CHECK(strstr(slurp(out_path), "Iterations: 8 in 2 processes") != NULL);
 	CHECK(strstr(slurp(out_path), "Top interferers (1 of 2 threads") != NULL);
 	CHECK(strcmp(slurp(err_path), "") == 0);
-	CHECK_INT_EQ(count_lines(slurp(csv)), 10);
+	CHECK_INT_EQ(cap_count_lines(slurp(csv)), 10);
 	CHECK(strncmp(slurp(md), "# benchscope: ./bench --fast", 28) == 0);
 	{
 		json_object *root = json_tokener_parse(slurp(json));
@@ -99,7 +65,7 @@ static void test_exports(void)
 		const char *a[] = {trace, "--csv", "-", NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 		CHECK(strncmp(slurp(out_path), "index,pid,tid,", 14) == 0);
-		CHECK_INT_EQ(count_lines(slurp(out_path)), 10);
+		CHECK_INT_EQ(cap_count_lines(slurp(out_path)), 10);
 	}
 	{
 		const char *a[] = {trace, "--top", "0", NULL};
@@ -136,7 +102,7 @@ static void test_errors(void)
 		CHECK_INT_EQ(rc, 2);
 		e = slurp(err_path);
 		CHECK(strncmp(e, "benchscope report: ", 19) == 0);
-		CHECK_INT_EQ(count_lines(e), 1);
+		CHECK_INT_EQ(cap_count_lines(e), 1);
 	}
 	f = fopen(fx_path(bad, sizeof(bad), "bad.trace"), "wb");
 	fputs("this is not a trace at all", f);
@@ -146,7 +112,7 @@ static void test_errors(void)
 		CHECK_INT_EQ(run_report(a), 2);
 		e = slurp(err_path);
 		CHECK(strstr(e, "not a benchscope trace (bad magic)") != NULL);
-		CHECK_INT_EQ(count_lines(e), 1);
+		CHECK_INT_EQ(cap_count_lines(e), 1);
 	}
 	{
 		const char *a[] = {"/nonexistent/x.trace", NULL};

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_capture.h - run a subcommand's entry point (cmd_report, cmd_import...)
+ * in a child process with its stdout and stderr sent to files, for the
+ * command-line tests.
+ */
+#ifndef BENCHSCOPE_TESTS_CMD_CAPTURE_H
+#define BENCHSCOPE_TESTS_CMD_CAPTURE_H
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CAP_MAX_ARGS 23
+
+/**
+ * Run cmd(argc, argv) in a forked child with argv = {name, args...} (args
+ * NULL-terminated, at most CAP_MAX_ARGS of them), its stdout written to
+ * out_path and its stderr to err_path (both truncated first). Returns the
+ * child's exit status, or -1 if it could not run or did not exit normally.
+ */
+static inline int cap_run(int (*cmd)(int, char **), const char *name, const char *const *args,
+			  const char *out_path, const char *err_path)
+{
+	char *argv[CAP_MAX_ARGS + 2];
+	int argc = 0, status;
+	pid_t pid;
+
+	argv[argc++] = (char *)name;
+	for (; *args && argc <= CAP_MAX_ARGS; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(99);
+		int rc = cmd(argc, argv);
+
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/** Number of newline characters in s. */
+static inline int cap_count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+#endif
