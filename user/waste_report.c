@@ -406,10 +406,12 @@ void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth
 			fprintf(f, "  run time    %s with benchscope (no uninstrumented run)\n", a);
 		fmt_time(a, sizeof(a), dget(o, "trap_ns"));
 		fmt_time(b, sizeof(b), dget(o, "sample_ns"));
+		fmt_time(c, sizeof(c), dget(o, "handling_ns"));
 		fprintf(f,
-			"  costs here  %s per watchpoint trap, %s per sample (measured), budget "
-			"%.1f %%, estimated %.2f %%\n",
-			a, b, dget(o, "budget_pct"), dget(o, "estimated_pct"));
+			"  costs here  %s per watchpoint trap, %s per stop of the program (both "
+			"measured at start; handling %s per sample), budget %.1f %%, estimated "
+			"%.2f %%\n",
+			a, b, c, dget(o, "budget_pct"), dget(o, "estimated_pct"));
 		if (iget(o, "maxrss_kib"))
 			fprintf(f,
 				"  memory      peak RSS %" PRId64 " KiB with, %" PRId64
