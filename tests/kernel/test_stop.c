@@ -18,6 +18,68 @@
 
 static char sym_settle[4200], sym_ignore[4200];
 
+/* A NULL-terminated list of arguments, e.g. ARGS("--stop", "cv"). */
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+#define RUN_ARGV_MAX 48
+
+static void push_arg(char **argv, size_t *n, const char *a)
+{
+	if (*n < RUN_ARGV_MAX - 1)
+		argv[(*n)++] = (char *)a;
+}
+
+/*
+ * argv (RUN_ARGV_MAX entries) of `benchscope run -q --no-calibrate OPTS...
+ * [--iter SYM] [-o TRACE] -- PROG ARGS...`: opts and args NULL-terminated or
+ * NULL for none; sym and trace left out when NULL. Returns argv.
+ */
+static char **run_argv(char **argv, const char *const *opts, const char *sym, const char *trace,
+		       const char *prog, const char *const *args)
+{
+	size_t n = 0;
+
+	push_arg(argv, &n, BENCHSCOPE);
+	push_arg(argv, &n, "run");
+	push_arg(argv, &n, "-q");
+	push_arg(argv, &n, "--no-calibrate");
+	for (; opts && *opts; opts++)
+		push_arg(argv, &n, *opts);
+	if (sym) {
+		push_arg(argv, &n, "--iter");
+		push_arg(argv, &n, sym);
+	}
+	if (trace) {
+		push_arg(argv, &n, "-o");
+		push_arg(argv, &n, trace);
+	}
+	push_arg(argv, &n, "--");
+	push_arg(argv, &n, prog);
+	for (; args && *args; args++)
+		push_arg(argv, &n, *args);
+	argv[n] = NULL;
+	return argv;
+}
+
+/*
+ * Record `PROG ARGS...` (with SYM probed, or a preset in opts) with `benchscope
+ * run OPTS...` into trace; the loaded dataset, or NULL with the failure reported.
+ */
+static struct bs_dataset *record(struct kresult *r, const char *trace, const char *const *opts,
+				 const char *sym, const char *prog, const char *const *args)
+{
+	char *argv[RUN_ARGV_MAX];
+
+	return krun_ok(r, run_argv(argv, opts, sym, trace, prog, args), trace);
+}
+
+/* record() of the settle harness. */
+static struct bs_dataset *record_settle(struct kresult *r, const char *trace,
+					const char *const *opts, const char *const *args)
+{
+	return record(r, trace, opts, sym_settle, SETTLE, args);
+}
+
 /* EVENT blocks of a kind, in trace order. */
 static size_t events(const struct bs_dataset *ds, const char *kind, json_object **out, size_t max)
 {
@@ -97,30 +159,13 @@ static size_t pid_iters(const struct bs_dataset *ds, uint32_t pid, const struct 
 static void test_settle_cv(void)
 {
 	const char *trace = ktmp("settle.trace");
-	char *argv[] = {(char *)BENCHSCOPE,
-			"run",
-			"-q",
-			"--no-calibrate",
-			"--stop",
-			"cv",
-			"--iter",
-			sym_settle,
-			"-o",
-			(char *)trace,
-			"--",
-			(char *)SETTLE,
-			"0",
-			"10",
-			"3000",
-			"2000",
-			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[8], *dec[256];
 	size_t nf, nd, quiet = 0;
 
 	NEED_BPF();
-	ds = krun_ok(&r, argv, trace);
+	ds = record_settle(&r, trace, ARGS("--stop", "cv"), ARGS("0", "10", "3000", "2000"));
 	if (!ds)
 		return;
 	nf = events(ds, "fork", forks, 8);
@@ -185,35 +230,15 @@ static void test_settle_cv(void)
 static void test_fixed_forks(void)
 {
 	const char *trace = ktmp("fixed.trace");
-	char *argv[] = {(char *)BENCHSCOPE,
-			"run",
-			"-q",
-			"--no-calibrate",
-			"--stop",
-			"none",
-			"--forks",
-			"3:3",
-			"--warmup",
-			"4:4",
-			"--measure",
-			"6",
-			"--iter",
-			sym_settle,
-			"-o",
-			(char *)trace,
-			"--",
-			(char *)SETTLE,
-			"0",
-			"0",
-			"0",
-			"1000",
-			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[8], *dec[8];
 
 	NEED_BPF();
-	ds = krun_ok(&r, argv, trace);
+	ds = record_settle(
+	    &r, trace,
+	    ARGS("--stop", "none", "--forks", "3:3", "--warmup", "4:4", "--measure", "6"),
+	    ARGS("0", "0", "0", "1000"));
 	if (!ds)
 		return;
 	CHECK_INT_EQ(events(ds, "fork", forks, 8), 3);
@@ -237,34 +262,15 @@ static void test_fixed_forks(void)
 static void test_ignores_sigterm(void)
 {
 	const char *trace = ktmp("term.trace");
-	char *argv[] = {(char *)BENCHSCOPE,
-			"run",
-			"-q",
-			"--no-calibrate",
-			"--stop",
-			"none",
-			"--forks",
-			"1:1",
-			"--warmup",
-			"0:0",
-			"--measure",
-			"5",
-			"--grace",
-			"300",
-			"--iter",
-			sym_ignore,
-			"-o",
-			(char *)trace,
-			"--",
-			(char *)IGNORE_TERM,
-			"2000",
-			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[2];
 
 	NEED_BPF();
-	ds = krun_ok(&r, argv, trace);
+	ds = record(&r, trace,
+		    ARGS("--stop", "none", "--forks", "1:1", "--warmup", "0:0", "--measure", "5",
+			 "--grace", "300"),
+		    sym_ignore, IGNORE_TERM, ARGS("2000"));
 	if (!ds)
 		return;
 	CHECK_INT_EQ(events(ds, "fork", forks, 2), 1);
@@ -281,31 +287,13 @@ static void test_ignores_sigterm(void)
 static void test_short_harness(void)
 {
 	const char *trace = ktmp("short.trace");
-	char *argv[] = {(char *)BENCHSCOPE,
-			"run",
-			"-q",
-			"--no-calibrate",
-			"--stop",
-			"cv",
-			"--forks",
-			"2:2",
-			"--iter",
-			sym_settle,
-			"-o",
-			(char *)trace,
-			"--",
-			(char *)SETTLE,
-			"8",
-			"0",
-			"0",
-			"1000",
-			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[4];
 
 	NEED_BPF();
-	ds = krun_ok(&r, argv, trace);
+	ds = record_settle(&r, trace, ARGS("--stop", "cv", "--forks", "2:2"),
+			   ARGS("8", "0", "0", "1000"));
 	if (!ds)
 		return;
 	CHECK_INT_EQ(events(ds, "fork", forks, 4), 2);
@@ -322,11 +310,14 @@ static void test_short_harness(void)
 	unlink(trace);
 }
 
-static void expect_usage(char *const argv[], const char *what)
+/* `benchscope run OPTS... --iter SYM -- settle 1 0 0 10` fails with usage: exit 2, stderr has what.
+ */
+static void expect_usage(const char *const *opts, const char *what)
 {
 	struct kresult r;
+	char *argv[RUN_ARGV_MAX];
 
-	krun(&r, argv);
+	krun(&r, run_argv(argv, opts, sym_settle, NULL, SETTLE, ARGS("1", "0", "0", "10")));
 	CHECK_INT_EQ(r.exit_code, 2);
 	if (!strstr(r.err, what))
 		FAILF("stderr lacks '%s': %s", what, r.err);
@@ -334,75 +325,23 @@ static void expect_usage(char *const argv[], const char *what)
 
 static void test_bad_input(void)
 {
-	char *a1[] = {(char *)BENCHSCOPE, "run", "--warmup", "10:5", "--iter", sym_settle, "--",
-		      (char *)SETTLE,	  "1",	 "0",	     "0",    "10",     NULL};
-	char *a2[] = {(char *)BENCHSCOPE,
-		      "run",
-		      "--stop",
-		      "cv",
-		      "--threshold",
-		      "2",
-		      "--iter",
-		      sym_settle,
-		      "--",
-		      (char *)SETTLE,
-		      "1",
-		      "0",
-		      "0",
-		      "10",
-		      NULL};
-	char *a3[] = {(char *)BENCHSCOPE,
-		      "run",
-		      "--stop",
-		      "kld",
-		      "--threshold",
-		      "1",
-		      "--iter",
-		      sym_settle,
-		      "--",
-		      (char *)SETTLE,
-		      "1",
-		      "0",
-		      "0",
-		      "10",
-		      NULL};
-	char *a4[] = {(char *)BENCHSCOPE, "run", "--stop", "xyz", "--iter", sym_settle, "--",
-		      (char *)SETTLE,	  "1",	 "0",	   "0",	  "10",	    NULL};
-	char *a5[] = {(char *)BENCHSCOPE, "run", "--forks", "4:2", "--iter", sym_settle, "--",
-		      (char *)SETTLE,	  "1",	 "0",	    "0",   "10",     NULL};
-
-	expect_usage(a1, "MIN <= MAX (got 10:5)");
-	expect_usage(a2, "--threshold");
-	expect_usage(a3, "out of range");
-	expect_usage(a4, "--stop takes");
-	expect_usage(a5, "MIN <= MAX (got 4:2)");
+	expect_usage(ARGS("--warmup", "10:5"), "MIN <= MAX (got 10:5)");
+	expect_usage(ARGS("--stop", "cv", "--threshold", "2"), "--threshold");
+	expect_usage(ARGS("--stop", "kld", "--threshold", "1"), "out of range");
+	expect_usage(ARGS("--stop", "xyz"), "--stop takes");
+	expect_usage(ARGS("--forks", "4:2"), "MIN <= MAX (got 4:2)");
 }
 
 /* A single run has no forks: replay says so in one line, exit 2. */
 static void test_replay_without_forks(void)
 {
 	const char *trace = ktmp("single.trace");
-	char *run[] = {(char *)BENCHSCOPE,
-		       "run",
-		       "-q",
-		       "--no-calibrate",
-		       "--iter",
-		       sym_settle,
-		       "-o",
-		       (char *)trace,
-		       "--",
-		       (char *)SETTLE,
-		       "5",
-		       "0",
-		       "0",
-		       "100",
-		       NULL};
 	char *rep[] = {(char *)BENCHSCOPE, "replay", (char *)trace, NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 
 	NEED_BPF();
-	ds = krun_ok(&r, run, trace);
+	ds = record_settle(&r, trace, NULL, ARGS("5", "0", "0", "100"));
 	bs_dataset_free(ds);
 	krun(&r, rep);
 	CHECK_INT_EQ(r.exit_code, 2);
@@ -415,23 +354,6 @@ static void test_replay_without_forks(void)
 static void test_gbench_forks(void)
 {
 	const char *trace = ktmp("gb.trace");
-	char *argv[] = {(char *)BENCHSCOPE,
-			"run",
-			"-q",
-			"--no-calibrate",
-			"--preset",
-			"gbench",
-			"--stop",
-			"rciw",
-			"--forks",
-			"2:3",
-			"-o",
-			(char *)trace,
-			"--",
-			(char *)GBENCH,
-			"--benchmark_repetitions=1000",
-			"--benchmark_min_time=0.005",
-			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *forks[4];
@@ -440,7 +362,8 @@ static void test_gbench_forks(void)
 	NEED_BPF();
 	if (access(GBENCH, X_OK))
 		SKIP("%s not built", GBENCH);
-	ds = krun_ok(&r, argv, trace);
+	ds = record(&r, trace, ARGS("--preset", "gbench", "--stop", "rciw", "--forks", "2:3"), NULL,
+		    GBENCH, ARGS("--benchmark_repetitions=1000", "--benchmark_min_time=0.005"));
 	if (!ds)
 		return;
 	nf = events(ds, "fork", forks, 4);
@@ -487,30 +410,6 @@ static size_t ref_warmup(const double *v, size_t n, size_t wi_min, size_t wi_max
 static void test_replay_matches_stats(void)
 {
 	const char *trace = ktmp("rec.trace"), *js = ktmp("replay.json");
-	char *run[] = {(char *)BENCHSCOPE,
-		       "run",
-		       "-q",
-		       "--no-calibrate",
-		       "--stop",
-		       "none",
-		       "--forks",
-		       "3:3",
-		       "--warmup",
-		       "30:30",
-		       "--measure",
-		       "20",
-		       "--iter",
-		       sym_settle,
-		       "-o",
-		       (char *)trace,
-		       "--",
-		       (char *)SETTLE,
-		       "0",
-		       "6",
-		       "3000",
-		       "1000",
-		       "0.5",
-		       NULL};
 	char *rep[] = {
 	    (char *)BENCHSCOPE, "replay", (char *)trace, "--stop", "cv",      "--static", "30:20:3",
 	    "--warmup",		"5:25",	  "--measure",	 "10",	   "--forks", "3:3",	  "--json",
@@ -522,7 +421,10 @@ static void test_replay_matches_stats(void)
 	size_t n[3] = {0}, nms = 0, nmd = 0;
 
 	NEED_BPF();
-	ds = krun_ok(&r, run, trace);
+	ds = record_settle(
+	    &r, trace,
+	    ARGS("--stop", "none", "--forks", "3:3", "--warmup", "30:30", "--measure", "20"),
+	    ARGS("0", "6", "3000", "1000", "0.5"));
 	if (!ds)
 		return;
 	CHECK_INT_EQ(events(ds, "fork", forks, 4), 3);
