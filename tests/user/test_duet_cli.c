@@ -342,6 +342,19 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+/*
+ * `benchscope import --format duet-csv CSV -o TR` of a CSV file holding text
+ * fails as bad input: exit 2 and one line on stderr that contains what.
+ */
+static void import_rejects(const char *csv, const char *tr, const char *text, const char *what)
+{
+	write_file(csv, text);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
+		     2);
+	check_one_line_err(what);
+}
+
 /* bad input: one line on stderr, exit 2 */
 static void test_bad_input(void)
 {
@@ -350,49 +363,32 @@ static void test_bad_input(void)
 
 	fx_path(csv, sizeof(csv), "bad.csv");
 	fx_path(tr, sizeof(tr), "bad.trace");
-	write_file(csv, "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
-			"x,duet,0,A,0,100,200\n"
-			"x,duet,0,C,1,200,300\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import",
-			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
-		     2);
-	check_one_line_err("bad.csv:3: pair is 'C', not A or B");
-	write_file(csv, "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
-			"x,duet,0,A,0,100,2x0\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import",
-			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
-		     2);
-	check_one_line_err("bad.csv:2: ");
-	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
-			"x,duet,0,A,100,200\n"
-			"\"x,duet,0,B,100,200\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import",
-			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
-		     2);
-	check_one_line_err("line 3: a quoted field is not closed");
-	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
-			"x,duet,0,A,100,200,7\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import",
-			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
-		     2);
-	check_one_line_err("bad.csv:2: 7 fields, the header has 6");
-	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\n"
-			"x,duet,0,A,100,200\n"
-			"x,duet,0,A,150,250\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import",
-			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
-		     2);
-	check_one_line_err("starts before iteration");
-	write_file(csv, "name,value\na,1\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import",
-			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
-		     2);
-	check_one_line_err("not duet data");
-	write_file(csv, "benchmark,type,runid,pair,start_ns,end_ns\nx,bogus,0,A,1,2\n");
-	CHECK_INT_EQ(run_cmd(cmd_import, "import",
-			     (const char *[]){"--format", "duet-csv", csv, "-o", tr, NULL}),
-		     2);
-	check_one_line_err("unknown type 'bogus'");
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
+		       "x,duet,0,A,0,100,200\n"
+		       "x,duet,0,C,1,200,300\n",
+		       "bad.csv:3: pair is 'C', not A or B");
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
+		       "x,duet,0,A,0,100,2x0\n",
+		       "bad.csv:2: ");
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,start_ns,end_ns\n"
+		       "x,duet,0,A,100,200\n"
+		       "\"x,duet,0,B,100,200\n",
+		       "line 3: a quoted field is not closed");
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,start_ns,end_ns\n"
+		       "x,duet,0,A,100,200,7\n",
+		       "bad.csv:2: 7 fields, the header has 6");
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,start_ns,end_ns\n"
+		       "x,duet,0,A,100,200\n"
+		       "x,duet,0,A,150,250\n",
+		       "starts before iteration");
+	import_rejects(csv, tr, "name,value\na,1\n", "not duet data");
+	import_rejects(csv, tr, "benchmark,type,runid,pair,start_ns,end_ns\nx,bogus,0,A,1,2\n",
+		       "unknown type 'bogus'");
 	CHECK_INT_EQ(run_cmd(cmd_import, "import",
 			     (const char *[]){"--format", "duet-csv", "/nonexistent.csv", NULL}),
 		     2);
