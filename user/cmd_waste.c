@@ -958,19 +958,27 @@ static double measure_trap_ns(struct waste *w)
 	return best_on > best_off ? (double)(best_on - best_off) / n : 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * What stopping and continuing a program costs it here, in ns of its run
- * time: a child spins on a shared counter; 20 SIGSTOP / wait-until-stopped
+ * time: a child spins on a shared counter; 21 SIGSTOP / wait-until-stopped
  * / SIGCONT cycles (what a frozen sample does) are timed against its
- * undisturbed rate. On a VM most of it is waking the halted vCPU. NaN when
- * it cannot be measured.
+ * undisturbed rate; the median cycle counts. On a VM most of it is waking
+ * the halted vCPU, and on a loaded machine waiting for a CPU again. NaN
+ * when it cannot be measured.
  */
 static double measure_freeze_ns(void)
 {
 	volatile uint64_t *cnt =
 	    mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	uint64_t t0, t1, c0, c1, rate_t, rate_c;
-	double rate, lost;
+	double rate, lost, lost_i[21];
 	pid_t c;
 	int i, j, st;
 
@@ -996,24 +1004,26 @@ static double measure_freeze_ns(void)
 	rate_t = t1 - t0;
 	rate_c = c1 - c0;
 	rate = (double)rate_c / (double)rate_t;
-	t0 = now_ns();
-	c0 = *cnt;
-	for (i = 0; i < 20; i++) {
+	for (i = 0; i < 21; i++) {
+		t0 = now_ns();
+		c0 = *cnt;
 		kill(c, SIGSTOP);
 		for (j = 0; j < 5000 && task_state(c, c) != 'T'; j++)
 			;
 		kill(c, SIGCONT);
 		usleep(1000);
+		t1 = now_ns();
+		c1 = *cnt;
+		lost_i[i] = (double)(t1 - t0) - (double)(c1 - c0) / rate;
 	}
-	t1 = now_ns();
-	c1 = *cnt;
 	kill(c, SIGKILL);
 	waitpid(c, &st, 0);
 	munmap((void *)cnt, 4096);
 	if (!(rate > 0))
 		return NAN;
-	lost = (double)(t1 - t0) - (double)(c1 - c0) / rate;
-	return lost > 0 ? lost / 20 : 0;
+	qsort(lost_i, 21, sizeof(lost_i[0]), cmp_double);
+	lost = lost_i[10]; /* the median: other programs' load on the CPUs spoils a mean */
+	return lost > 0 ? lost : 0;
 }
 
 /* ---- the run ----------------------------------------------------------------------- */

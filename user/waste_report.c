@@ -277,7 +277,7 @@ static double dget(json_object *o, const char *k)
 {
 	json_object *v;
 
-	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : NAN;
+	return o && json_object_object_get_ex(o, k, &v) && v ? json_object_get_double(v) : NAN;
 }
 
 static int64_t iget(json_object *o, const char *k)
