@@ -73,8 +73,8 @@ struct walk {
 	size_t k;
 };
 
-static void walk_start(double x, double h, double lo, double dx, size_t G,
-		       double d, struct walk *r, struct walk *l)
+static void walk_start(double x, double h, double lo, double dx, size_t G, double d, struct walk *r,
+		       struct walk *l)
 {
 	double t = (x - lo) / dx;
 	size_t k0 = t <= 0 ? 0 : t >= G - 1 ? G - 1 : (size_t)(t + 0.5);
@@ -90,8 +90,8 @@ static void walk_start(double x, double h, double lo, double dx, size_t G,
 	l->k = k0; /* next index written is k - 1 */
 }
 
-static void walk_one(double x, double h, double lo, double dx, size_t G,
-		     double d, double b, double *acc)
+static void walk_one(double x, double h, double lo, double dx, size_t G, double d, double b,
+		     double *acc)
 {
 	struct walk r, l;
 
@@ -111,6 +111,29 @@ static void walk_one(double x, double h, double lo, double dx, size_t G,
 #define KB 8 /* points walked together */
 
 /*
+ * One grid step of a block's KB chains, in either direction: add their
+ * values g to *acc, then advance each value by its factor f and the factor
+ * by b. With check (the callers ask every 16th step), returns 1 when every
+ * chain has underflowed to 0, so the walk can end; else 0.
+ */
+static inline int block_step(double *acc, double *g, double *f, double b, int check)
+{
+	double s = 0, m = 0;
+
+	for (int q = 0; q < KB; q++) {
+		s += g[q];
+		g[q] *= f[q];
+		f[q] *= b;
+	}
+	*acc += s;
+	if (!check)
+		return 0;
+	for (int q = 0; q < KB; q++)
+		m = fmax(m, g[q]);
+	return m == 0;
+}
+
+/*
  * Blocks of KB neighbouring points (x sorted) walk the grid together from
  * one start index j0, so each grid value is written once per block and the
  * KB chains are independent (vectorisable). A chain may first climb
@@ -118,15 +141,14 @@ static void walk_one(double x, double h, double lo, double dx, size_t G,
  * not underflow: blocks whose points are too far from j0 fall back to the
  * one-point walk.
  */
-static void kde_accumulate(const double *x, size_t n, double h, double lo,
-			   double dx, size_t G, double *acc)
+static void kde_accumulate(const double *x, size_t n, double h, double lo, double dx, size_t G,
+			   double *acc)
 {
 	double d = dx / h, b = exp(-d * d);
 	size_t i = 0;
 
 	for (; i + KB <= n; i += KB) {
-		double t = (x[i + KB / 2] - lo) / dx, gr[KB], fr[KB], gl[KB],
-		       fl[KB];
+		double t = (x[i + KB / 2] - lo) / dx, gr[KB], fr[KB], gl[KB], fl[KB];
 		size_t j0 = t <= 0 ? 0 : t >= G - 1 ? G - 1 : (size_t)(t + 0.5);
 		int ok = 1;
 
@@ -138,8 +160,8 @@ static void kde_accumulate(const double *x, size_t n, double h, double lo,
 			fl[q] = exp(u * d - 0.5 * d * d);
 			gl[q] = gr[q] * fl[q];
 			fl[q] *= b;
-			if (!(gr[q] > 1e-200) || !isfinite(fr[q]) ||
-			    !isfinite(fl[q]) || !isfinite(gl[q]))
+			if (!(gr[q] > 1e-200) || !isfinite(fr[q]) || !isfinite(fl[q]) ||
+			    !isfinite(gl[q]))
 				ok = 0;
 		}
 		if (!ok) {
@@ -147,46 +169,20 @@ static void kde_accumulate(const double *x, size_t n, double h, double lo,
 				walk_one(x[i + q], h, lo, dx, G, d, b, acc);
 			continue;
 		}
-		for (size_t j = j0; j < G; j++) {
-			double s = 0, m = 0;
-
-			for (int q = 0; q < KB; q++) {
-				s += gr[q];
-				gr[q] *= fr[q];
-				fr[q] *= b;
-			}
-			acc[j] += s;
-			if ((j & 15) == 15) {
-				for (int q = 0; q < KB; q++)
-					m = fmax(m, gr[q]);
-				if (m == 0)
-					break;
-			}
-		}
-		for (size_t j = j0; j-- > 0;) {
-			double s = 0, m = 0;
-
-			for (int q = 0; q < KB; q++) {
-				s += gl[q];
-				gl[q] *= fl[q];
-				fl[q] *= b;
-			}
-			acc[j] += s;
-			if ((j & 15) == 0) {
-				for (int q = 0; q < KB; q++)
-					m = fmax(m, gl[q]);
-				if (m == 0)
-					break;
-			}
-		}
+		for (size_t j = j0; j < G; j++)
+			if (block_step(&acc[j], gr, fr, b, (j & 15) == 15))
+				break;
+		for (size_t j = j0; j-- > 0;)
+			if (block_step(&acc[j], gl, fl, b, (j & 15) == 0))
+				break;
 	}
 	for (; i < n; i++)
 		walk_one(x[i], h, lo, dx, G, d, b, acc);
 }
 
 /* bs_kde_grid on sorted, checked values sx (n >= 1). */
-static void kde_grid_sorted(const double *sx, size_t n, double h, double lo, double hi,
-			    size_t npts, double *dens)
+static void kde_grid_sorted(const double *sx, size_t n, double h, double lo, double hi, size_t npts,
+			    double *dens)
 {
 	double norm = 1.0 / (n * h * sqrt(2 * M_PI));
 
@@ -196,15 +192,15 @@ static void kde_grid_sorted(const double *sx, size_t n, double h, double lo, dou
 		dens[k] *= norm;
 }
 
-int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
-		size_t npts, double *dens)
+int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi, size_t npts,
+		double *dens)
 {
 	int err = bs_check_finite(x, n);
 
 	if (err)
 		return err;
-	if (!dens || !(h > 0) || !isfinite(h) || npts < 2 || !(hi > lo) ||
-	    !isfinite(lo) || !isfinite(hi))
+	if (!dens || !(h > 0) || !isfinite(h) || npts < 2 || !(hi > lo) || !isfinite(lo) ||
+	    !isfinite(hi))
 		return BS_EINVAL;
 	double *sx = bs_sorted_copy(x, n);
 
@@ -215,8 +211,8 @@ int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
 	return BS_OK;
 }
 
-int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
-		size_t npts, struct bs_kld *out)
+int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2, size_t npts,
+		struct bs_kld *out)
 {
 	struct spread s1, s2;
 	double lo, hi, h1, h2, *p1, dx, kl12 = 0, kl21 = 0, *x1 = NULL, *x2 = NULL;
