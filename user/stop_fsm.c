@@ -157,13 +157,25 @@ int bs_stop_fsm_short(const struct bs_stop_fsm *f)
 	return f->phase != BS_PHASE_AFTER;
 }
 
-static void decision_init(struct bs_stop_decision *d, const struct bs_stop_fsm *f, int fork_cp)
+/*
+ * Fill d with the decision made at a checkpoint of f (a fork checkpoint when
+ * fork_cp, else a warmup one): e and stable as the stopper returned them, nv
+ * values in f->vec (none on error, and never stable then). Counts the
+ * checkpoint in f.
+ */
+static void decision_make(struct bs_stop_decision *d, struct bs_stop_fsm *f, int fork_cp, int e,
+			  size_t nv, int stable)
 {
 	memset(d, 0, sizeof(*d));
 	d->fork_checkpoint = fork_cp;
 	d->fork = f->fork;
 	d->iteration = f->wi + f->mi;
 	d->values = f->vec;
+	d->made = 1;
+	d->err = e;
+	d->n_values = e ? 0 : nv;
+	d->stable = !e && stable;
+	f->n_checkpoints++;
 }
 
 int bs_stop_fsm_iter(struct bs_stop_fsm *f, double v, struct bs_stop_decision *d)
@@ -189,14 +201,8 @@ int bs_stop_fsm_iter(struct bs_stop_fsm *f, double v, struct bs_stop_decision *d
 		int stable = 0, e;
 
 		e = bs_stopper_warmup_add(f->st, &v, 1, &stable, f->vec, &nv);
-		if (f->wi >= f->p.wi_min) {
-			decision_init(d, f, 0);
-			d->made = 1;
-			d->err = e;
-			d->n_values = e ? 0 : nv;
-			d->stable = !e && stable;
-			f->n_checkpoints++;
-		}
+		if (f->wi >= f->p.wi_min)
+			decision_make(d, f, 0, e, nv, stable);
 		d->compute_ns = now_ns() - t0;
 		f->compute_ns += d->compute_ns;
 		if (d->made && d->stable) {
@@ -229,12 +235,7 @@ int bs_stop_fsm_fork_end(struct bs_stop_fsm *f, struct bs_stop_decision *d)
 		if (e == BS_ENOMEM)
 			return -ENOMEM;
 		if (f->fork >= f->p.f_min) {
-			decision_init(d, f, 1);
-			d->made = 1;
-			d->err = e;
-			d->n_values = e ? 0 : nv;
-			d->stable = !e && stable;
-			f->n_checkpoints++;
+			decision_make(d, f, 1, e, nv, stable);
 			f->forks_stable = d->stable;
 			if (d->stable)
 				f->done = 1;
