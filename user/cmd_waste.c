@@ -1273,6 +1273,8 @@ int cmd_waste(int argc, char **argv)
 	if (a.pid && !a.freeze_set)
 		a.freeze = false;
 	signal(SIGTRAP, on_sigtrap);
+	signal(SIGINT, on_sigint); /* from here on an interrupt still prints the report */
+	signal(SIGTERM, on_sigint);
 	if (a.pid && kill(a.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "benchscope waste: no process %d\n", (int)a.pid);
 		return 2;
@@ -1356,8 +1358,6 @@ int cmd_waste(int argc, char **argv)
 			goto out;
 		}
 	}
-	signal(SIGINT, on_sigint);
-	signal(SIGTERM, on_sigint);
 	if (a.cmd) {
 		if (bs_session_spawn(&sess, a.cmd, NULL, w.err, sizeof(w.err))) {
 			fprintf(stderr, "benchscope waste: %s\n", w.err);

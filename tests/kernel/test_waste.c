@@ -131,8 +131,8 @@ static json_object *run_planted(struct kresult *r, const char *kind, const char 
 				const char *reps)
 {
 	const char *json = ktmp("w.json"), *trace = ktmp("w.trace");
-	/* accuracy, not overhead, is tested here: a budget that a loaded machine
-	 * does not turn into too few samples */
+	/* accuracy, not overhead, is tested here: no budget, so that a loaded
+	 * machine does not turn into too few samples */
 	char *argv[] = {(char *)BENCHSCOPE,
 			"waste",
 			"-q",
@@ -140,7 +140,7 @@ static json_object *run_planted(struct kresult *r, const char *kind, const char 
 			"--period",
 			"1ms",
 			"--overhead",
-			"50",
+			"100",
 			"--kind",
 			(char *)kind,
 			"--json",
@@ -289,15 +289,17 @@ static void test_real_programs(void)
 {
 	const char *json = ktmp("g.json"), *trace = ktmp("g.trace"), *in = ktmp("g.in");
 	char sh[1024];
-	char *argv[] = {(char *)BENCHSCOPE, "waste",	  "-q", "--period",    "1ms",
-			"--json",	    (char *)json, "-o", (char *)trace, "--",
-			"/bin/sh",	    "-c",	  sh,	NULL};
+	char *argv[] = {(char *)BENCHSCOPE, "waste", "-q", "--period", "1ms", "--overhead", "100",
+			"--json", (char *)json, "-o", (char *)trace, "--", "/bin/sh", "-c", sh,
+			NULL};
 	char *py[] = {(char *)BENCHSCOPE,
 		      "waste",
 		      "-q",
 		      "--no-baseline",
 		      "--period",
 		      "1ms",
+		      "--overhead",
+		      "100",
 		      "--json",
 		      (char *)json,
 		      "-o",
@@ -327,7 +329,7 @@ static void test_real_programs(void)
 		s = json_object_object_get(o, "summary");
 		CHECK(json_object_get_int(json_object_object_get(s, "processes")) >=
 		      2); /* sh, gzip */
-		CHECK(json_object_get_int(json_object_object_get(s, "armed")) > 10);
+		CHECK(json_object_get_int(json_object_object_get(s, "armed")) >= 5);
 		CHECK(json_object_object_get(json_object_object_get(s, "overhead"), "ratio") !=
 		      NULL);
 		json_object_put(o);
@@ -343,7 +345,7 @@ static void test_real_programs(void)
 	o = load_json(json);
 	if (o) {
 		s = json_object_object_get(o, "summary");
-		CHECK(json_object_get_int(json_object_object_get(s, "armed")) > 10);
+		CHECK(json_object_get_int(json_object_object_get(s, "armed")) >= 5);
 		json_object_put(o);
 	}
 	unlink(trace);
@@ -448,7 +450,7 @@ static void test_sigint(void)
 	    (char *)PLANTED,	"dead",	 "100000000", NULL};
 
 	NEED_WATCH();
-	krun_sig(&r, argv, 600, SIGINT, NULL);
+	krun_sig(&r, argv, 1500, SIGINT, NULL);
 	CHECK_INT_EQ(r.exit_code, 130);
 	CHECK(strstr(r.out, "Waste profile") != NULL);
 	unlink(trace);
