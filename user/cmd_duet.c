@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <wordexp.h>
 
@@ -31,6 +30,7 @@
 #include "duet_run.h"
 #include "libpath.h"
 #include "measure.h"
+#include "monotime.h"
 #include "progress.h"
 
 struct probe_opts {
@@ -233,14 +233,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
-}
-
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Split a command with wordexp(3), no command substitution. 0 or -EINVAL. */
@@ -618,7 +610,7 @@ int cmd_duet(int argc, char **argv)
 	env.tick_ctx = &live;
 	live.total = n_plan;
 	bs_progress_init(&live.prog, "runs");
-	t_start = mono_now();
+	t_start = bs_mono_ns();
 	for (i = 0; i < n_plan && !interrupted; i++) {
 		json_object *ev;
 		int rr;
@@ -672,7 +664,8 @@ int cmd_duet(int argc, char **argv)
 		json_object_object_add(end, "status_runs", st);
 	}
 	json_object_object_add(end, "interrupted", json_object_new_boolean(interrupted));
-	json_object_object_add(end, "wall_ns", json_object_new_int64((int64_t)(mono_now() - t_start)));
+	json_object_object_add(end, "wall_ns",
+			       json_object_new_int64((int64_t)(bs_mono_ns() - t_start)));
 	if (bs_measure_finish(&m, end))
 		fprintf(stderr, "benchscope duet: warning: closing the trace %s failed\n", a.trace);
 	bs_measure_destroy(&m);

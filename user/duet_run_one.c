@@ -14,18 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "measure.h"
-
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "monotime.h"
 
 static int side_of_pid(const struct bs_duet_runres *res, uint32_t pid)
 {
@@ -116,7 +108,7 @@ static void stop_side(struct bs_duet_side *sd)
 	if (sd->spawned && !sd->sess.exited) {
 		bs_session_stop(&sd->sess, 1000);
 		if (!sd->end_ns)
-			sd->end_ns = mono_now();
+			sd->end_ns = bs_mono_ns();
 	}
 }
 
@@ -198,13 +190,13 @@ static int release_side(struct bs_duet_runres *res, int s)
 	char err[512];
 	int rc;
 
-	sd->start_ns = mono_now();
+	sd->start_ns = bs_mono_ns();
 	rc = bs_session_release(&sd->sess, err, sizeof(err));
 	sd->released = true;
 	if (rc) {
 		snprintf(sd->failed, sizeof(sd->failed), "%s could not start: %.200s", side_name(s),
 			 err);
-		sd->end_ns = mono_now();
+		sd->end_ns = bs_mono_ns();
 	}
 	return rc;
 }
@@ -230,7 +222,7 @@ static int follow(const struct bs_duet_env *env, struct bs_duet_runres *res, uns
 			res->interrupted = true;
 			return 0;
 		}
-		now = mono_now();
+		now = bs_mono_ns();
 		for (s = 0; s < 2; s++) {
 			struct bs_duet_side *sd = &res->side[s];
 
@@ -301,7 +293,7 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 		pids[1] = res->side[1].sess.pid;
 		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt);
 	}
-	res->start_ns = mono_now();
+	res->start_ns = bs_mono_ns();
 	if (pl->method == BS_DM_RUN_SEQ) {
 		if (release_side(res, first) == 0)
 			rc = follow(env, res, 1u << first);
@@ -341,7 +333,7 @@ done:
 	res->end_ns =
 	    res->side[0].end_ns > res->side[1].end_ns ? res->side[0].end_ns : res->side[1].end_ns;
 	if (!res->end_ns)
-		res->end_ns = mono_now();
+		res->end_ns = bs_mono_ns();
 	for (s = 0; s < 2; s++) {
 		if (strncmp(res->side[s].failed, "stopped", 7))
 			quote_stderr(&res->side[s]);

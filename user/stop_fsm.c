@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "benchscope/stats.h"
+#include "monotime.h"
 
 struct bs_stop_plan bs_stop_plan_default(int crit)
 {
@@ -86,14 +86,6 @@ int bs_stop_plan_check(const struct bs_stop_plan *p, char *err, size_t errlen)
 	else
 		return 0;
 	return -EINVAL;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 int bs_stop_fsm_init(struct bs_stop_fsm *f, const struct bs_stop_plan *p)
@@ -196,14 +188,14 @@ int bs_stop_fsm_iter(struct bs_stop_fsm *f, double v, struct bs_stop_decision *d
 	}
 	f->wi++;
 	if (f->st) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = bs_mono_ns();
 		size_t nv = 0;
 		int stable = 0, e;
 
 		e = bs_stopper_warmup_add(f->st, &v, 1, &stable, f->vec, &nv);
 		if (f->wi >= f->p.wi_min)
 			decision_make(d, f, 0, e, nv, stable);
-		d->compute_ns = now_ns() - t0;
+		d->compute_ns = bs_mono_ns() - t0;
 		f->compute_ns += d->compute_ns;
 		if (d->made && d->stable) {
 			f->warmup_stable = 1;
@@ -227,7 +219,7 @@ int bs_stop_fsm_fork_end(struct bs_stop_fsm *f, struct bs_stop_decision *d)
 	if (!f->fork)
 		return -EINVAL;
 	if (f->st && f->mi) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = bs_mono_ns();
 		size_t nv = 0;
 		int stable = 0, e;
 
@@ -240,7 +232,7 @@ int bs_stop_fsm_fork_end(struct bs_stop_fsm *f, struct bs_stop_decision *d)
 			if (d->stable)
 				f->done = 1;
 		}
-		d->compute_ns = now_ns() - t0;
+		d->compute_ns = bs_mono_ns() - t0;
 		f->compute_ns += d->compute_ns;
 	}
 	if (f->fork >= f->p.f_max) {

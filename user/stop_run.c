@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 
+#include "monotime.h"
 #include "session.h"
 #include "summary.h"
 
@@ -26,14 +26,6 @@ struct stop_run {
 	size_t n_after;	      /**< after-stop iterations of the current fork */
 	int err;	      /**< first error inside the hook (-errno) */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 json_object *bs_stop_plan_json(const struct bs_stop_plan *p, int grace_ms)
 {
@@ -255,7 +247,7 @@ static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t
 	}
 	res->forks++;
 	s->active = true;
-	t0 = now_ns();
+	t0 = bs_mono_ns();
 	if (!*t_first)
 		*t_first = t0;
 	if ((rc = bs_session_release(&sess, err, errlen))) {
@@ -283,7 +275,7 @@ static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t
 		if (bs_session_poll(&sess) == 1)
 			break;
 	}
-	t1 = now_ns();
+	t1 = bs_mono_ns();
 	if (!rc && (rc = drain(s->m)))
 		snprintf(err, errlen, "reading the ring buffer: %s", strerror(-rc));
 	/* gbench: the fork's last run is a measurement run (nothing follows it) */
@@ -333,7 +325,7 @@ int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 		if (*o->interrupted)
 			res->interrupted = true;
 	}
-	res->wall_ns = t_first ? (int64_t)(now_ns() - t_first) : 0;
+	res->wall_ns = t_first ? (int64_t)(bs_mono_ns() - t_first) : 0;
 	res->compute_ns = s.fsm.compute_ns;
 	res->checkpoints = s.fsm.n_checkpoints;
 	res->forks_stable = s.fsm.forks_stable;
