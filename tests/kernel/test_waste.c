@@ -171,17 +171,17 @@ static void test_dead_stores_planted_and_clean(void)
 
 	NEED_WATCH();
 	CHECK(l1 > 0 && l2 > 0);
-	o = run_planted(&r, "dead-store", "dead", "60000");
+	o = run_planted(&r, "dead-store", "dead", "100000");
 	if (!o)
 		return;
-	CHECK(resolved(o, "dead-store") >= 30);
+	CHECK(resolved(o, "dead-store") >= 20);
 	CHECK_NEAR(fraction(o, "dead-store"), 0.5, 0.2, 0);
 	CHECK(has_pair(o, "dead-store", l1, l2));
 	json_object_put(o);
-	o = run_planted(&r, "dead-store", "dead-clean", "60000");
+	o = run_planted(&r, "dead-store", "dead-clean", "100000");
 	if (!o)
 		return;
-	CHECK(resolved(o, "dead-store") >= 30);
+	CHECK(resolved(o, "dead-store") >= 20);
 	CHECK(fraction(o, "dead-store") < 0.05);
 	json_object_put(o);
 }
@@ -196,14 +196,14 @@ static void test_silent_stores_planted_and_clean(void)
 	o = run_planted(&r, "silent-store", "silent", "80000");
 	if (!o)
 		return;
-	CHECK(resolved(o, "silent-store") >= 30);
+	CHECK(resolved(o, "silent-store") >= 20);
 	CHECK_NEAR(fraction(o, "silent-store"), 0.5, 0.2, 0);
 	CHECK(has_pair(o, "silent-store", l, l));
 	json_object_put(o);
 	o = run_planted(&r, "silent-store", "silent-clean", "80000");
 	if (!o)
 		return;
-	CHECK(resolved(o, "silent-store") >= 30);
+	CHECK(resolved(o, "silent-store") >= 20);
 	CHECK(fraction(o, "silent-store") < 0.05);
 	json_object_put(o);
 }
@@ -218,7 +218,7 @@ static void test_silent_loads_planted_and_clean(void)
 	o = run_planted(&r, "silent-load", "sload", "80000");
 	if (!o)
 		return;
-	CHECK(resolved(o, "silent-load") >= 30);
+	CHECK(resolved(o, "silent-load") >= 20);
 	CHECK(fraction(o, "silent-load") > 0.9);
 	CHECK(has_pair(o, "silent-load", l, l));
 	json_object_put(o);
