@@ -23,30 +23,50 @@
  */
 typedef __int128 i128;
 
-static int exact_counts_i128(size_t s, size_t L, i128 *c, size_t umax)
-{
-	memset(c, 0, (umax + 1) * sizeof(*c));
-	c[0] = 1;
-	for (size_t i = 1; i <= s; i++) {
-		size_t deg = i * L; /* degree after this factor */
-		size_t sh = L + i;
-
-		for (size_t u = deg; u >= sh; u--) {
-			c[u] -= c[u - sh];
-			if (u == sh)
-				break;
-		}
-		for (size_t u = i; u <= deg; u++)
-			c[u] += c[u - i];
+/*
+ * The recurrence and the tail sum for a count type T, defined below for
+ * i128 (exact, while C(m+n, s) fits) and long double (large counts, rounded):
+ *   counts_T(s, L, c, umax): the counts c[0..umax];
+ *   tail_T(c, umax, k): P(U >= k) = sum_{u >= k} c[u] / sum_u c[u].
+ */
+#define DEFINE_COUNTS(T)                                                                           \
+	static void counts_##T(size_t s, size_t L, T *c, size_t umax)                              \
+	{                                                                                          \
+		memset(c, 0, (umax + 1) * sizeof(*c));                                             \
+		c[0] = 1;                                                                          \
+		for (size_t i = 1; i <= s; i++) {                                                  \
+			size_t deg = i * L; /* degree after this factor */                         \
+			size_t sh = L + i;                                                         \
+                                                                                                   \
+			for (size_t u = deg; u >= sh; u--) {                                       \
+				c[u] -= c[u - sh];                                                 \
+				if (u == sh)                                                       \
+					break;                                                     \
+			}                                                                          \
+			for (size_t u = i; u <= deg; u++)                                          \
+				c[u] += c[u - i];                                                  \
+		}                                                                                  \
+	}                                                                                          \
+	static long double tail_##T(const T *c, size_t umax, size_t k)                             \
+	{                                                                                          \
+		T tail = 0, tot = 0;                                                               \
+                                                                                                   \
+		for (size_t u = 0; u <= umax; u++) {                                               \
+			tot += c[u];                                                               \
+			if (u >= k)                                                                \
+				tail += c[u];                                                      \
+		}                                                                                  \
+		return (long double)tail / (long double)tot;                                       \
 	}
-	return 0;
-}
+
+typedef long double ldbl;
+DEFINE_COUNTS(i128)
+DEFINE_COUNTS(ldbl)
 
 static int binom_fits(size_t s, size_t N)
 {
 	/* C(N, s) < 2^126 checked in long double */
-	long double lg = lgammal(N + 1.0L) - lgammal(s + 1.0L) -
-			 lgammal(N - s + 1.0L);
+	long double lg = lgammal(N + 1.0L) - lgammal(s + 1.0L) - lgammal(N - s + 1.0L);
 
 	return lg < 125 * logl(2.0L);
 }
@@ -66,50 +86,28 @@ int bs_mwu_exact_sf(size_t m, size_t n, long long k, double *p)
 		return BS_OK;
 	}
 	if (binom_fits(s, m + n)) {
-		i128 *c = malloc((umax + 1) * sizeof(*c)), tail = 0, tot = 0;
+		i128 *c = malloc((umax + 1) * sizeof(*c));
 
 		if (!c)
 			return BS_ENOMEM;
-		exact_counts_i128(s, L, c, umax);
-		for (size_t u = 0; u <= umax; u++) {
-			tot += c[u];
-			if (u >= (size_t)k)
-				tail += c[u];
-		}
-		*p = (double)((long double)tail / (long double)tot);
+		counts_i128(s, L, c, umax);
+		*p = (double)tail_i128(c, umax, (size_t)k);
 		free(c);
 		return BS_OK;
 	}
-	/* large counts: probabilities by the recurrence in long double,
-	 * p_{i}(u) over factors, normalised at each step */
-	long double *c = calloc(umax + 1, sizeof(*c)), tail = 0, tot = 0;
+	/* large counts: the same recurrence in long double */
+	ldbl *c = malloc((umax + 1) * sizeof(*c));
 
 	if (!c)
 		return BS_ENOMEM;
-	c[0] = 1;
-	for (size_t i = 1; i <= s; i++) {
-		size_t deg = i * L, sh = L + i;
-
-		for (size_t u = deg; u >= sh; u--) {
-			c[u] -= c[u - sh];
-			if (u == sh)
-				break;
-		}
-		for (size_t u = i; u <= deg; u++)
-			c[u] += c[u - i];
-	}
-	for (size_t u = 0; u <= umax; u++) {
-		tot += c[u];
-		if (u >= (size_t)k)
-			tail += c[u];
-	}
-	*p = (double)(tail / tot);
+	counts_ldbl(s, L, c, umax);
+	*p = (double)tail_ldbl(c, umax, (size_t)k);
 	free(c);
 	return BS_OK;
 }
 
-int bs_mannwhitneyu(const double *x, size_t n1, const double *y, size_t n2,
-		    enum bs_alternative alt, struct bs_mwu *out)
+int bs_mannwhitneyu(const double *x, size_t n1, const double *y, size_t n2, enum bs_alternative alt,
+		    struct bs_mwu *out)
 {
 	double *sx, *sy, r1 = 0, tie = 0, u1, u2, u, f;
 	size_t i = 0, j = 0, rank = 0; /* ranks assigned so far */
@@ -172,8 +170,7 @@ int bs_mannwhitneyu(const double *x, size_t n1, const double *y, size_t n2,
 		out->exact = 1;
 	} else {
 		double n = (double)n1 + n2;
-		double s = sqrt((double)n1 * n2 / 12.0 *
-				((n + 1) - tie / (n * (n - 1))));
+		double s = sqrt((double)n1 * n2 / 12.0 * ((n + 1) - tie / (n * (n - 1))));
 
 		if (!(s > 0))
 			return BS_ETIED;
