@@ -24,14 +24,17 @@
 typedef __int128 i128;
 
 /*
- * The recurrence and the tail sum for a count type T, defined below for
- * i128 (exact, while C(m+n, s) fits) and long double (large counts, rounded):
- *   counts_T(s, L, c, umax): the counts c[0..umax];
- *   tail_T(c, umax, k): P(U >= k) = sum_{u >= k} c[u] / sum_u c[u].
+ * exact_sf_T(s, L, umax, k, p): *p = P(U >= k) = sum_{u >= k} c[u] / sum_u c[u]
+ * from the counts c[0..umax] computed in type T; defined below for i128
+ * (exact, while C(m+n, s) fits) and long double (large counts, rounded).
  */
-#define DEFINE_COUNTS(T)                                                                           \
-	static void counts_##T(size_t s, size_t L, T *c, size_t umax)                              \
+#define DEFINE_EXACT_SF(T)                                                                         \
+	static int exact_sf_##T(size_t s, size_t L, size_t umax, size_t k, double *p)              \
 	{                                                                                          \
+		T *c = malloc((umax + 1) * sizeof(*c)), tail = 0, tot = 0;                         \
+                                                                                                   \
+		if (!c)                                                                            \
+			return BS_ENOMEM;                                                          \
 		memset(c, 0, (umax + 1) * sizeof(*c));                                             \
 		c[0] = 1;                                                                          \
 		for (size_t i = 1; i <= s; i++) {                                                  \
@@ -46,22 +49,19 @@ typedef __int128 i128;
 			for (size_t u = i; u <= deg; u++)                                          \
 				c[u] += c[u - i];                                                  \
 		}                                                                                  \
-	}                                                                                          \
-	static long double tail_##T(const T *c, size_t umax, size_t k)                             \
-	{                                                                                          \
-		T tail = 0, tot = 0;                                                               \
-                                                                                                   \
 		for (size_t u = 0; u <= umax; u++) {                                               \
 			tot += c[u];                                                               \
 			if (u >= k)                                                                \
 				tail += c[u];                                                      \
 		}                                                                                  \
-		return (long double)tail / (long double)tot;                                       \
+		*p = (double)((long double)tail / (long double)tot);                               \
+		free(c);                                                                           \
+		return BS_OK;                                                                      \
 	}
 
 typedef long double ldbl;
-DEFINE_COUNTS(i128)
-DEFINE_COUNTS(ldbl)
+DEFINE_EXACT_SF(i128)
+DEFINE_EXACT_SF(ldbl)
 
 static int binom_fits(size_t s, size_t N)
 {
@@ -85,25 +85,9 @@ int bs_mwu_exact_sf(size_t m, size_t n, long long k, double *p)
 		*p = 0;
 		return BS_OK;
 	}
-	if (binom_fits(s, m + n)) {
-		i128 *c = malloc((umax + 1) * sizeof(*c));
-
-		if (!c)
-			return BS_ENOMEM;
-		counts_i128(s, L, c, umax);
-		*p = (double)tail_i128(c, umax, (size_t)k);
-		free(c);
-		return BS_OK;
-	}
-	/* large counts: the same recurrence in long double */
-	ldbl *c = malloc((umax + 1) * sizeof(*c));
-
-	if (!c)
-		return BS_ENOMEM;
-	counts_ldbl(s, L, c, umax);
-	*p = (double)tail_ldbl(c, umax, (size_t)k);
-	free(c);
-	return BS_OK;
+	if (binom_fits(s, m + n))
+		return exact_sf_i128(s, L, umax, (size_t)k, p);
+	return exact_sf_ldbl(s, L, umax, (size_t)k, p);
 }
 
 int bs_mannwhitneyu(const double *x, size_t n1, const double *y, size_t n2, enum bs_alternative alt,
