@@ -234,12 +234,19 @@ static int warmup_vector(const struct cfgv *c, const struct bs_hier *it,
 	return BS_OK;
 }
 
+/* The durations of h: BS_EINVAL if it holds none, else bs_check_durations(). */
+static int check_hier_durations(const struct bs_hier *h)
+{
+	size_t n = bs_hier_count(h);
+
+	return n ? bs_check_durations(h->x, n) : BS_EINVAL;
+}
+
 int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it,
 		     size_t upto, gsl_rng *rng, double *v)
 {
 	struct cfgv c;
 	int err = resolve(cfg, &c);
-	size_t n;
 
 	if (err)
 		return err;
@@ -250,10 +257,7 @@ int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it,
 		return BS_EINVAL;
 	if (upto <= c.window)
 		return BS_ETOOFEW;
-	n = bs_hier_count(it);
-	if (!n)
-		return BS_EINVAL;
-	if ((err = bs_check_durations(it->x, n)))
+	if ((err = check_hier_durations(it)))
 		return err;
 	return warmup_vector(&c, it, upto, rng, v);
 }
@@ -277,7 +281,6 @@ int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
 {
 	struct cfgv c;
 	int err = resolve(cfg, &c);
-	size_t n;
 
 	if (err)
 		return err;
@@ -285,10 +288,7 @@ int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
 		return BS_EINVAL;
 	if (!m->n_forks)
 		return BS_EEMPTY;
-	n = bs_hier_count(m);
-	if (!n)
-		return BS_EINVAL;
-	if ((err = bs_check_durations(m->x, n)))
+	if ((err = check_hier_durations(m)))
 		return err;
 	if (c.crit == BS_CRIT_KLD) {
 		if (m->n_forks < 2)
