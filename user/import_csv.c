@@ -36,6 +36,22 @@ static int put(struct bs_csv_reader *r, size_t *len, char c)
 	return 0;
 }
 
+/*
+ * c as read from f, but a line end as '\n' whatever its form: for a CR the
+ * LF of a CRLF is consumed too, so CR, CRLF and LF each end one line.
+ */
+static int fold_crlf(FILE *f, int c)
+{
+	if (c == '\r') {
+		int d = getc(f);
+
+		if (d != '\n' && d != EOF)
+			ungetc(d, f);
+		return '\n';
+	}
+	return c;
+}
+
 int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, size_t errlen)
 {
 	size_t len = 0, nf = 0;
@@ -55,22 +71,8 @@ int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, s
 		}
 	}
 	/* skip blank lines */
-	for (;;) {
-		c = getc(r->f);
-		if (c == '\n') {
-			r->next_line++;
-			continue;
-		}
-		if (c == '\r') {
-			int d = getc(r->f);
-
-			if (d != '\n' && d != EOF)
-				ungetc(d, r->f);
-			r->next_line++;
-			continue;
-		}
-		break;
-	}
+	while ((c = fold_crlf(r->f, getc(r->f))) == '\n')
+		r->next_line++;
 	if (c == EOF)
 		return ferror(r->f) ? -EIO : 0;
 	ungetc(c, r->f);
@@ -139,13 +141,7 @@ int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, s
 			quoted = after_q = 0;
 			continue;
 		}
-		if (c == '\r') {
-			int d = getc(r->f);
-
-			if (d != '\n' && d != EOF)
-				ungetc(d, r->f);
-			c = '\n';
-		}
+		c = fold_crlf(r->f, c);
 		if (c == '\n') {
 			r->next_line++;
 			break;
