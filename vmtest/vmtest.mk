@@ -11,11 +11,13 @@
 KERNELS ?= 6.1 6.12
 VMTEST_TESTS ?= all
 VMTEST_PROBE := $(BUILD)/vmtest/probe
-VMTEST_PROBES := $(patsubst vmtest/probe/%.c,$(VMTEST_PROBE)/probe_%,$(filter-out %.bpf.c,$(wildcard vmtest/probe/*.c)))
+VMTEST_PROBES := $(patsubst vmtest/probe/%.bpf.c,$(VMTEST_PROBE)/probe_%,$(wildcard vmtest/probe/*.bpf.c)) \
+	$(VMTEST_PROBE)/hold_tracepoints
 
 .PHONY: vmtest vmtest-build
 
-# Feature probes: a BPF object and its loader, run in each guest.
+# Feature probes (a BPF object and its loader, run in each guest) and the
+# guest helper hold_tracepoints.
 $(VMTEST_PROBE)/%.tmp.bpf.o: vmtest/probe/%.bpf.c bpf/vmlinux/$(ARCH)/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -28,6 +30,11 @@ $(VMTEST_PROBE)/%.skel.h: $(VMTEST_PROBE)/%.bpf.o
 $(VMTEST_PROBE)/probe_%: vmtest/probe/%.c $(VMTEST_PROBE)/%.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(VMTEST_PROBE) -o $@ $< -lbpf -lelf -lz -lpthread
+# guest helper (see the file)
+$(VMTEST_PROBE)/hold_tracepoints: vmtest/probe/hold_tracepoints.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lbpf
 
 .PRECIOUS: $(VMTEST_PROBE)/%.tmp.bpf.o $(VMTEST_PROBE)/%.bpf.o $(VMTEST_PROBE)/%.skel.h
 

@@ -33,8 +33,12 @@ static void test_usdt_boundaries(void)
 			n_ok++;
 	}
 	/* a USDT probe costs about a microsecond here: almost every iteration
-	 * is within 100 us of 500 us (preemption may stretch a few) */
-	CHECK(n_ok >= 95);
+	 * is within 100 us of 500 us (preemption may stretch a few). Under TCG
+	 * the host deschedules the vCPU threads unseen by the guest. */
+	if (!ktest_relaxed("iterations within 100 us of 500 us: no bound"))
+		CHECK(n_ok >= 95);
+	else
+		fprintf(stderr, "note: %zu of 100 within 100 us\n", n_ok);
 	bs_dataset_free(ds);
 	unlink(trace);
 }
@@ -110,6 +114,7 @@ static void test_begin_end_two_functions(void)
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i;
+	int relaxed;
 
 	NEED_BPF();
 	snprintf(b, sizeof(b), "%s:bs_iteration", kpath("progs/iter_loop"));
@@ -117,10 +122,16 @@ static void test_begin_end_two_functions(void)
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 10);
+	/* under TCG, host preemption stretches the 1 ms unseen: there, no
+	 * voluntary switch inside says that the sleep is outside */
+	relaxed = ktest_relaxed("duration < 2.5 ms: nvcsw == 0 instead");
 	for (i = 0; i < ds->n_iters; i++) {
 		/* 1 ms of CPU, and not the 3 ms sleep that follows */
 		CHECK(dur_ns(&ds->iters[i]) >= 1000e3);
-		CHECK(dur_ns(&ds->iters[i]) < 2500e3);
+		if (!relaxed)
+			CHECK(dur_ns(&ds->iters[i]) < 2500e3);
+		else
+			CHECK_INT_EQ(ds->iters[i].nvcsw, 0);
 		CHECK_INT_EQ(ds->iters[i].blocked_ns, 0);
 	}
 	bs_dataset_free(ds);
