@@ -38,11 +38,13 @@ $(VMTEST_PROBE)/hold_tracepoints: vmtest/probe/hold_tracepoints.c
 
 .PRECIOUS: $(VMTEST_PROBE)/%.tmp.bpf.o $(VMTEST_PROBE)/%.bpf.o $(VMTEST_PROBE)/%.skel.h
 
-vmtest-build: all $(KERNEL_TESTS) $(VMTEST_PROBES)
+# the BPF objects are named so that make keeps them (bpftool in the guest
+# loads them for the verifier log of a failed load)
+vmtest-build: all $(KERNEL_TESTS) $(VMTEST_PROBES) $(BPF_OBJS)
 
 vmtest: deps
 	$(Q)$(MAKE) --no-print-directory vmtest-build
 	$(Q)BUILD=$(BUILD) KERNELS="$(KERNELS)" BS_VMTEST_TESTS=$(VMTEST_TESTS) vmtest/run
 
 # `make test` runs vmtest from tests/run-tests when QEMU is present.
-unit-test: $(VMTEST_PROBES)
+unit-test: $(VMTEST_PROBES) $(BPF_OBJS)
