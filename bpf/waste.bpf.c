@@ -55,6 +55,18 @@ struct {
 	__type(value, __u32);
 } pids SEC(".maps");
 
+/*
+ * The user-visible register layout of a perf_event program's context
+ * (bpf_user_pt_regs_t = the UAPI struct pt_regs of x86-64). Read without
+ * CO-RE: the kernel's own struct pt_regs names the code segment `csx` on
+ * kernels with FRED support and `cs` before (6.1), while the UAPI layout,
+ * which the verifier checks context reads against, has never changed.
+ */
+struct bs_uapi_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax,
+		ip, cs, flags, sp, ss;
+};
+
 SEC("perf_event")
 int on_sample(struct bpf_perf_event_data *ctx)
 {
@@ -64,7 +76,7 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	struct pt_regs *r = (struct pt_regs *)&ctx->regs;
 	long n;
 
-	if ((*(volatile __u64 *)&r->csx & 3) != 3) { /* in the kernel: nothing to decode */
+	if ((((volatile struct bs_uapi_regs *)&ctx->regs)->cs & 3) != 3) { /* in the kernel: nothing to decode */
 		__sync_fetch_and_add(&n_kernel_samples, 1);
 		return 0;
 	}
