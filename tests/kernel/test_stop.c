@@ -201,7 +201,9 @@ static void test_settle_cv(void)
 		if (!disturbed) {
 			quiet++;
 			CHECK(json_object_get_boolean(bs_json_get(forks[i], "warmup_stable")));
-			if (w > 16)
+			/* emulation jitter is not run-queue, IRQ or steal time:
+			 * "undisturbed" cannot be told under TCG */
+			if (w > 16 && !ktest_relaxed("warmup stop bound of an undisturbed fork"))
 				FAILF("fork %zu: undisturbed, yet warmup stopped after %lld > 16",
 				      i + 1, (long long)w);
 		}
