@@ -27,6 +27,8 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1372,11 +1374,22 @@ int cmd_waste(int argc, char **argv)
 			bs_session_stop(&sess, 100);
 			goto out;
 		}
-		t_start = now_ns();
-		if (bs_session_release(&sess, w.err, sizeof(w.err))) {
-			fprintf(stderr, "benchscope waste: %s: %s\n", a.cmd[0], w.err);
-			rc = 2;
-			goto out;
+		/* the held child is still benchscope until it execs: a sample
+		 * there would freeze it while this thread waits for the exec,
+		 * so its sampler runs from the exec on */
+		{
+			struct wthread *t0 = find_thread(&w, root);
+
+			if (t0 && t0->sfd >= 0)
+				ioctl(t0->sfd, PERF_EVENT_IOC_DISABLE, 0);
+			t_start = now_ns();
+			if (bs_session_release(&sess, w.err, sizeof(w.err))) {
+				fprintf(stderr, "benchscope waste: %s: %s\n", a.cmd[0], w.err);
+				rc = 2;
+				goto out;
+			}
+			if (t0 && t0->sfd >= 0)
+				ioctl(t0->sfd, PERF_EVENT_IOC_ENABLE, 0);
 		}
 	} else {
 		root = w.root = a.pid;
