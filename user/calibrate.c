@@ -15,6 +15,7 @@
 #include "benchscope.skel.h"
 #include "elfsym.h"
 #include "probes.h"
+#include "monotime.h"
 
 /* Calibration targets: must stay real calls with a real entry. */
 __attribute__((noinline, used)) void bs_calib_target_a(void)
@@ -37,18 +38,10 @@ __attribute__((noinline, used)) void bs_calib_usdt_b(void)
 	DTRACE_PROBE(benchscope, calib_b);
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* ns per loop step, calling the USDT or plain targets (a, and b if both). */
 static double time_loop(int calls, bool usdt, bool both)
 {
-	double t0 = now_ns();
+	double t0 = (double)bs_mono_ns();
 	int i;
 
 	for (i = 0; i < calls; i++) {
@@ -62,7 +55,7 @@ static double time_loop(int calls, bool usdt, bool both)
 				bs_calib_target_b();
 		}
 	}
-	return (now_ns() - t0) / calls;
+	return ((double)bs_mono_ns() - t0) / calls;
 }
 
 static int cmp_double(const void *a, const void *b)

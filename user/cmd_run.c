@@ -30,6 +30,7 @@
 #include "render.h"
 #include "session.h"
 #include "stop_run.h"
+#include "monotime.h"
 
 struct run_args {
 	const char *iter, *begin, *end, *preset, *user;
@@ -246,14 +247,6 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static double mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* The harness's exit status, for the END block. */
 static json_object *status_json(const struct bs_session *s)
 {
@@ -368,7 +361,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "benchscope run: cannot follow the harness: %s\n", strerror(errno));
 		goto out;
 	}
-	t_start = mono_ns();
+	t_start = (double)bs_mono_ns();
 	if (interrupted) {
 		fprintf(stderr, "benchscope run: interrupted before the harness started\n");
 		rc = 130;
@@ -397,7 +390,7 @@ int cmd_run(int argc, char **argv)
 	}
 	bs_progress_done(&prog);
 finish:
-	t_end = mono_ns();
+	t_end = (double)bs_mono_ns();
 	end = json_object_new_object();
 	json_object_object_add(end, "status", status_json(&sess));
 	json_object_object_add(end, "interrupted", json_object_new_boolean(was_interrupted));

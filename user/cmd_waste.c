@@ -46,6 +46,7 @@
 #include "waste_report.h"
 #include "waste_sym.h"
 #include "waste_watch.h"
+#include "monotime.h"
 
 #define MAX_THREADS (BS_WASTE_MAX_SLOTS / BS_WASTE_NREGS - 1) /* last slot: calibration */
 #define CALIB_SLOT  (BS_WASTE_MAX_SLOTS - 1)
@@ -359,14 +360,6 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
 	if (lvl == LIBBPF_WARN && getenv("BS_DEBUG"))
@@ -636,7 +629,7 @@ static void resume(struct waste *w, const struct bs_waste_sample *s)
 	w->skel->bss->freeze_busy = 0;
 	kill((pid_t)s->pid, SIGCONT);
 	w->c.stops++;
-	w->c.stop_ns += now_ns() - s->ns;
+	w->c.stop_ns += bs_mono_ns() - s->ns;
 }
 
 static uint64_t xrand(uint64_t *s)
@@ -676,7 +669,7 @@ static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 	uint32_t wlen, key;
 	int r, err = 0, k;
 
-	uint64_t t_recv = now_ns();
+	uint64_t t_recv = bs_mono_ns();
 
 	w->c.samples++;
 	if (getenv("BS_DEBUG")) {
@@ -692,7 +685,7 @@ static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 		}
 		buf[strcspn(buf, "\n")] = 0;
 		fprintf(stderr, "latency recv %.1f us, stopped after %.1f us ip %llx at stop: %s\n",
-			(double)(t_recv - s->ns) / 1e3, (double)(now_ns() - t_recv) / 1e3,
+			(double)(t_recv - s->ns) / 1e3, (double)(bs_mono_ns() - t_recv) / 1e3,
 			(unsigned long long)s->regs.ip, buf);
 	}
 	if (t && s->insn_ok) {
@@ -943,16 +936,16 @@ static double measure_trap_ns(struct waste *w)
 			close(fd);
 			return NAN;
 		}
-		t0 = now_ns();
+		t0 = bs_mono_ns();
 		for (i = 0; i < n; i++)
 			calib_var = (uint64_t)i;
-		t0 = now_ns() - t0;
+		t0 = bs_mono_ns() - t0;
 		best_on = t0 < best_on ? t0 : best_on;
 		bs_waste_disarm_bp(fd);
-		t0 = now_ns();
+		t0 = bs_mono_ns();
 		for (i = 0; i < n; i++)
 			calib_var = (uint64_t)i;
-		t0 = now_ns() - t0;
+		t0 = bs_mono_ns() - t0;
 		best_off = t0 < best_off ? t0 : best_off;
 	}
 	bpf_link__destroy(l);
@@ -998,23 +991,23 @@ static double measure_freeze_ns(void)
 	for (i = 0; i < 1000 && !*cnt; i++)
 		usleep(100);
 	usleep(10000);
-	t0 = now_ns();
+	t0 = bs_mono_ns();
 	c0 = *cnt;
 	usleep(30000);
-	t1 = now_ns();
+	t1 = bs_mono_ns();
 	c1 = *cnt;
 	rate_t = t1 - t0;
 	rate_c = c1 - c0;
 	rate = (double)rate_c / (double)rate_t;
 	for (i = 0; i < 21; i++) {
-		t0 = now_ns();
+		t0 = bs_mono_ns();
 		c0 = *cnt;
 		kill(c, SIGSTOP);
 		for (j = 0; j < 5000 && task_state(c, c) != 'T'; j++)
 			;
 		kill(c, SIGCONT);
 		usleep(1000);
-		t1 = now_ns();
+		t1 = bs_mono_ns();
 		c1 = *cnt;
 		lost_i[i] = (double)(t1 - t0) - (double)(c1 - c0) / rate;
 	}
@@ -1061,7 +1054,7 @@ static void unstick(struct waste *w)
 static void adapt(struct waste *w, double trap_ns, double freeze_ns, uint64_t *last_ns,
 		  uint64_t *last_traps, uint64_t *last_stop, uint64_t *last_stop_ns)
 {
-	uint64_t now = now_ns(), traps, dt;
+	uint64_t now = bs_mono_ns(), traps, dt;
 	double cost, frac, budget = w->a->overhead_pct / 100, f;
 	uint64_t np = w->period;
 	int i;
@@ -1120,7 +1113,7 @@ static long read_hwm(pid_t pid)
  */
 static int run_baseline(char **cmd, double *ns, long *maxrss)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = bs_mono_ns();
 	int st;
 	pid_t pid = fork(), r;
 
@@ -1144,7 +1137,7 @@ static int run_baseline(char **cmd, double *ns, long *maxrss)
 	}
 	if (r < 0)
 		return -errno;
-	*ns = (double)(now_ns() - t0);
+	*ns = (double)(bs_mono_ns() - t0);
 	return 0;
 }
 
@@ -1382,7 +1375,7 @@ int cmd_waste(int argc, char **argv)
 
 			if (t0 && t0->sfd >= 0)
 				ioctl(t0->sfd, PERF_EVENT_IOC_DISABLE, 0);
-			t_start = now_ns();
+			t_start = bs_mono_ns();
 			if (bs_session_release(&sess, w.err, sizeof(w.err))) {
 				fprintf(stderr, "benchscope waste: %s: %s\n", a.cmd[0], w.err);
 				rc = 2;
@@ -1404,7 +1397,7 @@ int cmd_waste(int argc, char **argv)
 			rc = err == -ESRCH || err == -ENOENT ? 2 : 1;
 			goto out;
 		}
-		t_start = now_ns();
+		t_start = bs_mono_ns();
 	}
 	if (!a.quiet)
 		fprintf(stderr,
@@ -1445,7 +1438,7 @@ int cmd_waste(int argc, char **argv)
 				break; /* gone, or a zombie its parent has not reaped yet */
 		}
 	}
-	t_end = now_ns();
+	t_end = bs_mono_ns();
 	ring_buffer__consume(rb);
 	if (w.root_exit_ns && w.root_exit_ns > t_start && w.root_exit_ns < t_end)
 		t_end = w.root_exit_ns;

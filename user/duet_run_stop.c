@@ -15,6 +15,7 @@
 
 #include "benchscope/stats.h"
 #include "gbench_runs.h"
+#include "monotime.h"
 
 /* One side of one run, one benchmark: intervals and scores. */
 struct qside {
@@ -211,12 +212,12 @@ json_object *bs_duet_stop_check(const struct bs_duet_runres *res, size_t n, int 
 {
 	struct bs_duet_quick q[64];
 	json_object *ev = json_object_new_object(), *per = json_object_new_array();
-	struct timespec t0, t1;
+	uint64_t t0, t1;
 	size_t i, nq = 0, ok = 0;
 	double w = NAN;
 	int rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = bs_mono_ns();
 	for (i = 0; i < n; i++)
 		if (res[i].ok && res[i].plan.method == method)
 			ok++;
@@ -233,7 +234,7 @@ json_object *bs_duet_stop_check(const struct bs_duet_runres *res, size_t n, int 
 	}
 	if (rc)
 		w = NAN; /* a benchmark without a width: not stable yet */
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	t1 = bs_mono_ns();
 	*width = w;
 	*stop = ok >= min_runs && isfinite(w) && w <= threshold;
 	json_object_object_add(ev, "kind", json_object_new_string("duet_stop_check"));
@@ -245,9 +246,6 @@ json_object *bs_duet_stop_check(const struct bs_duet_runres *res, size_t n, int 
 	json_object_object_add(ev, "rel_ci_width_per_benchmark", per);
 	json_object_object_add(ev, "threshold", json_object_new_double(threshold));
 	json_object_object_add(ev, "decision", json_object_new_string(*stop ? "stop" : "continue"));
-	json_object_object_add(
-	    ev, "compute_ns",
-	    json_object_new_int64(
-		(int64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec))));
+	json_object_object_add(ev, "compute_ns", json_object_new_int64((int64_t)(t1 - t0)));
 	return ev;
 }

@@ -1,30 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* progress.c - the live progress line. */
 #include "progress.h"
+#include "monotime.h"
 
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
-static double mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 void bs_progress_init(struct bs_progress *p, const char *what)
 {
 	p->tty = isatty(STDERR_FILENO);
 	p->shown = false;
-	p->start_ns = p->last_ns = mono_ns();
+	p->start_ns = p->last_ns = (double)bs_mono_ns();
 	p->what = what;
 }
 
 void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total)
 {
-	double now = mono_ns(), el;
+	double now = (double)bs_mono_ns(), el;
 
 	if (!p->tty || now - p->last_ns < 200e6)
 		return;

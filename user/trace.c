@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "trace_schema.h"
+#include "monotime.h"
 
 #define OUT_BUF	  (64u << 10)
 #define STAGE_BUF (32u << 10) /* small blocks are batched before deflate */
@@ -50,14 +51,6 @@ const char *bs_trace_block_name(uint32_t kind)
 	default:
 		return "unknown";
 	}
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void put_le32(unsigned char *p, uint32_t v)
@@ -140,7 +133,7 @@ int bs_trace_flush(struct bs_trace_writer *w)
 	if (!ret)
 		ret = deflate_out(w, NULL, 0, Z_SYNC_FLUSH);
 	w->dirty = 0;
-	w->last_flush_ns = now_ns();
+	w->last_flush_ns = bs_mono_ns();
 	return ret;
 }
 
@@ -148,7 +141,7 @@ int bs_trace_flush_if_due(struct bs_trace_writer *w)
 {
 	if (!w)
 		return -EINVAL;
-	if (!w->dirty || now_ns() - w->last_flush_ns < BS_TRACE_FLUSH_NS)
+	if (!w->dirty || bs_mono_ns() - w->last_flush_ns < BS_TRACE_FLUSH_NS)
 		return w->err;
 	return bs_trace_flush(w);
 }
@@ -292,7 +285,7 @@ struct bs_trace_writer *bs_trace_create(const char *path, const char *context_js
 		errno = ENOMEM;
 		return NULL;
 	}
-	w->last_flush_ns = now_ns();
+	w->last_flush_ns = bs_mono_ns();
 	ret = bs_trace_write_block(w, BS_BLK_SCHEMA, schema, (uint32_t)strlen(schema));
 	if (!ret)
 		ret = write_json(w, BS_BLK_CONTEXT, context_json);
