@@ -64,17 +64,28 @@ static const char *test_cur_name_;
 		return;                                          \
 	} while (0)
 
-#define RUN_TEST(fn)                                                   \
-	do {                                                           \
-		test_cur_name_ = #fn;                                  \
-		test_cur_failed_ = test_cur_skipped_ = 0;              \
-		fn();                                                  \
-		if (test_cur_failed_)                                  \
-			test_failed_++;                                \
-		else if (test_cur_skipped_)                            \
-			test_skipped_++;                               \
-		else                                                   \
-			test_passed_++;                                \
+/* Start and close one test: reset its state, then count its outcome. */
+static inline void test_begin_(const char *name)
+{
+	test_cur_name_ = name;
+	test_cur_failed_ = test_cur_skipped_ = 0;
+}
+
+static inline void test_end_(void)
+{
+	if (test_cur_failed_)
+		test_failed_++;
+	else if (test_cur_skipped_)
+		test_skipped_++;
+	else
+		test_passed_++;
+}
+
+#define RUN_TEST(fn)               \
+	do {                       \
+		test_begin_(#fn);  \
+		fn();              \
+		test_end_();       \
 	} while (0)
 
 static inline int test_summary(const char *suite)

@@ -42,19 +42,13 @@ static inline void ktest_done_(double t0)
 }
 
 #undef RUN_TEST
-#define RUN_TEST(fn)                                                                               \
-	do {                                                                                       \
-		double t0_ = ktest_now_();                                                         \
-		test_cur_name_ = #fn;                                                              \
-		test_cur_failed_ = test_cur_skipped_ = 0;                                          \
-		fn();                                                                              \
-		if (test_cur_failed_)                                                              \
-			test_failed_++;                                                            \
-		else if (test_cur_skipped_)                                                        \
-			test_skipped_++;                                                           \
-		else                                                                               \
-			test_passed_++;                                                            \
-		ktest_done_(t0_);                                                                  \
+#define RUN_TEST(fn)                                \
+	do {                                        \
+		double t0_ = ktest_now_();          \
+		test_begin_(#fn);                   \
+		fn();                               \
+		test_end_();                        \
+		ktest_done_(t0_);                   \
 	} while (0)
 
 /*
