@@ -54,7 +54,7 @@ int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c)
 	fputs("suite,benchmark,type,runid,pair,iteration,iteration_start_ns,iteration_end_ns,"
 	      "iteration_time_ns,run,method,order,pid,tid,invocations,score_ns,paired_with,"
 	      "preempted_ns,runq_wait_ns,blocked_ns,irq_ns,softirq_ns,steal_ns,sched_delay_ns,"
-	      "nvcsw,nivcsw,migrations,lost_ns\n",
+	      "nvcsw,nivcsw,migrations,lost_ns,cpu_begin,cpu_end\n",
 	      f);
 	for (size_t b = 0; b < a->n; b++) {
 		const struct bs_dbench *bench = a->b[b].bench;
@@ -89,7 +89,7 @@ int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c)
 						fprintf(
 						    f,
 						    ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%u,%u,%u,%"
-						    "llu\n",
+						    "llu,%u,%u\n",
 						    (unsigned long long)x->preempted_ns,
 						    (unsigned long long)x->runq_wait_ns,
 						    (unsigned long long)x->blocked_ns,
@@ -98,7 +98,8 @@ int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c)
 						    (unsigned long long)x->steal_ns,
 						    (unsigned long long)x->sched_delay_ns, x->nvcsw,
 						    x->nivcsw, x->migrations,
-						    (unsigned long long)bs_duet_iter_lost_ns(x));
+						    (unsigned long long)bs_duet_iter_lost_ns(x),
+						    x->cpu_begin, x->cpu_end);
 					}
 			}
 		}

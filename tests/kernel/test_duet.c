@@ -104,18 +104,66 @@ static double runq_share(const struct bs_dataset *ds)
 }
 
 /*
- * A/A (the same command on both sides), async: no difference. A chance
- * rejection happens 5 % of the time on a quiet machine, more often when
- * other work shares the 2 vCPUs (run means then swing by 2x): a run that
- * reports a difference is repeated once, with another seed, like the gbench
- * test measures again after a boundary preemption.
+ * A/A without machine noise: the tool adds no bias of its own. iter_loop's
+ * iterations end when the thread has used 2 ms of CPU time, so their
+ * duration does not depend on which vCPU runs them or how fast it is that
+ * moment (the host's contention is counted as the thread's CPU time); only
+ * preemption, which the kernel sees, lengthens them. Both sides are the
+ * same command on the same probe: any difference between A and B beyond a
+ * few microseconds would come from how benchscope starts, follows or
+ * stamps the sides. Asserted: B vs A within 0.5 %, and both means within
+ * 2 ms + 3 % (the probe cost and the odd preemption).
+ */
+static void test_aa_no_tool_bias(void)
+{
+	const char *trace = ktmp("aabias.trace");
+	char cmd[4200];
+	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--no-calibrate", "--iter",
+			 sym_iter, "--method", "async", "--runs", "5", "--seed", "7", "-o",
+			 (char *)trace, "-A", cmd, "-B", cmd, NULL };
+	struct kresult r;
+	struct bs_dataset *ds;
+	struct bs_dmres v;
+
+	NEED_BPF();
+	snprintf(cmd, sizeof(cmd), "%s 30 2000", ITER_LOOP);
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	if (verdict_of(ds, BS_DM_ASYNC, &v)) {
+		fprintf(stderr, "    A/A iter_loop 2 ms (run-queue wait %.1f %%): A %.1f us, B %.1f us; %s\n",
+			100 * runq_share(ds), v.res.mean_a / 1e3, v.res.mean_b / 1e3, v.verdict);
+		if (ktest_relaxed("A/A tool bias")) {
+			CHECK(fabs(v.v.pct) < 5);
+		} else {
+			CHECK(fabs(v.v.pct) < 0.5);
+			CHECK(v.res.mean_a > 2e6 && v.res.mean_a < 2.06e6);
+			CHECK(v.res.mean_b > 2e6 && v.res.mean_b < 2.06e6);
+		}
+	} else {
+		FAILF("no async verdict");
+	}
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/*
+ * A/A (the same command on both sides), async, the default 10 runs: no
+ * difference. This is the machine's test as much as the tool's: on this
+ * VM a side sometimes runs 10-20 % slower for a whole run with no
+ * interference the guest kernel sees (the host slows one vCPU), and a
+ * bootstrap CI from few run means undercovers. Measured on the 2-vCPU VM
+ * (tool bias ruled out by test_aa_no_tool_bias): 4 false alarms in 6
+ * duets of 5 runs, 1 in 8 duets of 10 runs. So a duet that reports a
+ * difference is repeated, up to three times, with other seeds; a bias of
+ * benchscope's own would show in all three.
  */
 static void test_aa_no_difference(void)
 {
 	const char *trace = ktmp("aa.trace");
 	char seed[16];
 	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--preset", "gbench",
-			 "--method", "async", "--runs", "5", "--seed", seed, "-o", (char *)trace,
+			 "--method", "async", "--runs", "10", "--seed", seed, "-o", (char *)trace,
 			 "-A", cmd_a, "-B", cmd_a, NULL };
 	struct kresult r;
 	struct bs_dataset *ds;
@@ -124,14 +172,14 @@ static void test_aa_no_difference(void)
 	bool quiet = false, busy = false;
 
 	NEED_BPF();
-	for (attempt = 0; attempt < 2 && !quiet; attempt++) {
+	for (attempt = 0; attempt < 3 && !quiet; attempt++) {
 		snprintf(seed, sizeof(seed), "%d", attempt + 1);
 		ds = krun_ok(&r, argv, trace);
 		if (!ds)
 			return;
 		CHECK(json_object_get_boolean(ev_member(ds->context, "duet", "aa")));
-		CHECK_INT_EQ(count_events(ds, "duet_run"), 5);
-		CHECK_INT_EQ(json_object_get_int(ev_member(ds->end, "status_runs", "ok")), 5);
+		CHECK_INT_EQ(count_events(ds, "duet_run"), 10);
+		CHECK_INT_EQ(json_object_get_int(ev_member(ds->end, "status_runs", "ok")), 10);
 		if (verdict_of(ds, BS_DM_ASYNC, &v)) {
 			busy = runq_share(ds) > BUSY_SHARE;
 			fprintf(stderr, "    A/A async (attempt %d, run-queue wait %.1f %%): %s\n",
@@ -469,6 +517,7 @@ int main(void)
 	RUN_TEST(test_stop_ci_probes_cpus);
 	RUN_TEST(test_interrupt_keeps_trace);
 	RUN_TEST(test_sync_release_skew);
+	RUN_TEST(test_aa_no_tool_bias);
 	RUN_TEST(test_aa_no_difference);
 	RUN_TEST(test_b_slower_detected);
 	return test_summary("kernel-duet");
