@@ -129,6 +129,47 @@ out:
 	return ret;
 }
 
+/* the verdict of method m without the runs r->unexpl flagged (a what-if) */
+static int verdict_without_unexplained(const struct bs_dbench *b, enum bs_dmethod m,
+				       const struct bs_danalysis_opts *o, struct bs_dmres *r)
+{
+	struct bs_dunexpl *u = &r->unexpl;
+	struct bs_danalysis_opts o2 = *o;
+	struct bs_dbench fb = *b;
+	struct bs_dmres tmp = {0};
+	struct bs_drun *kept;
+	size_t n = 0;
+	int ret;
+
+	if (!u->n_runs)
+		return 0;
+	kept = calloc(b->n_runs[m] + 1, sizeof(*kept));
+	if (!kept)
+		return -ENOMEM;
+	for (size_t k = 0; k < b->n_runs[m]; k++) {
+		bool flagged = false;
+
+		for (size_t j = 0; j < u->n_runs; j++)
+			flagged |= u->runs[j].run == b->runs[m][k].run;
+		if (!flagged)
+			kept[n++] = b->runs[m][k];
+	}
+	fb.runs[m] = kept;
+	fb.n_runs[m] = n;
+	o2.no_mds = true;
+	ret = analyse_method(&fb, m, &o2, &tmp);
+	if (!ret && tmp.has_verdict) {
+		u->has_verdict_without = true;
+		snprintf(u->verdict_without, sizeof(u->verdict_without), "%s", tmp.verdict);
+	}
+	for (size_t k = 0; tmp.pairs && k < tmp.n_runs; k++)
+		free(tmp.pairs[k]);
+	free(tmp.pairs);
+	free(tmp.n_pairs);
+	free(kept);
+	return ret;
+}
+
 static double speedup_vs_seq(const struct bs_dbench *b, enum bs_dmethod m)
 {
 	size_t ns = b->n_runs[BS_DM_SEQ], nd = b->n_runs[m];
@@ -190,6 +231,11 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 			ret = analyse_method(b, (enum bs_dmethod)m, &a->opts, &br->m[m]);
 			if (m != BS_DM_SEQ && b->n_runs[BS_DM_SEQ])
 				br->m[m].speedup = speedup_vs_seq(b, (enum bs_dmethod)m);
+			if (!ret && m != BS_DM_SEQ)
+				ret = bs_duet_unexplained(b, (enum bs_dmethod)m, &br->m[m].unexpl);
+			if (!ret && br->m[m].has_verdict)
+				ret = verdict_without_unexplained(b, (enum bs_dmethod)m, &a->opts,
+								  &br->m[m]);
 			if (br->m[m].has_verdict) {
 				const struct bs_verdict *v = &br->m[m].v;
 
@@ -224,6 +270,7 @@ void bs_duet_analysis_free(struct bs_duet_analysis *a)
 				free(r->pairs[k]);
 			free(r->pairs);
 			free(r->n_pairs);
+			free(r->unexpl.runs);
 		}
 	free(a->b);
 	free(a);

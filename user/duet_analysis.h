@@ -17,6 +17,7 @@
 #include "benchscope/stats_desc.h"
 #include "benchscope/stats_verdict.h"
 #include "duet_data.h"
+#include "duet_unexplained.h"
 
 /**
  * Run-means sampling (one mean paired difference per run, the thesis'
@@ -52,6 +53,8 @@ struct bs_dmres {
 	struct bs_verdict v; /**< pct, lo_pct, hi_pct: B relative to A's mean score, % */
 	char verdict[200];   /**< "B is X % slower, 95 % CI [lo, hi] %" / "no difference ..." */
 	double speedup;	     /**< runtime speedup vs seq (ratio); NAN for seq or without seq */
+	struct bs_dunexpl unexpl; /**< sync, async: runs with a side difference the guest
+				     did not see (duet_unexplained.h); seq: not checked */
 	/** per run r (n_runs): the pairs used, indexes into the run's sides */
 	struct bs_pair **pairs;
 	size_t *n_pairs;

@@ -97,6 +97,33 @@ static json_object *method_obj(const struct bs_dbench *b, const struct bs_dmres 
 		put(o, "verdict", NULL);
 	}
 	put(o, "speedup_vs_seq", num(r->speedup));
+	if (m != BS_DM_SEQ && r->unexpl.n_checked) {
+		json_object *ux = json_object_new_object(), *ur = json_object_new_array();
+
+		put(ux, "runs_checked", json_object_new_int64((int64_t)r->unexpl.n_checked));
+		put(ux, "median_pct", num(r->unexpl.median_pct));
+		put(ux, "lo_pct", num(r->unexpl.lo_pct));
+		put(ux, "hi_pct", num(r->unexpl.hi_pct));
+		for (size_t k = 0; k < r->unexpl.n_runs; k++) {
+			const struct bs_dunexpl_run *x = &r->unexpl.runs[k];
+			json_object *e = json_object_new_object();
+
+			put(e, "run", json_object_new_int(x->run));
+			put(e, "index", json_object_new_int(x->index));
+			put(e, "diff_pct", num(x->diff_pct));
+			put(e, "explained_pct", num(x->explained_pct));
+			put(e, "unexplained_pct", num(x->unexplained_pct));
+			json_object_array_add(ur, e);
+		}
+		put(ux, "runs", ur);
+		put(ux, "verdict_without",
+		    r->unexpl.has_verdict_without
+			? json_object_new_string(r->unexpl.verdict_without)
+			: NULL);
+		put(o, "unexplained", ux);
+	} else {
+		put(o, "unexplained", NULL);
+	}
 	for (size_t k = 0; k < r->n_runs; k++) {
 		const struct bs_drun *dr = &b->runs[m][k];
 		json_object *x = json_object_new_object();

@@ -188,6 +188,25 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 				   : "  %s (%s): not analysed: %s\n",
 				tag, bs_dmethod_name(m), bs_duet_err_text(r->err));
 	}
+	for (int m = BS_DM_N - 1; m >= 0; m--) {
+		const struct bs_dunexpl *u = &br->m[m].unexpl;
+
+		if (!br->m[m].present || !u->n_runs)
+			continue;
+		fprintf(f,
+			md ? "- unexplained (%s): %zu of %zu runs had one side slower with no "
+			     "interference the guest saw (the host slowed one vCPU):"
+			   : "  unexplained (%s): %zu of %zu runs had one side slower with no "
+			     "interference the guest saw (the host slowed one vCPU):",
+			bs_dmethod_name(m), u->n_runs, u->n_checked);
+		for (size_t k = 0; k < u->n_runs && k < 5; k++)
+			fprintf(f, "%s run %d B %+.1f %%", k ? "," : "", u->runs[k].run,
+				u->runs[k].diff_pct);
+		fputs(u->n_runs > 5 ? ", ...\n" : "\n", f);
+		if (u->has_verdict_without)
+			fprintf(f, md ? "- without them (%s): %s\n" : "  without them (%s): %s\n",
+				bs_dmethod_name(m), u->verdict_without);
+	}
 	if (c->d->aa && br->primary >= 0 && br->m[br->primary].has_verdict &&
 	    br->m[br->primary].v.kind != BS_VERDICT_NO_DIFFERENCE)
 		fprintf(f, md ? "- A/A test: this difference is a false alarm of the setup\n"

@@ -34,6 +34,8 @@ struct df_spec {
 	bool failed_run; /* add one failed async run (with iterations) */
 	bool asym_run;	 /* the first async run: A suffers 20 % run-queue wait */
 	bool gbench;	 /* invocation counts, with calibration runs */
+	int host_slow;	 /* async runs 1..host_slow: B 15 % slower, nothing accounted */
+	int explained;	 /* async run `explained`: B 15 % slower, all of it run-queue wait */
 	bool aa;
 	uint64_t seed;
 };
@@ -45,9 +47,11 @@ struct df_truth {
 	struct bs_iter it[DF_MAX_RUNS][2][DF_MAX_ITERS];
 	int n[DF_MAX_RUNS][2];
 	uint32_t pid[DF_MAX_RUNS][2];
-	int failed_run;	   /* run number of the failed run, or -1 */
-	int asym_run;	   /* run number of the asymmetric run, or -1 */
-	uint64_t other_ns; /* interferer ns charged to A by B's process in asym_run */
+	int failed_run;			/* run number of the failed run, or -1 */
+	int asym_run;			/* run number of the asymmetric run, or -1 */
+	int host_slow_run[DF_MAX_RUNS]; /* run numbers of the host_slow runs */
+	int explained_run;		/* run number of the explained run, or -1 */
+	uint64_t other_ns;		/* interferer ns charged to A by B's process in asym_run */
 	uint64_t third_ns; /* interferer ns charged to A by a third party in asym_run */
 };
 
@@ -78,7 +82,7 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 	int run = 0;
 
 	memset(t, 0, sizeof(*t));
-	t->failed_run = t->asym_run = -1;
+	t->failed_run = t->asym_run = t->explained_run = -1;
 	snprintf(
 	    ctx, sizeof(ctx),
 	    "{\"tool\": \"benchscope\", \"mode\": \"duet\", \"duet\": {\"source\": \"benchscope\", "
@@ -92,6 +96,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 		for (int m = BS_DM_ASYNC; m >= 0; m--) {
 			bool failed = k == sp->runs_per_method;
 			bool asym = sp->asym_run && m == BS_DM_ASYNC && k == 0;
+			bool hslow = m == BS_DM_ASYNC && k >= 1 && k <= sp->host_slow;
+			bool expl = m == BS_DM_ASYNC && sp->explained && k == sp->explained;
 			int64_t side_t[2], start = clock;
 			int n = sp->iters;
 
@@ -107,6 +113,10 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 			}
 			if (asym)
 				t->asym_run = run;
+			if (hslow)
+				t->host_slow_run[k - 1] = run;
+			if (expl)
+				t->explained_run = run;
 			for (int j = 0; j < n; j++) {
 				double base = 1e6 * (1 + 0.2 * (df_unif(&rs) - 0.5));
 				int64_t d[2];
@@ -115,6 +125,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				d[0] = (int64_t)(base * (1 + sp->noise * df_norm(&rs)));
 				d[1] = (int64_t)(base * (1 + sp->slow_b) *
 						 (1 + sp->noise * df_norm(&rs)));
+				if (hslow || expl)
+					d[1] = (int64_t)((double)d[1] * 1.15);
 				if (sp->gbench) {
 					/* per invocation: ~1 µs, B slower; calibration 10, 100
 					 * first */
@@ -146,6 +158,11 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 					}
 					if (asym && s == 1)
 						r.softirq_ns = (uint64_t)(dd / 1000);
+					if (expl && s == 1) {
+						r.runq_wait_ns = r.preempted_ns =
+						    (uint64_t)((double)dd * 0.15 / 1.15);
+						r.nivcsw = 2;
+					}
 					bs_trace_write_iter(w, &r);
 					if (!failed && j < DF_MAX_ITERS) {
 						t->it[run][s][j] =

@@ -280,6 +280,91 @@ static void test_noise_split(void)
 	bs_dataset_free(ds);
 }
 
+/* A/A, 10 async runs: in runs 1 and 2 the host slowed B's vCPU (B 15 %
+ * slower, nothing accounted), in run 4 B is 15 % slower and its run-queue
+ * wait says why. Runs 1 and 2, and only they, are flagged as unexplained,
+ * the difference their own. Without run 4, the verdict without runs 1 and 2
+ * finds no difference. With a real 10 % difference in every run (test_verdict_slower's data)
+ * nothing is flagged. */
+static void test_unexplained_runs(void)
+{
+	struct df_spec sp = {.runs_per_method = 10,
+			     .methods = {false, false, true},
+			     .iters = 20,
+			     .noise = 0.01,
+			     .aa = true,
+			     .host_slow = 2,
+			     .explained = 4,
+			     .seed = 9};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "unexpl.trace", &d);
+	struct bs_duet_analysis *a = NULL;
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 2000, .no_mds = true};
+
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (a) {
+		const struct bs_dunexpl *u = &a->b[0].m[BS_DM_ASYNC].unexpl;
+
+		CHECK_INT_EQ(u->n_checked, 10);
+		CHECK_INT_EQ(u->n_runs, 2);
+		for (size_t k = 0; k < u->n_runs && k < 2; k++) {
+			CHECK_INT_EQ(u->runs[k].run, truth.host_slow_run[k]);
+			CHECK_NEAR(u->runs[k].diff_pct, 15, 1.5, 0);
+			CHECK_NEAR(u->runs[k].explained_pct, 0, 1e-9, 0);
+			CHECK(u->runs[k].run != truth.explained_run);
+		}
+		CHECK(u->has_verdict_without);
+		CHECK(a->b[0].m[BS_DM_SEQ].unexpl.n_checked == 0);
+	}
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+
+	sp.explained = 0;
+	ds = load(&sp, "unexpl1.trace", &d);
+	a = NULL;
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (a) {
+		const struct bs_dmres *r = &a->b[0].m[BS_DM_ASYNC];
+
+		CHECK_INT_EQ(r->unexpl.n_runs, 2);
+		CHECK(r->has_verdict && r->unexpl.has_verdict_without);
+		CHECK(!strncmp(r->unexpl.verdict_without, "no difference detected", 22));
+		if (strncmp(r->unexpl.verdict_without, "no difference detected", 22))
+			fprintf(stderr, "    with: %s; without: %s\n", r->verdict,
+				r->unexpl.verdict_without);
+	}
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+
+	/* a real difference moves every run alike: nothing flagged */
+	sp = (struct df_spec){.runs_per_method = 8,
+			      .methods = {false, true, true},
+			      .iters = 20,
+			      .slow_b = 0.1,
+			      .noise = 0.01,
+			      .seed = 11};
+	ds = load(&sp, "unexpl2.trace", &d);
+	a = NULL;
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (a)
+		for (int m = BS_DM_SYNC; m <= BS_DM_ASYNC; m++) {
+			CHECK_INT_EQ(a->b[0].m[m].unexpl.n_checked, 8);
+			CHECK_INT_EQ(a->b[0].m[m].unexpl.n_runs, 0);
+			CHECK_NEAR(a->b[0].m[m].unexpl.median_pct, 10, 1, 0);
+		}
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
 /* Google Benchmark style: calibration runs (10, 100 invocations) are left
  * out, scores are ns per invocation, B 10 % slower per invocation */
 static void test_gbench_scores(void)
@@ -369,6 +454,7 @@ int main(void)
 	RUN_TEST(test_verdict_slower);
 	RUN_TEST(test_aa_no_difference);
 	RUN_TEST(test_noise_split);
+	RUN_TEST(test_unexplained_runs);
 	RUN_TEST(test_gbench_scores);
 	RUN_TEST(test_bad_traces);
 	return test_summary("test_duet_report");
