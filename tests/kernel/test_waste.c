@@ -15,6 +15,7 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/syscall.h>
 
 #include "ktest.h"
@@ -163,73 +164,62 @@ static json_object *run_planted(struct kresult *r, const char *kind, const char 
 	return load_json(json);
 }
 
-static void test_dead_stores_planted_and_clean(void)
+/*
+ * One kind on its planted program: at least min_resolved resolved samples,
+ * the fraction of them that are `kind` within [lo, hi], and the planted
+ * pair (lines l1 -> l2) among the reported pairs when l1 > 0. Returns false
+ * when the run did not produce a report (already counted as a failure).
+ */
+static bool check_planted(const char *kind, const char *mode, const char *count, long min_resolved,
+			  double lo, double hi, int l1, int l2)
 {
 	struct kresult r;
-	json_object *o;
+	json_object *o = run_planted(&r, kind, mode, count);
+	double f;
+
+	if (!o)
+		return false;
+	f = fraction(o, kind);
+	CHECK(resolved(o, kind) >= min_resolved);
+	CHECK(f >= lo && f <= hi);
+	if (f < lo || f > hi)
+		fprintf(stderr, "    %s on %s: fraction %.3f, want [%.2f, %.2f]\n", kind, mode, f,
+			lo, hi);
+	if (l1 > 0)
+		CHECK(has_pair(o, kind, l1, l2));
+	json_object_put(o);
+	return true;
+}
+
+static void test_dead_stores_planted_and_clean(void)
+{
 	int l1 = plant_line("dead-first"), l2 = plant_line("dead-next");
 
 	NEED_WATCH();
 	CHECK(l1 > 0 && l2 > 0);
-	o = run_planted(&r, "dead-store", "dead", "100000");
-	if (!o)
-		return;
-	CHECK(resolved(o, "dead-store") >= 20);
-	CHECK_NEAR(fraction(o, "dead-store"), 0.5, 0.2, 0);
-	CHECK(has_pair(o, "dead-store", l1, l2));
-	json_object_put(o);
-	o = run_planted(&r, "dead-store", "dead-clean", "100000");
-	if (!o)
-		return;
-	CHECK(resolved(o, "dead-store") >= 20);
-	CHECK(fraction(o, "dead-store") < 0.05);
-	json_object_put(o);
+	if (check_planted("dead-store", "dead", "100000", 20, 0.3, 0.7, l1, l2))
+		check_planted("dead-store", "dead-clean", "100000", 20, 0, 0.05, 0, 0);
 }
 
 static void test_silent_stores_planted_and_clean(void)
 {
-	struct kresult r;
-	json_object *o;
 	int l = plant_line("silent");
 
 	NEED_WATCH();
-	o = run_planted(&r, "silent-store", "silent", "80000");
-	if (!o)
-		return;
-	CHECK(resolved(o, "silent-store") >= 20);
-	CHECK_NEAR(fraction(o, "silent-store"), 0.5, 0.2, 0);
-	CHECK(has_pair(o, "silent-store", l, l));
-	json_object_put(o);
-	o = run_planted(&r, "silent-store", "silent-clean", "80000");
-	if (!o)
-		return;
-	CHECK(resolved(o, "silent-store") >= 20);
-	CHECK(fraction(o, "silent-store") < 0.05);
-	json_object_put(o);
+	if (check_planted("silent-store", "silent", "80000", 20, 0.3, 0.7, l, l))
+		check_planted("silent-store", "silent-clean", "80000", 20, 0, 0.05, 0, 0);
 }
 
 static void test_silent_loads_planted_and_clean(void)
 {
-	struct kresult r;
-	json_object *o;
 	int l = plant_line("sload");
 
 	NEED_WATCH();
-	o = run_planted(&r, "silent-load", "sload", "80000");
-	if (!o)
+	if (!check_planted("silent-load", "sload", "80000", 20, 0.9, 1, l, l))
 		return;
-	CHECK(resolved(o, "silent-load") >= 20);
-	CHECK(fraction(o, "silent-load") > 0.9);
-	CHECK(has_pair(o, "silent-load", l, l));
-	json_object_put(o);
 	/* c[] refilled by the kernel between passes: most time is in read(2) */
-	o = run_planted(&r, "silent-load", "sload-clean", "8000");
-	if (!o)
-		return;
-	CHECK(resolved(o, "silent-load") >= 3);
-	if (fraction(o, "silent-load") >= 0.05 && !ktest_relaxed("silent-load fraction of the clean twin"))
-		CHECK(fraction(o, "silent-load") < 0.05);
-	json_object_put(o);
+	check_planted("silent-load", "sload-clean", "8000", 3, 0,
+		      ktest_relaxed("silent-load fraction of the clean twin") ? 1 : 0.05, 0, 0);
 }
 
 /* Two threads, each with its own watchpoints; all kinds at once. */
@@ -290,8 +280,21 @@ static void test_real_programs(void)
 {
 	const char *json = ktmp("g.json"), *trace = ktmp("g.trace"), *in = ktmp("g.in");
 	char sh[1024];
-	char *argv[] = {(char *)BENCHSCOPE, "waste", "-q", "--period", "1ms", "--overhead", "100",
-			"--json", (char *)json, "-o", (char *)trace, "--", "/bin/sh", "-c", sh,
+	char *argv[] = {(char *)BENCHSCOPE,
+			"waste",
+			"-q",
+			"--period",
+			"1ms",
+			"--overhead",
+			"100",
+			"--json",
+			(char *)json,
+			"-o",
+			(char *)trace,
+			"--",
+			"/bin/sh",
+			"-c",
+			sh,
 			NULL};
 	char *py[] = {(char *)BENCHSCOPE,
 		      "waste",
@@ -317,7 +320,8 @@ static void test_real_programs(void)
 	/* a sample per ms of CPU with no overhead budget: every sample stops
 	 * and resumes the program, which costs tens of ms under emulation */
 	if (ktest_emulated())
-		SKIP("gzip and python3 with a 1 ms period and no overhead budget take too long under TCG");
+		SKIP("gzip and python3 with a 1 ms period and no overhead budget take too long "
+		     "under TCG");
 	if (access("/bin/gzip", X_OK))
 		SKIP("no /bin/gzip");
 	snprintf(sh, sizeof(sh),
