@@ -95,7 +95,8 @@ static const struct argp_option waste_options[] = {
      2},
     {"overhead", OPT_OVERHEAD, "PCT", 0,
      "keep the estimated cost of samples and traps under PCT % of run time by lengthening "
-     "the period (default 5)",
+     "the period (default 5); 100 lifts the limit, and a period shorter than a sample's "
+     "handling then stalls the program (samples back to back)",
      2},
     {"fp-tolerance", OPT_FPTOL, "PCT", 0,
      "floating-point values within PCT % (relative) count as equal (default 1)", 2},
