@@ -1456,6 +1456,14 @@ int cmd_waste(int argc, char **argv)
 			exit_code = WEXITSTATUS(status);
 		else
 			exit_code = 128 + WTERMSIG(status);
+		/* a warning even with -q: the run is kept and reported, but its
+		 * figures come from a program that failed */
+		if (WIFEXITED(status) && exit_code)
+			fprintf(stderr, "benchscope waste: warning: %s exited with status %d\n",
+				a.cmd[0], exit_code);
+		else if (WIFSIGNALED(status))
+			fprintf(stderr, "benchscope waste: warning: %s was killed by signal %d (%s)\n",
+				a.cmd[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
 	}
 	if (a.cmd && a.baseline && !interrupted) {
 		if (!a.quiet)

