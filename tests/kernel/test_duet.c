@@ -105,20 +105,6 @@ static double runq_share(const struct bs_dataset *ds)
 	return busy > 0 ? wait / busy : 0;
 }
 
-/* median of x[0..n-1] (sorts x) */
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median_of(double *x, size_t n)
-{
-	qsort(x, n, sizeof(*x), cmp_dbl);
-	return n ? (n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2) : NAN;
-}
-
 /*
  * A/A without machine noise: the tool adds no bias of its own. iter_loop's
  * iterations end when the thread has used 2 ms of CPU time, so their
@@ -168,8 +154,10 @@ static void test_aa_no_tool_bias(void)
 		}
 	CHECK_INT_EQ(n[0], 150);
 	CHECK_INT_EQ(n[1], 150);
-	med[0] = median_of(own[0], n[0]);
-	med[1] = median_of(own[1], n[1]);
+	if (bs_quantile(own[0], n[0], 0.5, &med[0]) || bs_quantile(own[1], n[1], 0.5, &med[1])) {
+		FAILF("no median of duration - lost");
+		goto out;
+	}
 	fprintf(stderr,
 		"    A/A iter_loop 2 ms (run-queue wait %.1f %%): median duration - lost: A %.1f us, "
 		"B %.1f us (B %+.3f %%)\n",
