@@ -29,7 +29,7 @@ from scipy.stats import _resampling
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "tests", "fixtures", "stats")
-DUET_CSV = os.environ.get("BS_DUET_CSV", "/work/shared/data/duet-renaissance-chi-square.csv")
+DUET_CSV = os.path.join(ROOT, "tests", "fixtures", "duet", "renaissance-chi-square.csv")
 SEED = 20240601
 
 
