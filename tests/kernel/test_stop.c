@@ -151,10 +151,17 @@ static size_t pid_iters(const struct bs_dataset *ds, uint32_t pid, const struct 
 
 /*
  * settle: 10 slow iterations, then 2 ms of CPU each: warmup never ends before
- * iteration k + 1 = 11 and, where the kernel saw no interference in the
- * window after k (run-queue wait, IRQ, steal below 0.5 % of each iteration),
- * within k + s_W + 1 = 16 (the window without iteration k). On a loaded
- * machine preemption makes wall durations noisy; the record says so.
+ * iteration k + 1 = 11 and, where the window after k is undisturbed, within
+ * k + s_W + 1 = 16 (the window without iteration k), with warmup_stable set.
+ *
+ * Undisturbed means what the CV criterion needs, checked on the recorded
+ * iterations 10-15 themselves: the kernel saw no interference (run-queue
+ * wait, IRQ, softirq, steal below 0.5 % of each iteration) and every
+ * duration is within 0.3 % of their median (the harness's own jitter is
+ * 0.2 %; stable_var's range of CVs is then below t = 0.01). A loaded
+ * machine's preemption, and emulation's timing under TCG (which no kernel
+ * counter sees), fail the second condition; such forks are printed and
+ * only the lower bound is checked for them.
  */
 static void test_settle_cv(void)
 {
@@ -176,6 +183,7 @@ static void test_settle_cv(void)
 		int64_t w = jint(forks[i], "warmup_iterations");
 		uint32_t pid = (uint32_t)jint(forks[i], "pid");
 		const struct bs_iter_rec *it[16] = {0};
+		double window[6], med = 0, spread = 0;
 		size_t cw, cm, ca;
 		bool disturbed = false;
 
@@ -194,16 +202,25 @@ static void test_settle_cv(void)
 				disturbed = true;
 				continue;
 			}
+			window[k - 10] = dur_ns(it[k]);
 			lost = (double)(it[k]->runq_wait_ns + it[k]->irq_ns + it[k]->softirq_ns +
 					it[k]->steal_ns);
 			disturbed |= lost > 0.005 * dur_ns(it[k]);
 		}
+		if (!disturbed && !bs_quantile(window, 6, 0.5, &med))
+			for (size_t k = 0; k < 6; k++)
+				spread = fmax(spread, fabs(window[k] / med - 1));
+		if (!disturbed && spread > 0.003) {
+			disturbed = true;
+			fprintf(stderr,
+				"    fork %zu: durations of iterations 10-15 spread %.2f %% from their "
+				"median (no kernel-seen interference): upper bound not checked\n",
+				i + 1, 100 * spread);
+		}
 		if (!disturbed) {
 			quiet++;
 			CHECK(json_object_get_boolean(bs_json_get(forks[i], "warmup_stable")));
-			/* emulation jitter is not run-queue, IRQ or steal time:
-			 * "undisturbed" cannot be told under TCG */
-			if (w > 16 && !ktest_relaxed("warmup stop bound of an undisturbed fork"))
+			if (w > 16)
 				FAILF("fork %zu: undisturbed, yet warmup stopped after %lld > 16",
 				      i + 1, (long long)w);
 		}
