@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "caps.h"
 #include "cli.h"
+#include "exit_status.h"
 #include "commands.h"
 #include "probes.h"
 
@@ -57,7 +59,7 @@ int cmd_calibrate(int argc, char **argv)
 		      { BS_SITE_URETPROBE, "uretprobe" },
 		      { BS_SITE_USDT, "usdt" } };
 	struct argp argp = { cal_options, cal_parse, "",
-			     "Measure the cost of one probe hit per kind on this machine and kernel.", NULL,
+			     "Measure the cost of one probe hit per kind on this machine and kernel.\v" BS_EXIT_STATUS_HELP, NULL,
 			     NULL, NULL };
 	struct cal_args a = { 20000, 5, false };
 	struct bs_probes_opts po = { .no_accounting = true };
@@ -68,8 +70,13 @@ int cmd_calibrate(int argc, char **argv)
 	char err[1024];
 	size_t i;
 
+	int rc;
+
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
-		return 2;
+		return BS_EXIT_USAGE;
+	rc = bs_caps_require("calibrate", bs_caps_bpf_tracing, 4);
+	if (rc)
+		return rc;
 	if (bs_probes_load(&p, &b, &po, err, sizeof(err))) {
 		fprintf(stderr, "benchscope calibrate: %s\n", err);
 		bs_probes_destroy(&p);

@@ -23,11 +23,13 @@
 #include <wordexp.h>
 
 #include "boundary.h"
+#include "caps.h"
 #include "cli.h"
 #include "commands.h"
 #include "dataset.h"
 #include "duet_report.h"
 #include "duet_run.h"
+#include "exit_status.h"
 #include "libpath.h"
 #include "measure.h"
 #include "monotime.h"
@@ -223,9 +225,8 @@ static const char duet_doc[] =
 	"      -A './bench --benchmark_filter=BM_Sort' -B './bench_b --benchmark_filter=BM_Sort'\n"
 	"  benchscope duet --probe-A '--iter ./a:step' --probe-B '--iter ./b:step' -A ./a -B ./b\n"
 	"  benchscope duet --preset gbench --stop-ci 0.02 --runs 5:40 -A ./x -B ./x   (A/A)\n"
-	"Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF.\n"
-	"Exit status: 0 no regression; 1 B slower than --fail-on-regression allows; 2 bad usage or\n"
-	"input; 3 no usable run; 4 runtime error (BPF, trace); 130 interrupted (trace kept).";
+	"Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope doctor).\n"
+	BS_EXIT_STATUS_HELP;
 
 static volatile int interrupted;
 
@@ -450,7 +451,7 @@ int cmd_duet(int argc, char **argv)
 	struct sigaction sa;
 	json_object *extra = NULL, *duet, *meth, *end;
 	char err[2048] = "";
-	int methods[BS_DM_RUN_N], rc = 2, s, null_fd = -1;
+	int methods[BS_DM_RUN_N], rc = BS_EXIT_USAGE, s, null_fd = -1;
 	size_t n_methods = 0, n_plan = 0, n_done = 0, n_ok = 0, i;
 	long rmin, rmax;
 	uint64_t t_start;
@@ -458,7 +459,7 @@ int cmd_duet(int argc, char **argv)
 
 	memset(&m, 0, sizeof(m));
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
-		return 2;
+		return BS_EXIT_USAGE;
 	for (s = 0; s < 2 && !err[0]; s++) {
 		char what[8] = "-A";
 
@@ -494,9 +495,12 @@ int cmd_duet(int argc, char **argv)
 		snprintf(err, sizeof(err), "cannot plan the runs");
 	if (err[0]) {
 		fprintf(stderr, "benchscope duet: %s\n", err);
-		rc = 2;
+		rc = BS_EXIT_USAGE;
 		goto out;
 	}
+	rc = bs_caps_require("duet", bs_caps_bpf_tracing, 4);
+	if (rc)
+		goto out;
 	aa = !strcmp(a.cmd[0], a.cmd[1]) &&
 	     (!a.probe_text[0] || !strcmp(a.probe_text[0], a.probe_text[1]));
 
@@ -577,7 +581,7 @@ int cmd_duet(int argc, char **argv)
 	opened = true;
 	if (bs_measure_open(&m, &mo, err, sizeof(err))) {
 		fprintf(stderr, "benchscope duet: %s\n", err);
-		rc = m.usage_error ? 2 : 4;
+		rc = m.usage_error ? BS_EXIT_USAGE : BS_EXIT_RUNTIME;
 		goto out;
 	}
 	bs_measure_set_hooks(&m, live_iter, live_proc, &live);
@@ -585,7 +589,7 @@ int cmd_duet(int argc, char **argv)
 		if (methods[i] == BS_DM_RUN_SYNC && !rt.running &&
 		    bs_barrier_rt_start(&rt, &m.probes, err, sizeof(err))) {
 			fprintf(stderr, "benchscope duet: %s\n", err);
-			rc = 4;
+			rc = BS_EXIT_RUNTIME;
 			goto out;
 		}
 	if (!a.harness_output)
@@ -593,7 +597,7 @@ int cmd_duet(int argc, char **argv)
 	res = calloc(n_plan, sizeof(*res));
 	if (!res) {
 		fprintf(stderr, "benchscope duet: out of memory\n");
-		rc = 4;
+		rc = BS_EXIT_RUNTIME;
 		goto out;
 	}
 	env.m = &m;
@@ -673,11 +677,11 @@ int cmd_duet(int argc, char **argv)
 	if (stopped_early)
 		fprintf(stderr, "benchscope duet: stopped after %zu of %zu runs: the CI is narrow enough (--stop-ci %g)\n",
 			n_done, n_plan, a.stop_ci);
-	rc = 0;
+	rc = BS_EXIT_OK;
 	if (n_ok == 0) {
 		fprintf(stderr, "benchscope duet: no usable run (%zu failed); the trace is %s\n", n_done,
 			a.trace);
-		rc = 3;
+		rc = BS_EXIT_NO_DATA;
 	} else {
 		struct bs_duet_report_opts ro = { .json_path = a.json, .csv_path = a.csv,
 						  .md_path = a.md, .plot_path = a.plot,
@@ -693,22 +697,22 @@ int cmd_duet(int argc, char **argv)
 		oc.worst_slowdown_lo_pct = NAN;
 		if (bs_dataset_load(a.trace, &ds, err, sizeof(err))) {
 			fprintf(stderr, "benchscope duet: cannot read back the trace: %s\n", err);
-			rc = 4;
+			rc = BS_EXIT_RUNTIME;
 		} else if ((r = bs_duet_report_render(ds, &ro, &oc, err, sizeof(err)))) {
 			fprintf(stderr, "benchscope duet: %s\n", err);
-			rc = r == -EINVAL ? 3 : 4;
+			rc = r == -EINVAL ? BS_EXIT_NO_DATA : BS_EXIT_RUNTIME;
 		} else if (a.have_fail && isfinite(oc.worst_slowdown_lo_pct) &&
 			   oc.worst_slowdown_lo_pct > a.fail_pct) {
 			fprintf(stderr, "benchscope duet: regression: B is slower than A by more than %g %% (CI lower bound %.2f %%)\n",
 				a.fail_pct, oc.worst_slowdown_lo_pct);
-			rc = 1;
+			rc = BS_EXIT_REGRESSION;
 		}
 		bs_dataset_free(ds);
 	}
-	if (measure_failed && rc == 0)
-		rc = 4;
+	if (measure_failed && rc == BS_EXIT_OK)
+		rc = BS_EXIT_RUNTIME;
 	if (interrupted)
-		rc = 130;
+		rc = BS_EXIT_INTERRUPTED;
 out:
 	bs_barrier_rt_stop(&rt);
 	if (opened)

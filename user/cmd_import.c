@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exit_status.h"
 #include "commands.h"
 #include "import_duet.h"
 
@@ -33,7 +34,8 @@ static const char usage_text[] =
     "\n"
     "Examples:\n"
     "  benchscope import --format duet-csv results.csv -o duet.trace\n"
-    "  benchscope report duet.trace --plot duet.svg\n";
+    "  benchscope report duet.trace --plot duet.svg\n"
+    "\n" BS_EXIT_STATUS_HELP "\n";
 
 int cmd_import(int argc, char **argv)
 {

@@ -19,6 +19,7 @@
 
 #include "benchscope/stats.h"
 #include "cli.h"
+#include "exit_status.h"
 #include "commands.h"
 #include "dataset.h"
 #include "replay_core.h"
@@ -196,7 +197,7 @@ static const char replay_doc[] =
     "      -o b1.trace -- ./bench --benchmark_filter=BM_x --benchmark_repetitions=1000\n"
     "then:\n"
     "  benchscope replay b1.trace b2.trace --stop all\n"
-    "Exit status: 0 ok; 1 runtime error; 2 bad usage or input.";
+    BS_EXIT_STATUS_HELP;
 
 struct row {
 	const char *name;

@@ -18,6 +18,7 @@
 
 #include "benchscope/stats.h"
 #include "cli.h"
+#include "exit_status.h"
 #include "dataset.h"
 #include "duet_report.h"
 #include "render.h"
@@ -46,7 +47,8 @@ static const char usage_text[] =
     "Examples:\n"
     "  benchscope report benchscope.trace\n"
     "  benchscope report run.trace --json run.json --csv run.csv\n"
-    "  benchscope report run.trace --md - > run.md\n";
+    "  benchscope report run.trace --md - > run.md\n"
+    "\n" BS_EXIT_STATUS_HELP "\n";
 
 int cmd_report(int argc, char **argv)
 {

@@ -21,7 +21,9 @@
 
 #include "benchscope/stats.h"
 #include "boundary.h"
+#include "caps.h"
 #include "cli.h"
+#include "exit_status.h"
 #include "commands.h"
 #include "dataset.h"
 #include "libpath.h"
@@ -235,9 +237,8 @@ static const char run_doc[] =
 	"  benchscope run --iter ./harness:run_iteration -- ./harness\n"
 	"  benchscope run --begin usdt:./h:prov:iter_begin --end usdt:./h:prov:iter_end -- ./h\n"
 	"  benchscope run --preset process -- hyperfine -N --runs 20 'gzip -k -f big.txt'\n"
-	"Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF.\n"
-	"Exit status: 0 ok; 1 runtime error; 2 bad usage or input; 3 no iteration recorded;\n"
-	"4 the harness failed (exit status or signal); 130 interrupted.";
+	"Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope doctor).\n"
+	BS_EXIT_STATUS_HELP;
 
 static volatile sig_atomic_t interrupted;
 
@@ -312,6 +313,10 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	rc = bs_caps_require("run", bs_caps_bpf_tracing, 4);
+	if (rc)
+		goto out;
+	rc = BS_EXIT_RUNTIME;
 	mo.b = &b;
 	mo.ringbuf_bytes = (size_t)a.ringbuf_mib << 20;
 	mo.interferers = !a.no_interferers;

@@ -36,8 +36,10 @@
 #include <bpf/libbpf.h>
 
 #include "boundary.h"
+#include "caps.h"
 #include "commands.h"
 #include "context.h"
+#include "exit_status.h"
 #include "session.h"
 #include "trace.h"
 #include "waste.skel.h"
@@ -135,8 +137,8 @@ static const char waste_doc[] =
     "  benchscope waste --kind dead-store --folded out.folded -- gzip -c big.txt\n"
     "  benchscope waste -p 1234 --no-baseline\n"
     "  benchscope waste --from-trace benchscope-waste.trace --json -\n\n"
-    "Exit status: 0 ok; 1 runtime error; 2 bad usage or input; 4 the program failed "
-    "(report kept); 130 interrupted.";
+    "Needs hardware watchpoints that fire (benchscope doctor), root or CAP_BPF + CAP_PERFMON.\n"
+    BS_EXIT_STATUS_HELP;
 
 static int parse_u64(const char *s, uint64_t *v, uint64_t lo, uint64_t hi)
 {
@@ -1275,6 +1277,15 @@ int cmd_waste(int argc, char **argv)
 		fprintf(stderr, "benchscope waste: no process %d\n", (int)a.pid);
 		return 2;
 	}
+	{
+		static const enum bs_cap_id need[] = {BS_CAP_BTF, BS_CAP_PRIV_BPF, BS_CAP_PRIV_PERFMON,
+						      BS_CAP_LOCKDOWN, BS_CAP_WATCHPOINTS};
+
+		rc = bs_caps_require("waste", need, sizeof(need) / sizeof(need[0]));
+		if (rc)
+			return rc;
+		rc = BS_EXIT_RUNTIME;
+	}
 	memset(&w, 0, sizeof(w));
 	memset(&nob, 0, sizeof(nob));
 	w.a = &a;
@@ -1305,7 +1316,7 @@ int cmd_waste(int argc, char **argv)
 	}
 	if (open_first_sampler_source(&w)) {
 		fprintf(stderr, "benchscope waste: %s\n", w.err);
-		rc = 2;
+		rc = BS_EXIT_UNSUPPORTED;
 		goto out;
 	}
 	w.period0 = w.period = a.period ? a.period : w.src == BS_SRC_PMU ? 20000 : 4000000;

@@ -23,4 +23,7 @@ int cmd_replay(int argc, char **argv);
 /** `benchscope waste`: 0 ok, 1 runtime error, 2 usage or bad input, 4 the program failed. */
 int cmd_waste(int argc, char **argv);
 
+/** `benchscope doctor`: 0 everything run and duet need works, 6 something lacking (exit_status.h). */
+int cmd_doctor(int argc, char **argv);
+
 #endif

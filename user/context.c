@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* context.c - the context block of a trace. */
 #include "context.h"
+#include "caps.h"
+#include "dataset.h"
 #include "trace.h"
 
 #include <json-c/json.h>
@@ -62,6 +64,18 @@ char *bs_context_json(char *const argv[], const struct bs_boundaries *b,
 	cpu_model(buf, sizeof(buf));
 	json_object_object_add(o, "cpu_model", json_object_new_string(buf));
 	json_object_object_add(o, "ncpus", json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
+	{
+		struct bs_cap c;
+
+		json_object_object_add(o, "hypervisor",
+				       json_object_new_string(bs_hypervisor_name(buf, sizeof(buf), false)));
+		json_object_object_add(o, "steal_accounting",
+				       json_object_new_boolean(bs_cap_probe(BS_CAP_STEAL, &c) ==
+							       BS_CAP_YES));
+		json_object_object_add(o, "sched_info",
+				       json_object_new_boolean(bs_cap_probe(BS_CAP_SCHED_INFO, &c) ==
+							       BS_CAP_YES));
+	}
 	if (!gethostname(host, sizeof(host) - 1))
 		json_object_object_add(o, "hostname", json_object_new_string(host));
 	json_object_object_add(o, "clock", json_object_new_string("CLOCK_MONOTONIC"));
@@ -89,4 +103,19 @@ char *bs_context_json(char *const argv[], const struct bs_boundaries *b,
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;
+}
+
+const char *bs_context_degraded(json_object *ctx, char *buf, size_t len)
+{
+	json_object *steal = bs_json_get(ctx, "steal_accounting"),
+		    *si = bs_json_get(ctx, "sched_info");
+	bool no_steal = steal && !json_object_get_boolean(steal),
+	     no_si = si && !json_object_get_boolean(si);
+
+	if (!no_steal && !no_si)
+		return NULL;
+	snprintf(buf, len, "%s%s%s", no_steal ? "steal_ns reads 0 (kernel without steal accounting)" : "",
+		 no_steal && no_si ? "; " : "",
+		 no_si ? "sched_delay_ns reads 0 (kernel without sched_info)" : "");
+	return buf;
 }

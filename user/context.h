@@ -20,4 +20,14 @@
 char *bs_context_json(char *const argv[], const struct bs_boundaries *b,
 		      const struct bs_probe_cost *cost, const char *user);
 
+struct json_object;
+
+/**
+ * bs_context_degraded - what the recording machine lacked that makes some
+ * figures read 0 (context keys "steal_accounting", "sched_info", from the
+ * capability probes of caps.h), as one line in @buf; NULL when nothing is
+ * lacking or the trace predates those keys.
+ */
+const char *bs_context_degraded(struct json_object *ctx, char *buf, size_t len);
+
 #endif

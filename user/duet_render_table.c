@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "duet_render.h"
 #include "units.h"
 
@@ -310,6 +311,23 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 		fprintf(f, "Duet %s%s\n", d->benchmark[0] ? d->benchmark : "benchmark",
 			d->aa ? "  (A/A test: A and B are the same command)" : "");
 	fprintf(f, md ? "- source: %s\n" : "  source      %s\n", d->source);
+	{
+		json_object *ctx = c->ds ? c->ds->context : NULL;
+		char deg[160];
+
+		if (ctx && bs_json_get(ctx, "kernel"))
+			fprintf(f,
+				md ? "- machine: kernel %s, %s, %s CPUs, hypervisor %s\n"
+				   : "  machine     kernel %s, %s, %s CPUs, hypervisor %s\n",
+				json_object_get_string(bs_json_get(ctx, "kernel")),
+				json_object_get_string(bs_json_get(ctx, "cpu_model")),
+				json_object_get_string(bs_json_get(ctx, "ncpus")),
+				bs_json_get(ctx, "hypervisor")
+				    ? json_object_get_string(bs_json_get(ctx, "hypervisor"))
+				    : "not recorded");
+		if (ctx && bs_context_degraded(ctx, deg, sizeof(deg)))
+			fprintf(f, md ? "- degraded: %s\n" : "  degraded    %s\n", deg);
+	}
 	if (md && d->aa)
 		fprintf(f, "- A/A test: A and B are the same command\n");
 	fprintf(f,

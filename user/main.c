@@ -20,6 +20,7 @@ static const struct {
 	{ "replay", cmd_replay, "compute stoppage points post hoc on a recorded trace" },
 	{ "waste", cmd_waste, "dead stores, silent stores and silent loads (hardware watchpoints)" },
 	{ "calibrate", cmd_calibrate, "measure what one probe hit costs here (uprobe, uretprobe, USDT)" },
+	{ "doctor", cmd_doctor, "what this machine can do for benchscope, and what it costs, measured" },
 };
 
 static void usage(FILE *f)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "report_doc.h"
 #include "units.h"
 
@@ -43,15 +44,19 @@ static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 {
 	json_object *ctx = ds->context, *b = bs_json_get(ctx, "boundaries"),
 		    *cost = bs_json_get(ctx, "probe_cost_ns");
-	char t1[32], t2[32], t3[32];
+	char t1[160], t2[32], t3[32];
 
 	bs_doc_text(doc, "Run");
 	bs_doc_line(doc, "trace       %s%s", ds->path ? ds->path : "n/a",
 		    ds->truncated ? " (truncated: the run did not finish)" : "");
 	bs_doc_line(doc, "boundaries  %s: begin %s, end %s", jstr(b, "kind"), jstr(b, "begin"),
 		    jstr(b, "end"));
-	bs_doc_line(doc, "machine     %s, kernel %s, %s, %s CPUs", jstr(ctx, "hostname"),
-		    jstr(ctx, "kernel"), jstr(ctx, "cpu_model"), jstr(ctx, "ncpus"));
+	bs_doc_line(doc, "machine     %s, kernel %s, %s, %s CPUs%s%s", jstr(ctx, "hostname"),
+		    jstr(ctx, "kernel"), jstr(ctx, "cpu_model"), jstr(ctx, "ncpus"),
+		    bs_json_get(ctx, "hypervisor") ? ", hypervisor " : "",
+		    bs_json_get(ctx, "hypervisor") ? jstr(ctx, "hypervisor") : "");
+	if (bs_context_degraded(ctx, t1, sizeof(t1)))
+		bs_doc_line(doc, "degraded    %s", t1);
 	bs_doc_line(doc, "clock       %s, started %s", jstr(ctx, "clock"), jstr(ctx, "started_at"));
 	if (cost)
 		bs_doc_line(doc, "probe cost  %s per iteration (begin %s, end %s; %s)",

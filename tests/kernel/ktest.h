@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "dataset.h"
 #include "test.h"
 
@@ -89,6 +90,35 @@ static inline const char *ktest_unavailable(void)
 #define NEED_BPF()                                          \
 	do {                                                \
 		const char *why_ = ktest_unavailable();     \
+		if (why_)                                   \
+			SKIP("%s", why_);                   \
+	} while (0)
+
+/*
+ * Why capability @id is lacking on this machine, by the probe `benchscope
+ * doctor` and the subcommands use (caps.h), or NULL when it works. The
+ * reason names what the probe found (e.g. "hardware watchpoints do not fire
+ * on this machine: they open, but 0 of 1000 writes trapped (hypervisor:
+ * PVM)"). vmtest runs the tests again where QEMU provides the capability.
+ */
+static inline const char *ktest_lacks(enum bs_cap_id id)
+{
+	static char why[512];
+	struct bs_cap c;
+
+	if (bs_cap_probe(id, &c) != BS_CAP_NO)
+		return NULL;
+	snprintf(why, sizeof(why), "%s: %s (benchscope doctor's probe)", bs_cap_info(id)->lacking,
+		 c.figure);
+	return why;
+}
+
+/* Skip the current test unless BPF works and capability @id is there. */
+#define NEED_CAP(id)                                        \
+	do {                                                \
+		const char *why_ = ktest_unavailable();     \
+		if (!why_)                                  \
+			why_ = ktest_lacks(id);             \
 		if (why_)                                   \
 			SKIP("%s", why_);                   \
 	} while (0)

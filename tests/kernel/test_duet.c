@@ -237,57 +237,84 @@ static void test_aa_no_difference(void)
 }
 
 /*
+ * Time taken from the duet's sides by third parties (not by the other
+ * side), as a fraction of their iteration time, from the noise diagnosis.
+ */
+static double third_party_share(const struct bs_dataset *ds)
+{
+	struct bs_duet_data *d = NULL;
+	struct bs_duet_noise *n = NULL;
+	char err[512];
+	double third = 0, busy = 0;
+
+	if (bs_duet_data_build(ds, &d, err, sizeof(err)))
+		return NAN;
+	if (bs_duet_noise_build(ds, d, &n) == 0) {
+		for (int s = 0; s < 2; s++) {
+			third += (double)n->method[BS_DM_ASYNC][s].by_third_ns;
+			busy += (double)n->method[BS_DM_ASYNC][s].busy_ns;
+		}
+		bs_duet_noise_free(n);
+	}
+	bs_duet_data_free(d);
+	return busy > 0 ? third / busy : NAN;
+}
+
+/*
  * B does 10 % more work per invocation: the async duet (8 runs) sees B
  * slower by 4-16 % (the tolerance: the invocation also runs the harness's
- * loop, and this VM is shared) with the CI excluding 0; every duet's exit
- * status follows --fail-on-regression 2 (1 exactly when the reported lower
- * bound is above 2 %). Repeated up to twice (other seeds) if a duet misses:
- * while other work loads both vCPUs (a QEMU guest, a compiler), per-run
- * means swing by 2x and one duet can miss.
+ * loop) with the CI excluding 0; the exit status follows
+ * --fail-on-regression 2 (5 exactly when the reported lower bound is above
+ * 2 %).
+ *
+ * Both sides are pinned to CPU 0 (--cpus A=0,B=0): the kernel time-slices
+ * them, so whatever speed that vCPU has at a moment, both sides have it.
+ * With one side per vCPU, hosts that slow one vCPU unseen by the guest
+ * (AMD EPYC under PVM: 1.6-2x for seconds, steal reading 0) make an 8-run
+ * duet's CI 50-80 % wide and this test fail for the host's sake; measured
+ * there, seeds 1-3: default placement missed 1 of 3, pinned found
+ * 8.1-10.3 % in 3 of 3. Cancelling per-CPU speed in the default placement
+ * is the duet's own open problem, measured by bench/duet-bench, not here.
+ * The accuracy is judged when third parties took less than BUSY_SHARE of
+ * the sides' time (the time each side waits for the other is by design).
  */
 static void test_b_slower_detected(void)
 {
 	const char *trace = ktmp("ab.trace");
-	char seed[16];
 	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--preset", "gbench",
 			 "--method", "async", "--runs", "8", "--fail-on-regression", "2",
-			 "--seed", seed, "-o", (char *)trace, "-A", cmd_a, "-B", cmd_b, NULL };
+			 "--cpus", "A=0,B=0", "--seed", "1", "-o", (char *)trace, "-A", cmd_a,
+			 "-B", cmd_b, NULL };
 	struct kresult r;
 	struct bs_dataset *ds;
 	struct bs_dmres v;
-	int attempt;
-	bool good = false, busy = false;
+	double third;
 
 	NEED_BPF();
-	for (attempt = 0; attempt < 3 && !good; attempt++) {
-		bool async_ok = false;
-
-		snprintf(seed, sizeof(seed), "%d", attempt + 1);
-		krun(&r, argv);
-		ds = kload(trace);
-		if (!ds)
-			return;
-		CHECK(!json_object_get_boolean(ev_member(ds->context, "duet", "aa")));
-		if (verdict_of(ds, BS_DM_ASYNC, &v)) {
-			busy = runq_share(ds) > BUSY_SHARE;
-			fprintf(stderr, "    B +10 %% work, async (attempt %d, run-queue wait %.1f %%): %s\n",
-				attempt + 1, 100 * runq_share(ds), v.verdict);
-			async_ok = v.v.pct > 4 && v.v.pct < 16 && v.v.lo_pct > 0;
-			/* exit 1 exactly when the report's lower bound is above 2 % */
-			CHECK_INT_EQ(r.exit_code, v.v.lo_pct > 2 ? 1 : 0);
-			if (r.exit_code == 1)
-				CHECK(strstr(r.err, "regression") != NULL);
-		} else {
-			FAILF("no async verdict in the duet trace (exit %d)", r.exit_code);
-		}
-		good = async_ok;
-		bs_dataset_free(ds);
+	krun(&r, argv);
+	ds = kload(trace);
+	if (!ds)
+		return;
+	CHECK(!json_object_get_boolean(ev_member(ds->context, "duet", "aa")));
+	if (!verdict_of(ds, BS_DM_ASYNC, &v)) {
+		FAILF("no async verdict in the duet trace (exit %d)", r.exit_code);
+		goto out;
 	}
-	if (!good && (busy || ktest_relaxed("B +10 % duet accuracy")))
-		fprintf(stderr, "    B +10 %% accuracy not judged: the machine was busy (run-queue wait > %.0f %%)\n",
+	third = third_party_share(ds);
+	fprintf(stderr, "    B +10 %% work, async on one CPU (third parties took %.1f %%): %s\n",
+		100 * third, v.verdict);
+	CHECK_INT_EQ(r.exit_code, v.v.lo_pct > 2 ? 5 : 0);
+	if (r.exit_code == 5)
+		CHECK(strstr(r.err, "regression") != NULL);
+	if (third > BUSY_SHARE || ktest_relaxed("B +10 % duet accuracy")) {
+		fprintf(stderr, "    B +10 %% accuracy not judged: third parties took > %.0f %%\n",
 			100 * BUSY_SHARE);
-	else
-		CHECK(good);
+	} else {
+		CHECK(v.v.pct > 4 && v.v.pct < 16);
+		CHECK(v.v.lo_pct > 0);
+	}
+out:
+	bs_dataset_free(ds);
 	unlink(trace);
 }
 

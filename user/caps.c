@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: MIT
+/*
+ * caps.c - the capability probes that need no BPF object of ours: kernel,
+ * privileges, hypervisor, CPU, hardware watchpoints, PMU address sampling,
+ * steal and scheduler statistics (caps.h).
+ */
+#include "caps.h"
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <cpuid.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "exit_status.h"
+#include "waste_watch.h"
+
+static const struct bs_cap_info infos[BS_CAP_N] = {
+    [BS_CAP_KERNEL] = {"kernel", "kernel", "", false, ""},
+    [BS_CAP_BTF] = {"btf", "kernel BTF", "run, duet, calibrate, waste", true, "no kernel BTF"},
+    [BS_CAP_PRIV_BPF] = {"cap_bpf", "CAP_BPF", "run, duet, calibrate, waste", true, "no CAP_BPF"},
+    [BS_CAP_PRIV_PERFMON] = {"cap_perfmon", "CAP_PERFMON", "run, duet, calibrate, waste", true,
+			     "no CAP_PERFMON"},
+    [BS_CAP_PARANOID] = {"perf_event_paranoid", "perf_event_paranoid", "", false, ""},
+    [BS_CAP_UNPRIV_BPF] = {"unprivileged_bpf_disabled", "unprivileged_bpf_disabled", "", false, ""},
+    [BS_CAP_LOCKDOWN] = {"lockdown", "lockdown allows BPF tracing", "run, duet, calibrate, waste",
+			 true, "kernel lockdown forbids BPF tracing"},
+    [BS_CAP_HYPERVISOR] = {"hypervisor", "hypervisor", "", false, ""},
+    [BS_CAP_CPU] = {"cpu", "CPU", "", false, ""},
+    [BS_CAP_BPF_LOAD] = {"bpf_programs", "BPF programs load and attach", "run, duet, calibrate",
+			 true, "BPF programs do not load"},
+    [BS_CAP_RINGBUF] = {"ringbuf", "BPF ring buffer", "run, duet, waste", true,
+			"no BPF ring buffer"},
+    [BS_CAP_TASK_STORAGE] = {"task_storage", "BPF task storage", "", false, ""},
+    [BS_CAP_UPROBE] = {"uprobe", "uprobe hit", "run --iter/--begin/--end, gbench", true,
+		       "uprobes do not work"},
+    [BS_CAP_URETPROBE] = {"uretprobe", "uretprobe hit", "run --iter", false,
+			  "uretprobes do not work"},
+    [BS_CAP_USDT] = {"usdt", "USDT hit", "run --begin usdt:...", false, "USDT probes do not work"},
+    [BS_CAP_URETPROBE_SYSCALL] = {"uretprobe_syscall", "uretprobe syscall", "", false, ""},
+    [BS_CAP_UPROBE_NOP5] = {"uprobe_nop5", "nop5 uprobe optimisation", "", false, ""},
+    [BS_CAP_WATCHPOINTS] = {"watchpoints", "hardware watchpoints fire", "waste", false,
+			    "hardware watchpoints do not fire on this machine"},
+    [BS_CAP_PEBS] = {"pebs", "Intel PEBS address sampling", "waste --source pmu", false,
+		     "no precise memory-access sampling"},
+    [BS_CAP_IBS] = {"ibs_op", "AMD IBS op sampling", "", false, ""},
+    [BS_CAP_STEAL] = {"steal_accounting", "steal accounting", "run/duet steal_ns (0 without it)",
+		      false, "no steal accounting"},
+    [BS_CAP_STEAL_MOVING] = {"steal_moving", "steal clock moving", "", false, ""},
+    [BS_CAP_SCHED_INFO] = {"sched_info", "sched_info run_delay", "run/duet sched_delay_ns", false,
+			   "no sched_info"},
+    [BS_CAP_SCHEDSTATS] = {"schedstats", "schedstats", "", false, ""},
+};
+
+const struct bs_cap_info *bs_cap_info(enum bs_cap_id id)
+{
+	return &infos[(unsigned)id < BS_CAP_N ? id : 0];
+}
+
+static enum bs_cap_state set(struct bs_cap *c, enum bs_cap_state s, double v, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static enum bs_cap_state set(struct bs_cap *c, enum bs_cap_state s, double v, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->state = s;
+	c->value = v;
+	va_start(ap, fmt);
+	vsnprintf(c->figure, sizeof(c->figure), fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* The first line of a small file, without its newline; -errno when unreadable. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* ---- privileges ------------------------------------------------------------------- */
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+static enum bs_cap_state probe_priv(struct bs_cap *c, int cap, const char *name)
+{
+	if (has_cap(cap))
+		return set(c, BS_CAP_YES, NAN, "in the effective set");
+	if (has_cap(CAP_SYS_ADMIN))
+		return set(c, BS_CAP_YES, NAN, "through CAP_SYS_ADMIN");
+	return set(c, BS_CAP_NO, NAN, "run as root, or grant %s", name);
+}
+
+static enum bs_cap_state probe_sysctl(struct bs_cap *c, const char *path)
+{
+	char buf[64];
+
+	if (read_line(path, buf, sizeof(buf)))
+		return set(c, BS_CAP_UNKNOWN, NAN, "unreadable (%s)", path);
+	return set(c, BS_CAP_INFO, strtod(buf, NULL), "%s", buf);
+}
+
+static enum bs_cap_state probe_lockdown(struct bs_cap *c)
+{
+	char buf[128], *sel;
+
+	if (read_line("/sys/kernel/security/lockdown", buf, sizeof(buf)))
+		return set(c, BS_CAP_YES, NAN, "no lockdown (securityfs has none)");
+	sel = strchr(buf, '[');
+	if (sel && !strncmp(sel, "[confidentiality]", 17))
+		return set(c, BS_CAP_NO, NAN,
+			   "lockdown=confidentiality forbids BPF reads of kernel memory");
+	return set(c, BS_CAP_YES, NAN, "%s", buf);
+}
+
+/* ---- hypervisor and CPU -------------------------------------------------------------- */
+
+/* "Hypervisor detected: X" in the kernel log (root; the boot lines may have rotated out). */
+static bool hypervisor_from_klog(char *out, size_t len)
+{
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf, *p;
+	bool found = false;
+
+	if (n <= 0)
+		return false;
+	buf = malloc((size_t)n + 1);
+	if (!buf)
+		return false;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
+	if (n > 0) {
+		buf[n] = 0;
+		p = strstr(buf, "Hypervisor detected: ");
+		if (p) {
+			p += strlen("Hypervisor detected: ");
+			snprintf(out, len, "%.*s", (int)strcspn(p, "\n"), p);
+			found = true;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+static const char *signature_name(const char *sig)
+{
+	static const struct {
+		const char *sig, *name;
+	} known[] = {
+	    {"KVMKVMKVM", "KVM"},	  {"Microsoft Hv", "Hyper-V"},
+	    {"VMwareVMware", "VMware"},	  {"XenVMMXenVMM", "Xen"},
+	    {"TCGTCGTCGTCG", "QEMU TCG"}, {"bhyve bhyve ", "bhyve"},
+	    {"ACRNACRNACRN", "ACRN"},	  {"VBoxVBoxVBox", "VirtualBox"},
+	    {"QNXQVMBSQG", "QNX"},	  {" lrpepyh  vr", "Parallels"},
+	    {"LinuxPVMPVM", "PVM"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strncmp(sig, known[i].sig, strlen(known[i].sig)))
+			return known[i].name;
+	return NULL;
+}
+
+static bool firecracker_cmdline(void)
+{
+	char buf[4096];
+	FILE *f = fopen("/proc/cmdline", "re");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strstr(buf, "firecracker") != NULL;
+}
+
+const char *bs_hypervisor_name(char *buf, size_t len, bool detail)
+{
+	unsigned a, b, c, d;
+	char sig[13] = {0}, kern[64];
+	const char *name;
+	bool fc = firecracker_cmdline();
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31))) {
+		snprintf(buf, len, "none (bare metal)");
+		return buf;
+	}
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	name = signature_name(sig);
+	if (hypervisor_from_klog(kern, sizeof(kern)))
+		snprintf(buf, len, "%s%s%s%s%s", kern, fc ? ", Firecracker" : "",
+			 detail ? " (kernel log; CPUID signature \"" : "", detail ? sig : "",
+			 detail ? "\")" : "");
+	else if (name)
+		snprintf(buf, len, "%s%s%s", name, fc ? ", Firecracker" : "",
+			 detail ? " (CPUID signature)" : "");
+	else
+		snprintf(buf, len, "unknown (CPUID signature \"%s\")", sig);
+	return buf;
+}
+
+static void cpuinfo_field(const char *key, char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512], *colon;
+
+	snprintf(out, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		colon = strchr(line, ':');
+		if (colon && !strncmp(line, key, strlen(key))) {
+			colon++;
+			colon += strspn(colon, " \t");
+			colon[strcspn(colon, "\n")] = 0;
+			snprintf(out, len, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static enum bs_cap_state probe_cpu(struct bs_cap *c)
+{
+	char vendor[64], model[160], smt[32];
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	cpuinfo_field("vendor_id", vendor, sizeof(vendor));
+	cpuinfo_field("model name", model, sizeof(model));
+	if (read_line("/sys/devices/system/cpu/smt/active", smt, sizeof(smt)))
+		snprintf(smt, sizeof(smt), "unknown");
+	else
+		snprintf(smt, sizeof(smt), "%s", !strcmp(smt, "1") ? "on" : "off");
+	return set(c, BS_CAP_INFO, (double)n, "%s, %s, %ld CPUs, SMT %s", vendor, model, n, smt);
+}
+
+/* ---- perf events ---------------------------------------------------------------------- */
+
+static volatile unsigned long watched;
+
+/*
+ * A watchpoint opened and armed as `waste` arms one (waste_watch.h), on this
+ * thread, and 1000 writes to it: every write must be counted.
+ */
+static enum bs_cap_state probe_watchpoints(struct bs_cap *c)
+{
+	long long count = 0;
+	int fd, err, i;
+	char hv[160];
+
+	fd = bs_waste_open_bp(0);
+	if (fd < 0)
+		return set(c, BS_CAP_NO, 0, "a breakpoint event does not open: %s", strerror(-fd));
+	err = bs_waste_arm_bp(fd, (unsigned long)(uintptr_t)&watched, sizeof(watched), 2);
+	if (err) {
+		close(fd);
+		return set(c, BS_CAP_NO, 0, "arming a breakpoint fails: %s", strerror(-err));
+	}
+	for (i = 0; i < 1000; i++)
+		watched = (unsigned long)i;
+	bs_waste_disarm_bp(fd);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = -1;
+	close(fd);
+	if (count == 1000)
+		return set(c, BS_CAP_YES, 1000, "1000 of 1000 writes trapped");
+	bs_hypervisor_name(hv, sizeof(hv), false);
+	return set(c, BS_CAP_NO, (double)count,
+		   "they open, but %lld of 1000 writes trapped (hypervisor: %s)", count, hv);
+}
+
+static enum bs_cap_state probe_pebs(struct bs_cap *c)
+{
+	int fd = bs_waste_open_sampler(0, BS_SRC_PMU, 100000, true);
+
+	if (fd >= 0) {
+		close(fd);
+		return set(c, BS_CAP_YES, NAN, "cpu/mem-loads opens with precise_ip 2");
+	}
+	return set(c, BS_CAP_NO, NAN, "%s",
+		   fd == -ENOENT ? "no cpu/events/mem-loads PMU event" : strerror(-fd));
+}
+
+static enum bs_cap_state probe_ibs(struct bs_cap *c)
+{
+	char buf[32];
+
+	if (read_line("/sys/bus/event_source/devices/ibs_op/type", buf, sizeof(buf)))
+		return set(c, BS_CAP_NO, NAN, "no ibs_op PMU");
+	return set(c, BS_CAP_YES, NAN, "ibs_op PMU type %s (not used by waste yet)", buf);
+}
+
+/* ---- kernel configuration seen through BTF ------------------------------------------ */
+
+/* Whether struct @s of the running kernel has member @m (its BTF). -errno without BTF. */
+static int btf_has_member(const char *s, const char *m)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	const struct btf_member *mem;
+	int id, i, found = 0;
+
+	if (!btf)
+		return -errno;
+	id = btf__find_by_name_kind(btf, s, BTF_KIND_STRUCT);
+	if (id > 0) {
+		t = btf__type_by_id(btf, id);
+		mem = btf_members(t);
+		for (i = 0; i < btf_vlen(t) && !found; i++)
+			found = !strcmp(btf__name_by_offset(btf, mem[i].name_off), m);
+	}
+	btf__free(btf);
+	return found;
+}
+
+/* Sum of the steal column of /proc/stat's "cpu" line (USER_HZ ticks); -1 when unreadable. */
+static long long steal_ticks(void)
+{
+	unsigned long long v[8];
+	char line[512];
+	FILE *f = fopen("/proc/stat", "re");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	return n == 8 ? (long long)v[7] : -1;
+}
+
+static enum bs_cap_state probe_steal_moving(struct bs_cap *c)
+{
+	long long s0 = steal_ticks(), s1;
+
+	usleep(500000);
+	s1 = steal_ticks();
+	if (s0 < 0 || s1 < 0)
+		return set(c, BS_CAP_UNKNOWN, NAN, "/proc/stat unreadable");
+	if (s1 > s0)
+		return set(c, BS_CAP_INFO, (double)(s1 - s0), "moving (%lld ticks in 0.5 s)",
+			   s1 - s0);
+	return set(c, BS_CAP_INFO, 0,
+		   "not moving now (0 in 0.5 s: a host may still slow a vCPU unseen)");
+}
+
+static enum bs_cap_state probe_btf_member(struct bs_cap *c, const char *s, const char *m,
+					  const char *yes, const char *no)
+{
+	int r = btf_has_member(s, m);
+
+	if (r < 0)
+		return set(c, BS_CAP_UNKNOWN, NAN, "no kernel BTF to look in");
+	return r ? set(c, BS_CAP_YES, NAN, "%s", yes) : set(c, BS_CAP_NO, NAN, "%s", no);
+}
+
+/* Whether the running kernel has symbol @name (/proc/kallsyms; root sees it). */
+static int kallsyms_has(const char *name)
+{
+	char line[512], *sym;
+	FILE *f = fopen("/proc/kallsyms", "re");
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f)) {
+		sym = strrchr(line, ' ');
+		if (sym) {
+			sym++;
+			sym[strcspn(sym, "\n\t")] = 0;
+			found = !strcmp(sym, name);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static enum bs_cap_state probe_ksym(struct bs_cap *c, const char *sym, const char *yes,
+				    const char *no)
+{
+	int r = kallsyms_has(sym);
+
+	if (r < 0)
+		return set(c, BS_CAP_UNKNOWN, NAN, "/proc/kallsyms unreadable");
+	return r ? set(c, BS_CAP_YES, NAN, "%s", yes) : set(c, BS_CAP_NO, NAN, "%s", no);
+}
+
+enum bs_cap_state bs_cap_probe(enum bs_cap_id id, struct bs_cap *c)
+{
+	struct utsname u;
+	char buf[192];
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->value = NAN;
+	switch (id) {
+	case BS_CAP_KERNEL:
+		if (uname(&u))
+			return set(c, BS_CAP_UNKNOWN, NAN, "uname: %s", strerror(errno));
+		return set(c, BS_CAP_INFO, NAN, "%s %s", u.release, u.machine);
+	case BS_CAP_BTF:
+		return access("/sys/kernel/btf/vmlinux", R_OK)
+			   ? set(c, BS_CAP_NO, NAN,
+				 "/sys/kernel/btf/vmlinux missing (CONFIG_DEBUG_INFO_BTF)")
+			   : set(c, BS_CAP_YES, NAN, "/sys/kernel/btf/vmlinux");
+	case BS_CAP_PRIV_BPF:
+		return probe_priv(c, CAP_BPF, "CAP_BPF");
+	case BS_CAP_PRIV_PERFMON:
+		return probe_priv(c, CAP_PERFMON, "CAP_PERFMON");
+	case BS_CAP_PARANOID:
+		return probe_sysctl(c, "/proc/sys/kernel/perf_event_paranoid");
+	case BS_CAP_UNPRIV_BPF:
+		return probe_sysctl(c, "/proc/sys/kernel/unprivileged_bpf_disabled");
+	case BS_CAP_LOCKDOWN:
+		return probe_lockdown(c);
+	case BS_CAP_HYPERVISOR:
+		return set(c, BS_CAP_INFO, NAN, "%s", bs_hypervisor_name(buf, sizeof(buf), true));
+	case BS_CAP_CPU:
+		return probe_cpu(c);
+	case BS_CAP_URETPROBE_SYSCALL:
+		return probe_ksym(c, "__x64_sys_uretprobe",
+				  "a uretprobe returns through a syscall, not a trap",
+				  "a uretprobe returns through a trap");
+	case BS_CAP_UPROBE_NOP5:
+		return probe_ksym(c, "__x64_sys_uprobe", "in the kernel (5-byte nop sites only)",
+				  "every uprobe hit is a trap");
+	case BS_CAP_WATCHPOINTS:
+		return probe_watchpoints(c);
+	case BS_CAP_PEBS:
+		return probe_pebs(c);
+	case BS_CAP_IBS:
+		return probe_ibs(c);
+	case BS_CAP_STEAL:
+		return probe_btf_member(
+		    c, "rq", "prev_steal_time_rq", "the run queue has a steal clock",
+		    "steal_ns reads 0 (kernel without CONFIG_PARAVIRT_TIME_ACCOUNTING)");
+	case BS_CAP_STEAL_MOVING:
+		return probe_steal_moving(c);
+	case BS_CAP_SCHED_INFO:
+		return probe_btf_member(
+		    c, "task_struct", "sched_info", "task_struct has sched_info",
+		    "sched_delay_ns reads 0 (kernel without CONFIG_SCHED_INFO)");
+	case BS_CAP_SCHEDSTATS:
+		if (read_line("/proc/sys/kernel/sched_schedstats", buf, sizeof(buf)))
+			return set(c, BS_CAP_INFO, NAN, "not in this kernel (CONFIG_SCHEDSTATS)");
+		return set(c, BS_CAP_INFO, strtod(buf, NULL), "%s",
+			   !strcmp(buf, "1") ? "on" : "off");
+	default:
+		return set(c, BS_CAP_UNKNOWN, NAN, "not probed (needs kernel BTF and privileges)");
+	}
+}
+
+const enum bs_cap_id bs_caps_bpf_tracing[4] = {BS_CAP_BTF, BS_CAP_PRIV_BPF, BS_CAP_PRIV_PERFMON,
+					       BS_CAP_LOCKDOWN};
+
+int bs_caps_require(const char *cmd, const enum bs_cap_id *ids, size_t n)
+{
+	struct bs_cap c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (bs_cap_probe(ids[i], &c) != BS_CAP_NO)
+			continue;
+		fprintf(stderr, "benchscope %s: %s: %s; %s needs it (see benchscope doctor)\n", cmd,
+			bs_cap_info(ids[i])->lacking, c.figure, cmd);
+		return BS_EXIT_UNSUPPORTED;
+	}
+	return 0;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_doctor.c - `benchscope doctor [--json FILE|-] [--calls N] [--rounds N]`:
+ * what this machine can do for benchscope and what it costs, measured
+ * (caps.h): a table on stdout (feature, yes/no, the figure, what depends on
+ * it), or JSON (docs/json-schema.md, "Doctor").
+ */
+#include <argp.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "caps.h"
+#include "cli.h"
+#include "commands.h"
+#include "context.h"
+#include "exit_status.h"
+
+struct doctor_args {
+	const char *json;
+	long calls, rounds;
+};
+
+static const struct argp_option doctor_options[] = {
+    {"json", 'j', "FILE", 0, "write the findings as JSON to FILE ('-': stdout, no table)", 0},
+    {"calls", 'n', "N", 0, "probe hits per cost round (default 5000)", 0},
+    {"rounds", 'r', "N", 0, "cost rounds; the median is reported (default 5)", 0},
+    {0}};
+
+static const char doctor_doc[] =
+    "Report what this machine can do for benchscope, and what it costs, by trying it: "
+    "privileges, kernel BTF, the hypervisor, BPF programs and maps, the cost of a uprobe, "
+    "uretprobe and USDT hit, hardware watchpoints (armed and written to), PMU address "
+    "sampling, steal and scheduler accounting. Each line says which subcommands depend on "
+    "the feature.\v"
+    "Examples:\n"
+    "  benchscope doctor\n"
+    "  benchscope doctor --json doctor.json\n"
+    "Status 0 when everything run and duet need works, 6 when something is "
+    "lacking.\n" BS_EXIT_STATUS_HELP;
+
+static error_t doctor_parse(int key, char *arg, struct argp_state *state)
+{
+	struct doctor_args *a = state->input;
+
+	switch (key) {
+	case 'j':
+		a->json = arg;
+		break;
+	case 'n':
+		if (bs_parse_long(arg, 10, 10000000, &a->calls))
+			argp_error(state,
+				   "--calls takes a whole number from 10 to 10000000, not '%s'",
+				   arg);
+		break;
+	case 'r':
+		if (bs_parse_long(arg, 1, 101, &a->rounds))
+			argp_error(state, "--rounds takes a whole number from 1 to 101, not '%s'",
+				   arg);
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const char *state_word(enum bs_cap_state s)
+{
+	switch (s) {
+	case BS_CAP_YES:
+		return "yes";
+	case BS_CAP_NO:
+		return "no";
+	case BS_CAP_INFO:
+		return "info";
+	default:
+		return "unknown";
+	}
+}
+
+static void print_table(const struct bs_cap *caps, bool ok)
+{
+	const struct bs_cap_info *in;
+	int i;
+
+	printf("%-28s %-4s %s\n", "feature", "", "found [used by]");
+	for (i = 0; i < BS_CAP_N; i++) {
+		in = bs_cap_info((enum bs_cap_id)i);
+		printf("%-28s %-4s %s", in->label,
+		       caps[i].state == BS_CAP_INFO ? "" : state_word(caps[i].state),
+		       caps[i].figure);
+		if (in->used_by[0])
+			printf("  [%s]", in->used_by);
+		putchar('\n');
+	}
+	printf("\n%s\n", ok ? "run and duet: everything they need works here"
+			    : "run and duet: something they need is lacking (the lines marked no "
+			      "and [run...] above)");
+	if (caps[BS_CAP_WATCHPOINTS].state != BS_CAP_YES)
+		printf("waste: refused here (hardware watchpoints do not fire)\n");
+}
+
+static json_object *to_json(const struct bs_cap *caps, bool ok)
+{
+	json_object *o = json_object_new_object(), *cs = json_object_new_object(), *c;
+	const struct bs_cap_info *in;
+	int i;
+
+	json_object_object_add(o, "tool", json_object_new_string("benchscope"));
+	json_object_object_add(o, "version", json_object_new_string(BS_VERSION));
+	json_object_object_add(o, "subcommand", json_object_new_string("doctor"));
+	json_object_object_add(o, "run_and_duet_ok", json_object_new_boolean(ok));
+	for (i = 0; i < BS_CAP_N; i++) {
+		in = bs_cap_info((enum bs_cap_id)i);
+		c = json_object_new_object();
+		json_object_object_add(c, "state",
+				       json_object_new_string(state_word(caps[i].state)));
+		json_object_object_add(
+		    c, "value",
+		    isnan(caps[i].value) ? NULL : json_object_new_double(caps[i].value));
+		json_object_object_add(c, "figure", json_object_new_string(caps[i].figure));
+		json_object_object_add(c, "label", json_object_new_string(in->label));
+		json_object_object_add(c, "used_by", json_object_new_string(in->used_by));
+		json_object_object_add(c, "essential", json_object_new_boolean(in->essential));
+		json_object_object_add(cs, in->key, c);
+	}
+	json_object_object_add(o, "capabilities", cs);
+	return o;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	struct argp argp = {doctor_options, doctor_parse, "", doctor_doc, NULL, NULL, NULL};
+	struct doctor_args a = {NULL, 5000, 5};
+	struct bs_cap caps[BS_CAP_N];
+	json_object *o;
+	bool ok = true, to_stdout;
+	int i, rc = BS_EXIT_OK;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+		return BS_EXIT_USAGE;
+	to_stdout = a.json && !strcmp(a.json, "-");
+	for (i = 0; i < BS_CAP_N; i++)
+		bs_cap_probe((enum bs_cap_id)i, &caps[i]);
+	if (caps[BS_CAP_BTF].state == BS_CAP_YES && caps[BS_CAP_PRIV_BPF].state == BS_CAP_YES &&
+	    caps[BS_CAP_PRIV_PERFMON].state == BS_CAP_YES)
+		bs_caps_probe_bpf(caps, (int)a.calls, (int)a.rounds);
+	for (i = 0; i < BS_CAP_N; i++)
+		if (bs_cap_info((enum bs_cap_id)i)->essential && caps[i].state != BS_CAP_YES)
+			ok = false;
+	if (!to_stdout)
+		print_table(caps, ok);
+	if (a.json) {
+		o = to_json(caps, ok);
+		if (to_stdout)
+			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+		else if (json_object_to_file_ext(a.json, o, JSON_C_TO_STRING_PRETTY)) {
+			fprintf(stderr, "benchscope doctor: cannot write %s: %s\n", a.json,
+				json_util_get_last_err());
+			rc = BS_EXIT_RUNTIME;
+		}
+		json_object_put(o);
+	}
+	if (rc == BS_EXIT_OK && !ok)
+		rc = BS_EXIT_UNSUPPORTED;
+	return rc;
+}
