@@ -497,14 +497,22 @@ const enum bs_cap_id bs_caps_bpf_tracing[4] = {BS_CAP_BTF, BS_CAP_PRIV_BPF, BS_C
 int bs_caps_require(const char *cmd, const enum bs_cap_id *ids, size_t n)
 {
 	struct bs_cap c;
-	size_t i;
+	char line[1024] = "";
+	size_t i, len = 0, lacking = 0;
 
 	for (i = 0; i < n; i++) {
 		if (bs_cap_probe(ids[i], &c) != BS_CAP_NO)
 			continue;
-		fprintf(stderr, "benchscope %s: %s: %s; %s needs it (see benchscope doctor)\n", cmd,
-			bs_cap_info(ids[i])->lacking, c.figure, cmd);
-		return BS_EXIT_UNSUPPORTED;
+		lacking++;
+		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
+					"%s%s: %s", lacking > 1 ? "; " : "",
+					bs_cap_info(ids[i])->lacking, c.figure);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
 	}
-	return 0;
+	if (!lacking)
+		return 0;
+	fprintf(stderr, "benchscope %s: %s; %s needs %s (see benchscope doctor)\n", cmd, line, cmd,
+		lacking > 1 ? "them" : "it");
+	return BS_EXIT_UNSUPPORTED;
 }

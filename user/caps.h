@@ -107,10 +107,10 @@ const char *bs_hypervisor_name(char *buf, size_t len, bool detail);
 
 /**
  * bs_caps_require - check, at a subcommand's start, the capabilities @ids
- * (@n of them, no BPF-object ones) that @cmd needs. On the first one
- * lacking, prints one line "benchscope CMD: <what> on this machine (...);
- * CMD needs it (see benchscope doctor)" on stderr and returns
- * BS_EXIT_UNSUPPORTED (6); returns 0 when all work.
+ * (@n of them, no BPF-object ones) that @cmd needs. When any is lacking,
+ * prints one line "benchscope CMD: <what is lacking>: <what the probe
+ * found>[; <the next one> ...]; CMD needs it (see benchscope doctor)" on
+ * stderr and returns BS_EXIT_UNSUPPORTED (6); returns 0 when all work.
  */
 int bs_caps_require(const char *cmd, const enum bs_cap_id *ids, size_t n);
 

@@ -77,16 +77,6 @@ static inline int ktest_relaxed(const char *what)
 	return 1;
 }
 
-/* Why BPF tests cannot run here, or NULL when they can. */
-static inline const char *ktest_unavailable(void)
-{
-	if (geteuid() != 0)
-		return "not root (BPF tests need root or CAP_BPF+CAP_PERFMON)";
-	if (access("/sys/kernel/btf/vmlinux", R_OK))
-		return "kernel without BTF (/sys/kernel/btf/vmlinux)";
-	return NULL;
-}
-
 #define NEED_BPF()                                          \
 	do {                                                \
 		const char *why_ = ktest_unavailable();     \
@@ -111,6 +101,21 @@ static inline const char *ktest_lacks(enum bs_cap_id id)
 	snprintf(why, sizeof(why), "%s: %s (benchscope doctor's probe)", bs_cap_info(id)->lacking,
 		 c.figure);
 	return why;
+}
+
+/*
+ * Why BPF tests cannot run here, or NULL when they can: what every
+ * subcommand that loads BPF needs (BTF, CAP_BPF, CAP_PERFMON, no lockdown),
+ * by the same probes (caps.h bs_caps_bpf_tracing).
+ */
+static inline const char *ktest_unavailable(void)
+{
+	const char *why;
+
+	for (size_t i = 0; i < 4; i++)
+		if ((why = ktest_lacks(bs_caps_bpf_tracing[i])))
+			return why;
+	return NULL;
 }
 
 /* Skip the current test unless BPF works and capability @id is there. */
