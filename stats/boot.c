@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * boot.c - bootstrap confidence intervals: percentile, BCa, hierarchical,
- * ratio of means, moving block (DESIGN.md §4.2; seed 003 §4.2.3, §5.4).
+ * ratio of means, moving block (Kalibera & Jones 2013; Laaber et al. 2020 §4.2.3, §5.4).
  */
 #include <math.h>
 #include <stdlib.h>

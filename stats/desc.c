@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * desc.c - descriptive statistics, quantiles, outlier rules (DESIGN.md §4.1).
+ * desc.c - descriptive statistics, quantiles, outlier rules (.NET CF team 2007; Laaber et al. 2020 §5.3).
  */
 #include <math.h>
 #include <stdlib.h>

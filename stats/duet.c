@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * duet.c - duet benchmarking analysis: overlaps, pairing, CI test, U test,
- * MDS, runtime speedup (seed 004 §2-4; DESIGN.md §4.4-4.5).
+ * MDS, runtime speedup (Drozdík 2023 §2-4).
  */
 #include <math.h>
 #include <stdlib.h>

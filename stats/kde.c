@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kde.c - Gaussian KDE (Silverman bandwidth) and the KLD similarity
- * probability (DESIGN.md §4.3; seed 003 §4.2.3).
+ * probability (Laaber et al. 2020 §4.2.3).
  */
 #include <math.h>
 #include <stdlib.h>

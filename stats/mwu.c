@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * mwu.c - Mann-Whitney U test as scipy.stats.mannwhitneyu(method="auto")
- * (seed 004 §4.3.3).
+ * (Drozdík 2023 §4.3.3).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * stop.c - stoppage criteria of dynamic reconfiguration (seed 003 §4.2,
- * Algorithm 1; DESIGN.md §4.3).
+ * stop.c - stoppage criteria of dynamic reconfiguration (Laaber et al. 2020 §4.2,
+ * Algorithm 1).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * verdict.c - the A/B verdict sentence (seed 004 §4.3-4.4).
+ * verdict.c - the A/B verdict sentence (Drozdík 2023 §4.3-4.4).
  */
 #include <math.h>
 #include <stdio.h>

@@ -2,8 +2,9 @@
 /*
  * calibrate.h - what one probe hit costs on this machine and kernel.
  *
- * Probe cost differs 20x between machines (DESIGN.md §3: ~9 us per uprobe
- * in these VMs, ~0.3 us on bare metal), so it is measured, not assumed: an
+ * Probe cost differs 20x between machines (`benchscope doctor` measured 9 us
+ * per uprobe on Intel/KVM VMs and 18 us on AMD/PVM ones; ~0.3 us is
+ * published for bare metal), so it is measured, not assumed: an
  * empty function (or USDT site) inside benchscope is called N times with a
  * do-nothing BPF program attached the same way as the iteration boundaries,
  * and N times without; the difference per call, median of several rounds,

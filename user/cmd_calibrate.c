@@ -2,8 +2,8 @@
 /*
  * cmd_calibrate.c - `benchscope calibrate`: what one probe hit costs here,
  * per kind (uprobe, uretprobe, USDT), so a user can choose boundaries whose
- * perturbation is small against the iteration (DESIGN.md §3: probe cost
- * differs 20x between machines).
+ * perturbation is small against the iteration (probe cost differs 20x
+ * between machines; `benchscope doctor` shows it too).
  */
 #include <argp.h>
 #include <json-c/json.h>

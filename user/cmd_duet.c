@@ -2,7 +2,7 @@
 /*
  * cmd_duet.c - `benchscope duet [options] -A 'CMD_A' -B 'CMD_B'`
  *
- * Runs two versions of a harness as a duet (seed 004; DESIGN.md §4.4):
+ * Runs two versions of a harness as a duet (Drozdík 2023):
  * async (both at once, unsynchronised), sync (iteration i of A and of B
  * start together: a kernel-assisted barrier, no change to either harness)
  * and seq (A then B), all runs in one measurement session and one trace

@@ -3,10 +3,10 @@
  * cmd_replay.c - `benchscope replay TRACE... [--stop CRITERION|all] [...]`
  *
  * Computes the stoppage points of dynamic reconfiguration post hoc on
- * traces recorded with a fixed long configuration (seed 003 §5.3) and
+ * traces recorded with a fixed long configuration (Laaber et al. 2020 §5.3) and
  * reports, per trace (one benchmark each) and criterion, and in total over
  * the traces: time saved versus the static configuration, the A/A test and
- * the change rate (seed 003 §5.4, Tables 2 and 3). See replay_core.h.
+ * the change rate (Laaber et al. 2020 §5.4, Tables 2 and 3). See replay_core.h.
  */
 #include <argp.h>
 #include <errno.h>
@@ -189,7 +189,7 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 
 static const char replay_doc[] =
     "Compute dynamic reconfiguration's stoppage points post hoc on traces recorded with a fixed "
-    "long configuration (seed 003 §5.3), one benchmark per trace, and compare with the static "
+    "long configuration (Laaber et al. 2020 §5.3), one benchmark per trace, and compare with the static "
     "configuration: time saved, A/A test (hierarchical bootstrap CI of the ratio of means "
     "straddles 1), change rate.\v"
     "Record each benchmark with, e.g.:\n"
@@ -391,7 +391,7 @@ int cmd_replay(int argc, char **argv)
 		char x[32];
 
 		printf(
-		    "Replay of dynamic reconfiguration (seed 003 §5): static %zu warmup + %zu "
+		    "Replay of dynamic reconfiguration (Laaber et al. 2020 §5): static %zu warmup + %zu "
 		    "measurement x %zu forks; dynamic <%zu, %zu, %zu, %zu, %zu>, window %zu; A/A "
 		    "at %g, %ld resamples\n\n",
 		    a.st.wi, a.st.mi, a.st.f, a.plan.wi_min, a.plan.wi_max, a.plan.mi, a.plan.f_min,
@@ -404,7 +404,7 @@ int cmd_replay(int argc, char **argv)
 			for (size_t c = 0; c < a.n_crits; c++)
 				print_row(rows[(size_t)i * a.n_crits + c].name,
 					  &rows[(size_t)i * a.n_crits + c].r, &a.plan);
-		printf("\nTotal over %d benchmarks (Tables 2 and 3 of seed 003)\n", nt);
+		printf("\nTotal over %d benchmarks (Tables 2 and 3 of Laaber et al. 2020)\n", nt);
 		printf("  %-5s %9s %11s %12s %18s %8s %8s %8s %8s %7s %10s\n", "crit", "saved",
 		       "unchanged", "change mean", "change sd", "<1 %", "<2 %", "<3 %", "warmup",
 		       "forks", "checkp.");

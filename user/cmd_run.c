@@ -94,7 +94,7 @@ static const struct argp_option run_options[] = {
 	{ "no-calibrate", OPT_NO_CALIB, NULL, 0, "do not measure the probe cost at start", 3 },
 	{ "calibrate-calls", OPT_CALIB_CALLS, "N", 0, "probe hits per calibration round (default 2000)", 3 },
 	{ "verbose", 'v', NULL, 0, "print libbpf's messages (verifier log)", 3 },
-	{ NULL, 0, NULL, 0, "Forks and dynamic reconfiguration (seed 003):", 4 },
+	{ NULL, 0, NULL, 0, "Forks and dynamic reconfiguration (Laaber et al. 2020):", 4 },
 	{ "stop", OPT_STOP, "CRITERION", 0,
 	  "cv, rciw, kld: fork the harness and stop warmup and forks once stable; none (default): "
 	  "one run, or with --forks a fixed configuration", 4 },

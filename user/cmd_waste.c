@@ -2,7 +2,7 @@
 /*
  * cmd_waste.c - `benchscope waste [options] -- CMD [ARGS...]` or `-p PID`:
  * dead stores, silent stores and silent loads found with address samples
- * and hardware watchpoints (DESIGN §4.6, seed 002 / JXPerf), from outside
+ * and hardware watchpoints (JXPerf: Su et al. 2019), from outside
  * the process.
  *
  * Per sample (bpf/waste.bpf.c on_sample): decode the instruction at the

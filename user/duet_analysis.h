@@ -3,8 +3,8 @@
  * duet_analysis.h - the statistics of a duet model (duet_data.h), per
  * benchmark and per method, through stats/: pairing, CI test and relative CI
  * width, U test, MDS curve, runtime speedup of each duet method versus the
- * sequential runs, and the verdict line. Source: seed 004 §3-5; DESIGN.md
- * §4.4-4.5.
+ * sequential runs, and the verdict line. Source: Drozdík 2023 §3-5
+ * .
  */
 #ifndef BENCHSCOPE_DUET_ANALYSIS_H
 #define BENCHSCOPE_DUET_ANALYSIS_H
@@ -21,11 +21,11 @@
 
 /**
  * Run-means sampling (one mean paired difference per run, the thesis'
- * choice, seed 004 §4.3) needs this many runs with pairs; with fewer, the
+ * choice, Drozdík 2023 §4.3) needs this many runs with pairs; with fewer, the
  * analysis uses every pair as one observation (runs merged) and says so.
  */
 #define BS_DUET_RUN_MEANS_MIN 5
-/** MDS search: s = 0, 1, ..., 15 % (seed 004 §4.4). */
+/** MDS search: s = 0, 1, ..., 15 % (Drozdík 2023 §4.4). */
 #define BS_DUET_MDS_STEP 0.01
 #define BS_DUET_MDS_MAX	 0.15
 

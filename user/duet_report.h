@@ -4,7 +4,7 @@
  * per benchmark and method, overlaps, pairing, CI test, U test, MDS, runtime
  * speedup versus sequential runs, the noise diagnosis, and the verdict;
  * as a table, JSON, CSV (duet package's processed schema plus ours) and an
- * overlap timeline picture. Source: seed 004; DESIGN.md §4.4-4.5.
+ * overlap timeline picture. Source: Drozdík 2023.
  */
 #ifndef BENCHSCOPE_DUET_REPORT_H
 #define BENCHSCOPE_DUET_REPORT_H
@@ -26,7 +26,7 @@ struct bs_duet_report_opts {
 	bool no_mds;	       /**< skip the MDS curve (it re-runs the tests 16 times) */
 	bool no_table;	       /**< no table on stdout */
 	/* added by the analysis (zero = default): */
-	bool drop_warmup_half; /**< drop the first half of each run's iterations (seed 004 §4.2) */
+	bool drop_warmup_half; /**< drop the first half of each run's iterations (Drozdík 2023 §4.2) */
 	int sampling;	       /**< 0 auto (run means from 5 runs), 1 run means, 2 runs merged */
 };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_run.h - the runner of `benchscope duet` (DESIGN.md §4.4; seed 004):
+ * duet_run.h - the runner of `benchscope duet` (Drozdík 2023):
  * the schedule of runs (RMIT or fixed), one duet run (both sides spawned
  * held, released together or one after the other, followed, timed out),
  * the kernel-assisted barrier of sync runs, placement (--cpus) and the
@@ -28,7 +28,7 @@
 struct bs_measure;
 struct bs_probes;
 
-/** Duet methods (seed 004): the CLI and trace names are "async", "sync", "seq". */
+/** Duet methods (Drozdík 2023): the CLI and trace names are "async", "sync", "seq". */
 enum bs_duet_method { BS_DM_RUN_ASYNC = 0, BS_DM_RUN_SYNC = 1, BS_DM_RUN_SEQ = 2, BS_DM_RUN_N = 3 };
 
 /** "async", "sync", "seq". */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * replay_core.h - dynamic reconfiguration computed post hoc on forks recorded
- * with a fixed long configuration: the evaluation method of seed 003 §5.3
+ * with a fixed long configuration: the evaluation method of Laaber et al. 2020 §5.3
  * (forks recorded once; the static baseline and every stoppage criterion
  * applied to the same data) and its metrics (§5.4, Tables 2 and 3):
  *
@@ -37,7 +37,7 @@ struct bs_replay_fork {
 	size_t n;
 };
 
-/** The static configuration <WI, MI, F> (seed 003 §5.3: 50, 50, 5). */
+/** The static configuration <WI, MI, F> (Laaber et al. 2020 §5.3: 50, 50, 5). */
 struct bs_replay_static {
 	size_t wi, mi, f;
 };

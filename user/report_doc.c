@@ -336,7 +336,7 @@ static void harness_section(struct bs_doc *doc, const struct bs_dataset *ds)
 		    bs_fmt_ns(wall ? json_object_get_double(wall) : NAN, w, sizeof(w)));
 }
 
-/* Forks and dynamic reconfiguration (stop_run.h; seed 003 §4). */
+/* Forks and dynamic reconfiguration (stop_run.h; Laaber et al. 2020 §4). */
 static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 {
 	const struct bs_stop_summary *t = &s->stop;
@@ -346,7 +346,7 @@ static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 	if (!t->present)
 		return;
 	bs_doc_text(doc, none ? "Forks (fixed configuration)"
-			      : "Stoppage (dynamic reconfiguration, seed 003)");
+			      : "Stoppage (dynamic reconfiguration, Laaber et al. 2020)");
 	if (none)
 		bs_doc_line(doc,
 			    "configuration: %zu warmup + %zu measurement iterations x %zu forks",

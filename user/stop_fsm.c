@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* stop_fsm.c - Algorithm 1 of seed 003 fed one iteration at a time (see stop_fsm.h). */
+/* stop_fsm.c - Algorithm 1 of Laaber et al. 2020 fed one iteration at a time (see stop_fsm.h). */
 #include "stop_fsm.h"
 
 #include <errno.h>

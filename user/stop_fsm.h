@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stop_fsm.h - Algorithm 1 of seed 003 (§4.1; DESIGN.md §4.3) as a state
+ * stop_fsm.h - Algorithm 1 of Laaber et al. 2020 (§4.1) as a state
  * machine fed one iteration value at a time: the dynamic warmup phase with
  * its checkpoints, the mi measurement iterations, and the fork checkpoint.
  * `run --stop` drives it live from the collector's iteration hook; `replay`

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stop_run.h - `benchscope run --stop ...`: forks of an unmodified harness
- * under dynamic reconfiguration (seed 003 Algorithm 1; DESIGN.md §4.3),
+ * under dynamic reconfiguration (Laaber et al. 2020 Algorithm 1),
  * observed live in one measurement session (one trace for all forks).
  *
  * Each fork is a fresh process of the harness (started held before exec,

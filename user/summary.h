@@ -63,7 +63,7 @@ struct bs_stop_fork_info {
 };
 
 /**
- * Dynamic reconfiguration figures of a forked run (seed 003 §4), from the
+ * Dynamic reconfiguration figures of a forked run (Laaber et al. 2020 §4), from the
  * CONTEXT member "stop", the fork and stop_decision events and the END
  * member "stop". present == 0 for a single run.
  */

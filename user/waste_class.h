@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * waste_class.h - classify watchpoint pairs into dead stores, silent stores
- * and silent loads (DESIGN §4.6, seed 002 definitions 1-3), choose the
+ * and silent loads (Su et al. 2019, definitions 1-3), choose the
  * watchpoint a new sample replaces (reservoir sampling), and aggregate the
  * outcomes per (kind, context 1, context 2). Pure: no I/O, no BPF.
  */

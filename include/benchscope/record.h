@@ -147,7 +147,7 @@ enum bs_barrier_kind {
 };
 
 /**
- * A sync-duet barrier event (DESIGN.md §4.4): iteration `index` (0-based
+ * A sync-duet barrier event (Drozdík 2023 §2-4): iteration `index` (0-based
  * count of the side's iteration begins in this run) of side A and of side B
  * start together. The side that arrives first stops itself; the second one
  * releases it. These records travel in their own small ring buffer and are

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.h - umbrella header of benchscope's statistics core (stats/).
- * Pure C on arrays, GSL underneath; see DESIGN.md §4. Call bs_stats_init()
+ * Pure C on arrays, GSL underneath; see docs/references.md. Call bs_stats_init()
  * once per program before using it.
  */
 #ifndef BENCHSCOPE_STATS_H

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stats_boot.h - bootstrap confidence intervals (DESIGN.md §4.2).
+ * stats_boot.h - bootstrap confidence intervals (Kalibera & Jones 2013; Efron 1987).
  *
  * Percentile and BCa intervals for any statistic, hierarchical resampling
- * fork -> iteration -> invocation (Kalibera & Jones; the `pa` tool, seed 003
+ * fork -> iteration -> invocation (Kalibera & Jones; the `pa` tool, Laaber et al. 2020
  * §4.2.3) with the relative CI width (RCIW), the CI of the ratio of means of
- * two hierarchical samples (the A/A test of seed 003 §5.4), and a
+ * two hierarchical samples (the A/A test of Laaber et al. 2020 §5.4), and a
  * moving-block bootstrap for autocorrelated series.
  *
  * Randomness comes only from the gsl_rng the caller passes: the same seed
@@ -88,7 +88,7 @@ int bs_percentile_from_replicates(const double *rep, size_t nrep,
 				  struct bs_ci *out);
 
 /**
- * A hierarchical sample (seed 003 §4.2.3; Kalibera & Jones): x holds every
+ * A hierarchical sample (Laaber et al. 2020 §4.2.3; Kalibera & Jones): x holds every
  * invocation value (e.g. ns per invocation), fork-major then
  * iteration-major: fork 0's iteration 0's invocations, then its
  * iteration 1's, ... n_iters[f] is the number of iterations of fork f
@@ -118,7 +118,7 @@ int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples,
 
 /**
  * bs_hier_rciw - relative CI width of the mean, (hi - lo) / point, with
- * bs_hier_ci_mean (seed 003: 99 %, 1000 resamples). Same errors, plus
+ * bs_hier_ci_mean (Laaber et al. 2020: 99 %, 1000 resamples). Same errors, plus
  * BS_EINVAL when the mean is 0.
  */
 int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples,
@@ -126,7 +126,7 @@ int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples,
 
 /**
  * bs_hier_ratio_ci - percentile CI of mean(b) / mean(a), each replicate
- * resampling a and b hierarchically and independently (seed 003 §5.4:
+ * resampling a and b hierarchically and independently (Laaber et al. 2020 §5.4:
  * 10,000 resamples; the interval straddling 1 means no difference).
  * point = mean(b) / mean(a). Same errors as bs_hier_ci_mean, plus
  * BS_EINVAL when mean(a) == 0.

@@ -8,7 +8,7 @@
  * called from several threads at once. Errors are returned as negative
  * enum bs_stats_err values; on error the outputs are left unspecified.
  *
- * Source: DESIGN.md §4.1 (seed 001; seed 003 §5.3).
+ * Source: .NET CF team 2007; Laaber et al. 2020 §5.3.
  */
 #ifndef BENCHSCOPE_STATS_DESC_H
 #define BENCHSCOPE_STATS_DESC_H
@@ -41,7 +41,7 @@ const char *bs_stats_strerror(int err);
  */
 void bs_stats_init(void);
 
-/** Descriptive summary of one sample (DESIGN.md §4.1). */
+/** Descriptive summary of one sample (.NET CF team 2007; Laaber et al. 2020 §5.3). */
 struct bs_summary {
 	size_t n;
 	double mean;
@@ -95,9 +95,9 @@ int bs_check_finite(const double *x, size_t n);
  */
 int bs_sample_var(const double *x, size_t n, double *var);
 
-/** Outlier rules (DESIGN.md §4.1): which values a rule removes. */
+/** Outlier rules (.NET CF team 2007; Laaber et al. 2020 §5.3): which values a rule removes. */
 enum bs_outlier_rule {
-	BS_OUTLIER_MAGNITUDE = 1, /* x > factor * median (factor 10); seed 001 */
+	BS_OUTLIER_MAGNITUDE = 1, /* x > factor * median (factor 10); .NET CF team 2007 */
 	BS_OUTLIER_TUKEY = 2,     /* x < Q1 - k IQR or x > Q3 + k IQR (k 1.5) */
 	BS_OUTLIER_MAD = 3,       /* |x - median| > k * 1.4826 * MAD (k 3) */
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stats_duet.h - duet benchmarking analysis (seed 004 §2-4; DESIGN.md
- * §4.4-4.5): overlaps of A's and B's iterations, pairing, paired
+ * stats_duet.h - duet benchmarking analysis (Drozdík 2023 §2-4.4):
+ * overlaps of A's and B's iterations, pairing, paired
  * differences with run-means sampling, the CI test, the Mann-Whitney U
  * test, relative CI width, relative overlap time, runtime speedup and the
  * minimal detectable slowdown (MDS).
@@ -24,7 +24,7 @@ struct bs_iter {
 	int64_t start_ns, end_ns;
 };
 
-/** One overlapping pair (seed 004 §3.3.2). */
+/** One overlapping pair (Drozdík 2023 §3.3.2). */
 struct bs_overlap {
 	size_t a, b;            /* iteration indexes in A and B */
 	int64_t start_ns;       /* max of the starts */
@@ -86,7 +86,7 @@ struct bs_pair {
 /**
  * bs_duet_pairs - pairs of one run: j with j (j < min(na, nb)) for
  * sequential and sync duets; overlapping pairs with rate > m for async
- * duets (seed 004 eq. 4.1). out must hold na + nb entries. *overlap_ns
+ * duets (Drozdík 2023 eq. 4.1). out must hold na + nb entries. *overlap_ns
  * (optional) receives the sum of overlap_time of the kept async pairs
  * (0 for the other types).
  * Returns BS_OK, BS_EINVAL (NULL, bad type, m outside [0, 1)), errors of
@@ -107,7 +107,7 @@ struct bs_duet_opts {
 				 1: every pair's X is one observation */
 	int drop_warmup_half; /* 1: drop the first half (floor(n/2)) of each
 				 side's iterations of every run (the thesis'
-				 Java convention, seed 004 §4.2) */
+				 Java convention, Drozdík 2023 §4.2) */
 	uint64_t seed;        /* bootstrap seed */
 };
 
@@ -132,7 +132,7 @@ struct bs_duet_result {
 /**
  * bs_duet_analyze - CI test (paired differences X = A - B of the scores,
  * pairs from the timestamps; run-means sampling, BCa, 9999 resamples, 95 %)
- * and two-sided Mann-Whitney U test on all scores of A vs B (seed 004
+ * and two-sided Mann-Whitney U test on all scores of A vs B (Drozdík 2023
  * §4.3). Scores: see struct bs_duet_run (NULL: durations).
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY (no run), BS_ETOOFEW (fewer than 2
  * bootstrap observations or no pair), BS_ENEGATIVE, BS_EZEROVAR (all
@@ -146,7 +146,7 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
  * bs_duet_slow_b - B's iterations slowed by a factor (1 + s): every
  * duration is multiplied and, so that the gaps between B's iterations stay
  * unchanged, iteration j starts later by s times the sum of the durations
- * of iterations 0..j-1 (seed 004 §4.4; DESIGN.md §4.5). Durations are
+ * of iterations 0..j-1 (Drozdík 2023 §4.4). Durations are
  * rounded to whole ns. out holds n entries (may not alias in).
  * Returns BS_OK, BS_EINVAL (s < 0 or not finite, NULL), BS_ENEGATIVE.
  */
@@ -176,7 +176,7 @@ int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
 
 /**
  * bs_runtime_speedup - mean sequential run time (A's span + B's span) /
- * mean duet run time (latest end - earliest start) (seed 004 §5.2.1).
+ * mean duet run time (latest end - earliest start) (Drozdík 2023 §5.2.1).
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY (no run or an empty side).
  */
 int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq,

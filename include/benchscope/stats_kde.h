@@ -2,14 +2,14 @@
 /*
  * stats_kde.h - Gaussian kernel density estimation with Silverman's
  * bandwidth and the KLD similarity probability of two samples
- * (DESIGN.md §4.3; seed 003 §4.2.3, after He et al.).
+ * (Laaber et al. 2020 §4.2.3, after He et al.).
  */
 #ifndef BENCHSCOPE_STATS_KDE_H
 #define BENCHSCOPE_STATS_KDE_H
 
 #include <stddef.h>
 
-/** Default number of grid points ("strips") of the KLD (seed 003 §5.3). */
+/** Default number of grid points ("strips") of the KLD (Laaber et al. 2020 §5.3). */
 #define BS_KLD_GRID 1000
 
 /**

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stats_mwu.h - Mann-Whitney U test (seed 004 §4.3.3; DESIGN.md §4.4).
+ * stats_mwu.h - Mann-Whitney U test (Drozdík 2023 §4.3.3).
  *
  * Same rule and results as scipy.stats.mannwhitneyu(x, y,
  * use_continuity=True, method="auto") of SciPy 1.10: the exact null

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stats_stop.h - stoppage criteria of dynamic reconfiguration (seed 003
- * §4.2, Algorithm 1; DESIGN.md §4.3): CV, RCIW and KLD stability criteria,
+ * stats_stop.h - stoppage criteria of dynamic reconfiguration (Laaber et al. 2020
+ * §4.2, Algorithm 1): CV, RCIW and KLD stability criteria,
  * the warmup window vector and the fork vector, stable_var / stable_prob,
  * and an incremental checkpoint object.
  *
@@ -53,11 +53,11 @@ struct bs_stop_cfg {
 	size_t kld_grid;       /* 1000 */
 	int kld_keep_outliers; /* 0: drop values outside the Tukey fences
 				  (1.5 IQR) of each sample before KLD
-				  (seed 003 §5.3) */
+				  (Laaber et al. 2020 §5.3) */
 	uint64_t seed;         /* RCIW resampling seed (incremental object) */
 };
 
-/** bs_stable_var - *stable = max(v) - min(v) <= t (seed 003 §4.2.3).
+/** bs_stable_var - *stable = max(v) - min(v) <= t (Laaber et al. 2020 §4.2.3).
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ENONFINITE. */
 int bs_stable_var(const double *v, size_t n, double t, int *stable);
 
@@ -71,7 +71,7 @@ int bs_stable_prob(const double *v, size_t n, double t, int *stable);
  * data give 0 for both (no variability). Not defined for KLD (BS_EINVAL).
  * Returns BS_OK, BS_EINVAL (NULL, malformed m, mean 0, RCIW without rng),
  * BS_EEMPTY, BS_ETOOFEW (CV of one value), BS_ENONFINITE, BS_ENOMEM.
- * Source: seed 003 §4.2.3.
+ * Source: Laaber et al. 2020 §4.2.3.
  */
 int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
 		      gsl_rng *rng, double *value);
@@ -79,7 +79,7 @@ int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
 /**
  * bs_stop_kld - KLD similarity (bs_kld_prob) of d1[0..n1-1] vs
  * d2[0..n2-1] (durations >= 0) after the configured outlier removal
- * (Tukey fences of each sample; seed 003 §5.3). Errors of bs_kld_prob.
+ * (Tukey fences of each sample; Laaber et al. 2020 §5.3). Errors of bs_kld_prob.
  */
 int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1,
 		const double *d2, size_t n2, double *p);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stats_verdict.h - the one-line A/B verdict renderers print (seed 004
- * §4.3-4.4; DESIGN.md §4.4-4.5):
+ * stats_verdict.h - the one-line A/B verdict renderers print (Drozdík 2023
+ * §4.3-4.4):
  *   "B is 3.2 % slower than A, 95 % CI [1.1, 5.0] %"
  *   "no difference detected (95 % CI [-1.0, 2.1] %); this setup detects >= 4 %"
  */

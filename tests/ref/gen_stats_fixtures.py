@@ -188,7 +188,7 @@ def mwu_fixture(ds, rng):
     fx.write()
 
 
-# ---- KDE / KLD: independent reimplementation of DESIGN.md §4.3 -----------
+# ---- KDE / KLD: independent reimplementation of Laaber et al. 2020 §4 -----------
 
 def silverman(x):
     n = len(x)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* test_duet.c - overlaps, pairing, CI and U tests, MDS, speedup, verdict
- * (seed 004 §3-4; DESIGN.md §4.4-4.5), on hand-built cases and on the
+ * (Drozdík 2023 §3-4), on hand-built cases and on the
  * real Renaissance chi-square duet data. */
 #include "test.h"
 

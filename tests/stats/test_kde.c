@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* test_kde.c - Silverman bandwidth, Gaussian KDE on a grid, KLD similarity
- * probability vs the independent NumPy reimplementation (DESIGN.md §4.3). */
+ * probability vs the independent NumPy reimplementation (Laaber et al. 2020 §4). */
 #include "test.h"
 
 #include <benchscope/stats.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* test_stop.c - CV / RCIW / KLD stoppage criteria (seed 003 §4.2):
+/* test_stop.c - CV / RCIW / KLD stoppage criteria (Laaber et al. 2020 §4.2):
  * warmup and fork vectors vs the Python reimplementation, incremental ==
  * batch, hand-built series with a known stopping point, bad input. */
 #include "test.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_waste_class - pair classification (seed 002 definitions), value
+ * test_waste_class - pair classification (Su et al. 2019, definitions), value
  * comparison with the fp tolerance, the reservoir of watchpoints (fairness:
  * each of the k samples since arming equally likely kept), aggregation,
  * context interning and the trace round trip of `benchscope waste`.
