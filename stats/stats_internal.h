@@ -9,8 +9,6 @@ int bs_cmp_double(const void *a, const void *b);
 /* malloc'ed sorted copy of x, NULL on allocation failure */
 double *bs_sorted_copy(const double *x, size_t n);
 
-#endif
-
 #include <stdint.h>
 
 #include <gsl/gsl_rng.h>
@@ -159,3 +157,5 @@ int bs_check_durations(const double *x, size_t n);
 void bs_sort(double *x, size_t n);
 /* k-th smallest (0-based) by quickselect; reorders x */
 double bs_select(double *x, size_t n, size_t k);
+
+#endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "benchscope.skel.h"
+#include "benchscope/stats.h"
 #include "elfsym.h"
 #include "probes.h"
 #include "monotime.h"
@@ -58,12 +59,6 @@ static double time_loop(int calls, bool usdt, bool both)
 	return ((double)bs_mono_ns() - t0) / calls;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static struct bpf_link *attach_kind(struct bs_probes *p, const char *self, enum bs_site_kind kind,
 				    bool second)
 {
@@ -84,10 +79,12 @@ static struct bpf_link *attach_kind(struct bs_probes *p, const char *self, enum 
 	return bpf_program__attach_uprobe_opts(prog, getpid(), self, off, &uo);
 }
 
-static double median(double *d, int n)
+/* Median of d[0..n-1] (stats/ bs_quantile); NAN when n < 1. */
+static double median(const double *d, int n)
 {
-	qsort(d, (size_t)n, sizeof(*d), cmp_double);
-	return n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+	double m;
+
+	return bs_quantile(d, (size_t)n, 0.5, &m) ? NAN : m;
 }
 
 /*

@@ -35,6 +35,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "benchscope/stats.h"
 #include "boundary.h"
 #include "caps.h"
 #include "commands.h"
@@ -352,6 +353,9 @@ static volatile sig_atomic_t interrupted, stray_traps;
  * suspect) would kill it; a data breakpoint traps after the access, so
  * returning is safe. Counted and reported.
  */
+/* BS_DEBUG set: diagnostics on stderr (read once, at start) */
+static bool debug;
+
 static void on_sigtrap(int sig)
 {
 	(void)sig;
@@ -365,29 +369,35 @@ static void on_sigint(int sig)
 
 static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
-	if (lvl == LIBBPF_WARN && getenv("BS_DEBUG"))
+	if (lvl == LIBBPF_WARN && debug)
 		return vfprintf(stderr, fmt, ap);
 	return 0;
 }
 
-static void note_proc(struct waste *w, pid_t pid)
+/*
+ * Remember process @pid, which resume_all() continues at the end. Called
+ * before a thread of it gets a sampler (the only thing that freezes it), so
+ * a process that could not be remembered is never frozen. 0 or -ENOMEM.
+ */
+static int note_proc(struct waste *w, pid_t pid)
 {
 	size_t i;
 
 	for (i = 0; i < w->nprocs; i++)
 		if (w->procs[i] == pid)
-			return;
+			return 0;
 	if (w->nprocs == w->capprocs) {
 		size_t cap = w->capprocs ? w->capprocs * 2 : 16;
 		pid_t *np = realloc(w->procs, cap * sizeof(*np));
 
 		if (!np)
-			return;
+			return -ENOMEM;
 		w->procs = np;
 		w->capprocs = cap;
 	}
 	w->procs[w->nprocs++] = pid;
 	w->c.processes++;
+	return 0;
 }
 
 static struct wthread *find_thread(struct waste *w, pid_t tid)
@@ -493,6 +503,11 @@ static int add_thread(struct waste *w, pid_t tid, pid_t pid)
 		bs_waste_disarm_bp(fd); /* libbpf enabled it */
 		t->nbp = i + 1;
 	}
+	err = note_proc(w, pid);
+	if (err) {
+		snprintf(w->err, sizeof(w->err), "out of memory: process %d not followed", (int)pid);
+		goto fail;
+	}
 	fd = bs_waste_open_sampler(tid, w->src, w->period, true);
 	if (fd < 0) {
 		err = fd;
@@ -513,7 +528,6 @@ static int add_thread(struct waste *w, pid_t tid, pid_t pid)
 	bs_waste_reservoir_init(&t->res, (uint32_t)t->nbp, w->a->seed * 1000003u + (uint64_t)tid);
 	t->used = true;
 	w->c.threads++;
-	note_proc(w, pid);
 	return 0;
 fail:
 	t->used = true;
@@ -635,14 +649,6 @@ static void resume(struct waste *w, const struct bs_waste_sample *s)
 	w->c.stop_ns += bs_mono_ns() - s->ns;
 }
 
-static uint64_t xrand(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545F4914F6CDD1Dull;
-}
-
 struct code_ctx {
 	pid_t pid;
 	const struct bs_waste_sample *s;
@@ -675,7 +681,7 @@ static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 	uint64_t t_recv = bs_mono_ns();
 
 	w->c.samples++;
-	if (getenv("BS_DEBUG")) {
+	if (debug) {
 		char path[96], buf[256] = "";
 		FILE *f;
 
@@ -699,15 +705,15 @@ static void on_sample_rec(struct waste *w, const struct bs_waste_sample *s)
 						 &s->regs, &acc);
 		else
 			err = bs_waste_decode_next(w->dec, read_code, &cc, &s->regs, 64,
-						   (int)(xrand(&w->rng) % 8), &acc, NULL);
+						   (int)(bs_waste_xorshift(&w->rng) % 8), &acc, NULL);
 	}
-	if (getenv("BS_DEBUG") && err) {
+	if (debug && err) {
 		struct bs_waste_access a0;
 
 		bs_waste_decode_at(w->dec, s->insn, sizeof(s->insn), s->regs.ip, NULL, &a0);
 		fprintf(stderr, "at ip: %s\n", a0.text);
 	}
-	if (getenv("BS_DEBUG"))
+	if (debug)
 		fprintf(stderr, "sample %d ip %llx: %s %s addr %llx size %u load %d store %d\n",
 			(int)s->tid, (unsigned long long)s->regs.ip, err ? strerror(-err) : "ok",
 			acc.text, (unsigned long long)acc.addr, acc.size, acc.load, acc.store);
@@ -811,7 +817,7 @@ static void on_hit_rec(struct waste *w, const struct bs_waste_hit *h)
 		return;
 	}
 	dec = decode_trap(w, h, &acc);
-	if (getenv("BS_DEBUG"))
+	if (debug)
 		fprintf(stderr, "hit tid %u ip %llx old %llx val %llx dt %llu dec %d %s\n", h->tid,
 			(unsigned long long)h->ip, (unsigned long long)h->old,
 			(unsigned long long)h->val, (unsigned long long)(h->ns - p->ns), dec,
@@ -846,7 +852,7 @@ static void on_task_rec(struct waste *w, const struct bs_waste_task *e)
 
 	switch (e->what) {
 	case BS_WTASK_NEW:
-		if (getenv("BS_DEBUG")) {
+		if (debug) {
 			char path[64], comm[64] = "";
 			FILE *f;
 
@@ -956,13 +962,6 @@ static double measure_trap_ns(struct waste *w)
 	return best_on > best_off ? (double)(best_on - best_off) / n : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * What stopping and continuing a program costs it here, in ns of its run
  * time: a child spins on a shared counter; 21 SIGSTOP / wait-until-stopped
@@ -1019,8 +1018,9 @@ static double measure_freeze_ns(void)
 	munmap((void *)cnt, 4096);
 	if (!(rate > 0))
 		return NAN;
-	qsort(lost_i, 21, sizeof(lost_i[0]), cmp_double);
-	lost = lost_i[10]; /* the median: other programs' load on the CPUs spoils a mean */
+	/* the median: other programs' load on the CPUs spoils a mean */
+	if (bs_quantile(lost_i, 21, 0.5, &lost))
+		return NAN;
 	return lost > 0 ? lost : 0;
 }
 
@@ -1165,8 +1165,11 @@ static int write_outputs(struct waste_args *a, struct bs_waste_result *res)
 	int rc = 0;
 
 	bs_waste_agg_sort(&res->agg);
-	bs_waste_print(stdout, res, a->top, a->depth);
-	fflush(stdout);
+	/* an export to stdout ('-') is all stdout carries */
+	if (!(a->folded && !strcmp(a->folded, "-")) && !(a->json && !strcmp(a->json, "-"))) {
+		bs_waste_print(stdout, res, a->top, a->depth);
+		fflush(stdout);
+	}
 	if (a->folded) {
 		f = strcmp(a->folded, "-") ? fopen(a->folded, "w") : stdout;
 		if (!f) {
@@ -1266,6 +1269,7 @@ int cmd_waste(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return 2;
+	debug = getenv("BS_DEBUG") != NULL;
 	if (a.from_trace)
 		return from_trace(&a);
 	if (a.pid && !a.freeze_set)

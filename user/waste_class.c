@@ -119,7 +119,7 @@ int bs_waste_classify(unsigned kinds, enum bs_waste_watch watch, const struct bs
 
 /* ---- reservoir ------------------------------------------------------------- */
 
-static uint64_t xorshift(uint64_t *s)
+uint64_t bs_waste_xorshift(uint64_t *s)
 {
 	uint64_t x = *s;
 
@@ -155,10 +155,10 @@ int bs_waste_reservoir_pick(struct bs_waste_reservoir *r)
 		r->k[i]++;
 	/* replace with probability nregs / n, a register chosen uniformly:
 	 * each register is replaced with probability 1 / n */
-	u = (double)(xorshift(&r->rng) >> 11) * 0x1.0p-53;
+	u = (double)(bs_waste_xorshift(&r->rng) >> 11) * 0x1.0p-53;
 	if (u * (double)r->n >= (double)r->nregs)
 		return -1;
-	j = (uint32_t)(xorshift(&r->rng) % r->nregs);
+	j = (uint32_t)(bs_waste_xorshift(&r->rng) % r->nregs);
 	r->k[j] = 1;
 	return (int)j;
 }

@@ -138,4 +138,11 @@ double bs_waste_agg_fraction(const struct bs_waste_agg *a, enum bs_waste_kind k)
 /** Free the pair array (the struct itself is the caller's). */
 void bs_waste_agg_free(struct bs_waste_agg *a);
 
+/**
+ * bs_waste_xorshift - the next value of the xorshift64* generator in *@s
+ * (updated; never 0 when seeded non-zero): the waste profiler's one source
+ * of randomness (reservoir choices, how far ahead a sample's access is).
+ */
+uint64_t bs_waste_xorshift(uint64_t *s);
+
 #endif

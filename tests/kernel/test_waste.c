@@ -256,6 +256,18 @@ static void test_from_trace_and_exec(void)
 	a = strstr(r.out, "Waste profile");
 	b = strstr(r2.out, "Waste profile");
 	CHECK(a && b && !strcmp(a, b));
+	/* an export to stdout is all stdout carries: it parses as JSON */
+	{
+		char *argv3[] = {(char *)BENCHSCOPE, "waste", "--from-trace", (char *)trace,
+				 "--json", "-", NULL};
+		json_object *j;
+
+		krun(&r2, argv3);
+		CHECK_INT_EQ(r2.exit_code, 0);
+		j = json_tokener_parse(r2.out);
+		CHECK(j != NULL);
+		json_object_put(j);
+	}
 	unlink(trace);
 }
 
