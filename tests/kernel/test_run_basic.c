@@ -75,7 +75,14 @@ static void test_blocked_time_ground_truth(void)
 			fprintf(stderr, "    iteration %zu: blocked %llu ns\n", i,
 				(unsigned long long)it->blocked_ns);
 		CHECK(it->blocked_ns >= 4900000);
-		CHECK(it->blocked_ns < 10000000);
+		if (it->blocked_ns >= 10000000 &&
+		    ktest_relaxed("wake-up latency of a 5 ms sleep under 5 ms")) {
+			fprintf(stderr, "    iteration %zu: blocked %llu ns\n", i,
+				(unsigned long long)it->blocked_ns);
+			CHECK(it->blocked_ns < 100000000);
+		} else {
+			CHECK(it->blocked_ns < 10000000);
+		}
 		CHECK(it->nvcsw >= 1);
 		/* blocked time is inside the iteration */
 		CHECK(it->blocked_ns + it->preempted_ns <= it->end_ns - it->begin_ns);
