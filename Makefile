@@ -29,6 +29,9 @@ DEB_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libgsl
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wundef
 CFLAGS ?= -O2 -g
+# stats/ sees only include/ (the layering is enforced); user/ includes its
+# headers by folder ("probe/probes.h", "duet/data.h")
+STATS_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -Iinclude -D_GNU_SOURCE
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -Iinclude -Iuser -I$(BUILD) -D_GNU_SOURCE
 LDLIBS := -lbpf -lelf -ldw -lz -ljson-c -lgsl -lgslcblas -lcapstone -lm -lpthread
 STATS_LDLIBS := -lgsl -lgslcblas -lm
@@ -38,11 +41,11 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 STATS_SRCS := $(wildcard stats/*.c)
 STATS_OBJS := $(patsubst stats/%.c,$(BUILD)/stats/%.o,$(STATS_SRCS))
-USER_SRCS := $(wildcard user/*.c)
+USER_SRCS := $(wildcard user/*.c user/*/*.c)
 USER_LIB_SRCS := $(filter-out user/main.c,$(USER_SRCS))
 USER_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
-HDRS := $(wildcard include/benchscope/*.h user/*.h stats/*.h)
+HDRS := $(wildcard include/benchscope/*.h user/*.h user/*/*.h stats/*.h)
 
 .PHONY: all deps test unit-test sanitize kernel-test demo bench vmlinux format clean examples
 all: $(BUILD)/benchscope examples
@@ -79,7 +82,7 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/stats/%.o: stats/%.c $(HDRS) | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(Q)$(CC) $(STATS_CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/libbsstats.a: $(STATS_OBJS)
 	$(call msg,AR,$@)

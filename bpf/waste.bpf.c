@@ -22,7 +22,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "../user/waste_rec.h"
+#include "benchscope/waste_record.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -33,7 +33,7 @@ $(BUILD)/tests/user/%: tests/user/%.c $(USER_LIB_OBJS) $(BUILD)/libbsstats.a $(H
 # Sanitizer builds: stats/ and user/ compiled again with ASan+UBSan.
 $(ASAN)/stats/%.o: stats/%.c $(HDRS)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	$(Q)$(CC) $(STATS_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(ASAN)/user/%.o: user/%.c $(HDRS) $(SKELS)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c $< -o $@

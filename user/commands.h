@@ -3,10 +3,16 @@
 #ifndef BENCHSCOPE_COMMANDS_H
 #define BENCHSCOPE_COMMANDS_H
 
-#include "cmd_report.h"
 
 /** `benchscope run`: 0 ok, 1 runtime error, 2 usage/input, 3 no iteration, 4 harness failed, 130 interrupted. */
 int cmd_run(int argc, char **argv);
+
+/**
+ * `benchscope report TRACE [--json FILE|-] [--csv FILE|-] [--md FILE|-]
+ * [--top N] [--quiet]`; argv[0] is "report". 0 ok, 1 an output could not be
+ * written, 2 usage error or unreadable trace (one line on stderr).
+ */
+int cmd_report(int argc, char **argv);
 
 /** `benchscope calibrate`: probe cost per kind. 0 ok, 1 could not measure, 2 usage. */
 int cmd_calibrate(int argc, char **argv);

@@ -6,7 +6,7 @@
 
 #include "benchscope/stats.h"
 #include "commands.h"
-#include "context.h"
+#include "trace/context.h"
 
 static const struct {
 	const char *name;

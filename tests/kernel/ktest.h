@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "caps.h"
-#include "dataset.h"
+#include "probe/caps.h"
+#include "trace/dataset.h"
 #include "test.h"
 
 /*

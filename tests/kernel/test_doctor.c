@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 #include <zlib.h>
 
-#include "exit_status.h"
+#include "util/exit_status.h"
 #include "ktest.h"
 
 #define BENCHSCOPE kpath("benchscope")

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "benchscope/stats_duet.h"
-#include "duet_data.h"
-#include "trace.h"
+#include "duet/data.h"
+#include "trace/trace.h"
 
 #define DF_MAX_RUNS  32
 #define DF_MAX_ITERS 64

@@ -18,7 +18,7 @@
 #define BENCHSCOPE_TESTS_FIXTURE_RUN_H
 
 #include "fixture.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 static const char fx_run_context[] =
     "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"trace_format\":\"1.0\","

@@ -6,8 +6,8 @@
 
 #include "test.h"
 #include "fixture.h"
-#include "dataset.h"
-#include "trace.h"
+#include "trace/dataset.h"
+#include "trace/trace.h"
 
 #include <zlib.h>
 

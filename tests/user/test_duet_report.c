@@ -4,11 +4,11 @@
 #include "test.h"
 
 #include "benchscope/stats.h"
-#include "dataset.h"
-#include "duet_analysis.h"
-#include "duet_data.h"
-#include "duet_noise.h"
-#include "duet_report.h"
+#include "trace/dataset.h"
+#include "duet/analysis.h"
+#include "duet/data.h"
+#include "duet/noise.h"
+#include "duet/report.h"
 #include "fixture.h"
 #include "duet_fixture.h"
 

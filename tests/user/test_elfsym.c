@@ -5,8 +5,8 @@
  * the code under test), plus garbage and truncated ELF input.
  */
 #include "cmd.h"
-#include "elfsym.h"
-#include "gbench.h"
+#include "binary/elfsym.h"
+#include "binary/gbench.h"
 #include "test.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
 
 #include <errno.h>
 
-#include "import_csv.h"
+#include "import/csv.h"
 
 /* records of @text joined as "a|b;c|d;" (one ';' per record); the return
  * code of the last call in *rc and its message in err */

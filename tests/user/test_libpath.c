@@ -5,8 +5,8 @@
  * real programs, plus RPATH/RUNPATH/$ORIGIN programs built on the fly.
  */
 #include "cmd.h"
-#include "ldcache.h"
-#include "libpath.h"
+#include "binary/ldcache.h"
+#include "binary/libpath.h"
 #include "test.h"
 
 #include <errno.h>

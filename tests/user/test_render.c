@@ -9,12 +9,12 @@
 #include "test.h"
 #include "fixture_run.h"
 #include "benchscope/stats.h"
-#include "dataset.h"
-#include "iter_cols.h"
-#include "render.h"
-#include "report_doc.h"
-#include "summary.h"
-#include "units.h"
+#include "trace/dataset.h"
+#include "trace/iter_cols.h"
+#include "report/render.h"
+#include "report/report_doc.h"
+#include "report/summary.h"
+#include "util/units.h"
 
 static struct bs_dataset *load_run(void)
 {

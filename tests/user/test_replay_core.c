@@ -11,7 +11,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "benchscope/stats.h"
-#include "replay_core.h"
+#include "stop/replay_core.h"
 #include "test.h"
 
 #define NF 5

@@ -7,7 +7,7 @@
 #include "test.h"
 #include "fixture_run.h"
 #include "cmd_capture.h"
-#include "cmd_report.h"
+#include "commands.h"
 
 static char out_path[300], err_path[300];
 

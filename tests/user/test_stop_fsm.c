@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "stop_fsm.h"
+#include "stop/stop_fsm.h"
 #include "test.h"
 
 static void test_plan_checks(void)

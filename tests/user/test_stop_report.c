@@ -7,14 +7,14 @@
  */
 #include <errno.h>
 
-#include "dataset.h"
+#include "trace/dataset.h"
 #include "fixture.h"
-#include "render.h"
-#include "replay_load.h"
-#include "report_doc.h"
-#include "summary.h"
+#include "report/render.h"
+#include "stop/replay_load.h"
+#include "report/report_doc.h"
+#include "report/summary.h"
 #include "test.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 static const char ctx[] =
     "{\"tool\":\"benchscope\",\"command\":[\"./bench\"],"

@@ -7,8 +7,8 @@
 
 #include "test.h"
 #include "fixture.h"
-#include "trace.h"
-#include "trace_schema.h"
+#include "trace/trace.h"
+#include "trace/trace_schema.h"
 
 /* The header is 16 plain bytes: magic, version, flags (little-endian). */
 static void test_header_bytes(void)

@@ -10,9 +10,9 @@
 #include <errno.h>
 
 #include "test.h"
-#include "trace.h"
-#include "waste_class.h"
-#include "waste_report.h"
+#include "trace/trace.h"
+#include "waste/class.h"
+#include "waste/report.h"
 
 static const struct bs_waste_acc ST = {true, false, true, 0}, LD = {true, true, false, 0},
 				 RMW = {true, true, true, 0}, UNK = {false, false, false, 0};

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "test.h"
-#include "waste_decode.h"
+#include "waste/decode.h"
 
 /* dead() at 0x1410 (see objdump -d build/progs/waste_planted) */
 static const uint8_t dead_code[] = {

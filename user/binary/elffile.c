@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* elffile.c - open ELF files safely and map addresses to file offsets. */
-#include "elffile.h"
+#include "binary/elffile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* elfnote.c - ELF notes: SystemTap USDT probes (.note.stapsdt) and the GNU build-id. */
-#include "elfsym.h"
+#include "binary/elfsym.h"
 
-#include "elffile.h"
-#include "symmatch.h"
+#include "binary/elffile.h"
+#include "binary/symmatch.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* elfsym.c - find function symbols (mangled or demangled) and their file offsets. */
-#include "elfsym.h"
+#include "binary/elfsym.h"
 
-#include "elffile.h"
-#include "symmatch.h"
+#include "binary/elffile.h"
+#include "binary/symmatch.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -27,10 +27,10 @@
  * (total_iterations_ = max_iterations). tests/user/test_elfsym.c re-checks
  * the offsets against a program compiled with the installed header.
  */
-#include "gbench.h"
+#include "binary/gbench.h"
 
-#include "elfsym.h"
-#include "libpath.h"
+#include "binary/elfsym.h"
+#include "binary/libpath.h"
 
 #include <ctype.h>
 #include <errno.h>

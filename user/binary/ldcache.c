@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ldcache.c - parse /etc/ld.so.cache (or `ldconfig -p`) into name -> path entries. */
-#include "ldcache.h"
+#include "binary/ldcache.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* libpath.c - resolve commands like execvp and libraries like the dynamic loader. */
-#include "libpath.h"
+#include "binary/libpath.h"
 
-#include "elffile.h"
-#include "ldcache.h"
+#include "binary/elffile.h"
+#include "binary/ldcache.h"
 
 #include <ctype.h>
 #include <errno.h>

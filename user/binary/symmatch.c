@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* symmatch.c - demangling, name keys, edit distance and suggestion ranking. */
-#include "symmatch.h"
+#include "binary/symmatch.h"
 
 #include <ctype.h>
 #include <dlfcn.h>

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "calibrate.h"
-#include "caps.h"
-#include "cli.h"
-#include "exit_status.h"
+#include "probe/calibrate.h"
+#include "probe/caps.h"
+#include "util/cli.h"
+#include "util/exit_status.h"
 #include "commands.h"
-#include "probes.h"
+#include "probe/probes.h"
 
 struct cal_args {
 	long calls, rounds;

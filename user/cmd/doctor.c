@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "caps.h"
-#include "cli.h"
+#include "probe/caps.h"
+#include "util/cli.h"
 #include "commands.h"
-#include "context.h"
-#include "exit_status.h"
+#include "trace/context.h"
+#include "util/exit_status.h"
 
 struct doctor_args {
 	const char *json;

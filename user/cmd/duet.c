@@ -22,18 +22,18 @@
 #include <unistd.h>
 #include <wordexp.h>
 
-#include "boundary.h"
-#include "caps.h"
-#include "cli.h"
+#include "probe/boundary.h"
+#include "probe/caps.h"
+#include "util/cli.h"
 #include "commands.h"
-#include "dataset.h"
-#include "duet_report.h"
-#include "duet_run.h"
-#include "exit_status.h"
-#include "libpath.h"
-#include "measure.h"
-#include "monotime.h"
-#include "progress.h"
+#include "trace/dataset.h"
+#include "duet/report.h"
+#include "duet/run.h"
+#include "util/exit_status.h"
+#include "binary/libpath.h"
+#include "probe/measure.h"
+#include "util/monotime.h"
+#include "util/progress.h"
 
 struct probe_opts {
 	const char *iter, *begin, *end, *preset;

@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "exit_status.h"
+#include "util/cli.h"
+#include "util/exit_status.h"
 #include "commands.h"
-#include "import_duet.h"
+#include "import/duet.h"
 
 static const char usage_text[] =
     "Usage: benchscope import --format duet-csv FILE -o TRACE [--aa] [--name LABEL]\n"

@@ -18,14 +18,14 @@
 #include <string.h>
 
 #include "benchscope/stats.h"
-#include "cli.h"
-#include "exit_status.h"
+#include "util/cli.h"
+#include "util/exit_status.h"
 #include "commands.h"
-#include "dataset.h"
-#include "replay_core.h"
-#include "replay_load.h"
-#include "stop_run.h"
-#include "units.h"
+#include "trace/dataset.h"
+#include "stop/replay_core.h"
+#include "stop/replay_load.h"
+#include "stop/stop_run.h"
+#include "util/units.h"
 
 struct replay_args {
 	struct bs_stop_plan plan;

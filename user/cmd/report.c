@@ -8,7 +8,7 @@
  * Exit status: 0 ok, 1 an output could not be written, 2 usage error or
  * unreadable trace (one line "benchscope report: ..." on stderr).
  */
-#include "cmd_report.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "benchscope/stats.h"
-#include "cli.h"
-#include "exit_status.h"
-#include "dataset.h"
-#include "duet_report.h"
-#include "render.h"
+#include "util/cli.h"
+#include "util/exit_status.h"
+#include "trace/dataset.h"
+#include "duet/report.h"
+#include "report/render.h"
 
 static const char usage_text[] =
     "Usage: benchscope report TRACE [--json FILE|-] [--csv FILE|-] [--md FILE|-]\n"

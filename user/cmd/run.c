@@ -20,19 +20,19 @@
 #include <unistd.h>
 
 #include "benchscope/stats.h"
-#include "boundary.h"
-#include "caps.h"
-#include "cli.h"
-#include "exit_status.h"
+#include "probe/boundary.h"
+#include "probe/caps.h"
+#include "util/cli.h"
+#include "util/exit_status.h"
 #include "commands.h"
-#include "dataset.h"
-#include "libpath.h"
-#include "measure.h"
-#include "progress.h"
-#include "render.h"
-#include "session.h"
-#include "stop_run.h"
-#include "monotime.h"
+#include "trace/dataset.h"
+#include "binary/libpath.h"
+#include "probe/measure.h"
+#include "util/progress.h"
+#include "report/render.h"
+#include "probe/session.h"
+#include "stop/stop_run.h"
+#include "util/monotime.h"
 
 struct run_args {
 	const char *iter, *begin, *end, *preset, *user;

@@ -36,20 +36,20 @@
 #include <bpf/libbpf.h>
 
 #include "benchscope/stats.h"
-#include "boundary.h"
-#include "caps.h"
+#include "probe/boundary.h"
+#include "probe/caps.h"
 #include "commands.h"
-#include "context.h"
-#include "exit_status.h"
-#include "session.h"
-#include "trace.h"
+#include "trace/context.h"
+#include "util/exit_status.h"
+#include "probe/session.h"
+#include "trace/trace.h"
 #include "waste.skel.h"
-#include "waste_class.h"
-#include "waste_decode.h"
-#include "waste_report.h"
-#include "waste_sym.h"
-#include "waste_watch.h"
-#include "monotime.h"
+#include "waste/class.h"
+#include "waste/decode.h"
+#include "waste/report.h"
+#include "waste/sym.h"
+#include "waste/watch.h"
+#include "util/monotime.h"
 
 #define MAX_THREADS (BS_WASTE_MAX_SLOTS / BS_WASTE_NREGS - 1) /* last slot: calibration */
 #define CALIB_SLOT  (BS_WASTE_MAX_SLOTS - 1)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* duet_analysis.c - statistics of a duet, per benchmark and method (duet_analysis.h). */
-#include "duet_analysis.h"
+#include "duet/analysis.h"
 
 #include <errno.h>
 #include <math.h>

@@ -16,8 +16,8 @@
 #include "benchscope/stats_duet.h"
 #include "benchscope/stats_desc.h"
 #include "benchscope/stats_verdict.h"
-#include "duet_data.h"
-#include "duet_unexplained.h"
+#include "duet/data.h"
+#include "duet/unexplained.h"
 
 /**
  * Run-means sampling (one mean paired difference per run, the thesis'

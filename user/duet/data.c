@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* duet_data.c - a duet trace as per-benchmark, per-method runs (duet_data.h). */
-#include "duet_data.h"
+#include "duet/data.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duet_report.h"
-#include "gbench_runs.h"
+#include "duet/report.h"
+#include "stop/gbench_runs.h"
 
 static const char *const method_names[BS_DM_N] = {"seq", "sync", "async"};
 static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet"};

@@ -16,7 +16,7 @@
 
 #include "benchscope/record.h"
 #include "benchscope/stats_duet.h"
-#include "dataset.h"
+#include "trace/dataset.h"
 
 /** Methods, in the analysis' order (also the index of per-method arrays). */
 enum bs_dmethod { BS_DM_SEQ = 0, BS_DM_SYNC = 1, BS_DM_ASYNC = 2, BS_DM_N = 3 };

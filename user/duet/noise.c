@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* duet_noise.c - noise diagnosis of a duet (duet_noise.h). */
-#include "duet_noise.h"
+#include "duet/noise.h"
 
 #include <errno.h>
 #include <math.h>

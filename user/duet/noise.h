@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "duet_data.h"
+#include "duet/data.h"
 
 #define BS_DUET_ASYM_MIN_PP	   1.0
 #define BS_DUET_ASYM_MIN_IMBALANCE (1.0 / 3.0)

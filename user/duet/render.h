@@ -13,10 +13,10 @@
 
 #include <json-c/json.h>
 
-#include "dataset.h"
-#include "duet_analysis.h"
-#include "duet_data.h"
-#include "duet_noise.h"
+#include "trace/dataset.h"
+#include "duet/analysis.h"
+#include "duet/data.h"
+#include "duet/noise.h"
 
 /** Everything a renderer reads. */
 struct bs_duet_ctx {

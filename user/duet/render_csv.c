@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "duet_render.h"
+#include "duet/render.h"
 
 /* a CSV field, quoted when it needs to be */
 static void field(FILE *f, const char *s)

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "duet_render.h"
-#include "units.h"
+#include "duet/render.h"
+#include "util/units.h"
 
 /* a number, or null when not finite */
 static json_object *num(double v)

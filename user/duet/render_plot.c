@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "duet_render.h"
+#include "duet/render.h"
 
 extern char **environ;
 

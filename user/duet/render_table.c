@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "duet_render.h"
-#include "units.h"
+#include "trace/context.h"
+#include "duet/render.h"
+#include "util/units.h"
 
 #define TMAXC 16
 

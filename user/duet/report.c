@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* duet_report.c - analyse a duet trace and write its outputs (duet_report.h). */
-#include "duet_report.h"
+#include "duet/report.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "duet_render.h"
+#include "duet/render.h"
 
 enum dout { DOUT_JSON, DOUT_CSV, DOUT_MD };
 

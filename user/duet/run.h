@@ -23,7 +23,7 @@
 #include <sys/types.h>
 
 #include "benchscope/record.h"
-#include "session.h"
+#include "probe/session.h"
 
 struct bs_measure;
 struct bs_probes;

@@ -6,7 +6,7 @@
  * goes away, and turn the barrier records into the release skew.
  * The kernel half is barrier_arrive/barrier_resume in bpf/benchscope.bpf.c.
  */
-#include "duet_run.h"
+#include "duet/run.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "probes.h"
+#include "probe/probes.h"
 
 static int rt_record(void *ctx, void *data, size_t size)
 {

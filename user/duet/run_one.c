@@ -5,7 +5,7 @@
  * (async, sync) or one after the other (seq), watched for exit, failure and
  * timeout, and described as a "duet_run" event (docs/duet-trace.md).
  */
-#include "duet_run.h"
+#include "duet/run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "measure.h"
-#include "monotime.h"
+#include "probe/measure.h"
+#include "util/monotime.h"
 
 static int side_of_pid(const struct bs_duet_runres *res, uint32_t pid)
 {

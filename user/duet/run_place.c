@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* duet_run_place.c - placement of the duet's sides (--cpus) and the SMT topology. */
-#include "duet_run.h"
+#include "duet/run.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* duet_run_sched.c - the order of a duet's runs: RMIT (seeded shuffle) or fixed. */
-#include "duet_run.h"
+#include "duet/run.h"
 
 #include <errno.h>
 #include <gsl/gsl_randist.h>

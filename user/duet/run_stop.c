@@ -5,7 +5,7 @@
  * iteration records the runner kept), and the decision to stop once the
  * relative CI width of the paired difference is at most WIDTH.
  */
-#include "duet_run.h"
+#include "duet/run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,8 +14,8 @@
 #include <time.h>
 
 #include "benchscope/stats.h"
-#include "gbench_runs.h"
-#include "monotime.h"
+#include "stop/gbench_runs.h"
+#include "util/monotime.h"
 
 /* One side of one run, one benchmark: intervals and scores. */
 struct qside {

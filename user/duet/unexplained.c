@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* duet_unexplained.c - runs with a side difference the guest did not see (see duet_unexplained.h).
  */
-#include "duet_unexplained.h"
+#include "duet/unexplained.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "benchscope/stats_desc.h"
-#include "duet_noise.h"
+#include "duet/noise.h"
 
 /* mean score and lost share of one side of a run; false when unusable */
 static bool side_figures(const struct bs_dside *s, double *mean, double *share)

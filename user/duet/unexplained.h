@@ -30,7 +30,7 @@
 
 #include <stddef.h>
 
-#include "duet_data.h"
+#include "duet/data.h"
 
 #define BS_DUET_UNEXPL_MIN_RUNS 5
 #define BS_DUET_UNEXPL_MIN_PCT	2.0

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* import_csv.c - RFC 4180 CSV record reader (import_csv.h). */
-#include "import_csv.h"
+#include "import/csv.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* import_duet.c - duet CSV data to a duet trace (import_duet.h). */
-#include "import_duet.h"
+#include "import/duet.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,10 +14,10 @@
 #include <json-c/json.h>
 
 #include "benchscope/record.h"
-#include "context.h"
-#include "duet_data.h"
-#include "import_csv.h"
-#include "trace.h"
+#include "trace/context.h"
+#include "duet/data.h"
+#include "import/csv.h"
+#include "trace/trace.h"
 
 enum col {
 	C_BENCH,

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* boundary.c - iteration boundaries: parse the options, resolve the sites. */
-#include "boundary.h"
+#include "probe/boundary.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "elfsym.h"
-#include "libpath.h"
+#include "binary/elfsym.h"
+#include "binary/libpath.h"
 
 int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *site, char *err,
 		  size_t errlen)

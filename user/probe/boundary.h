@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "gbench.h"
+#include "binary/gbench.h"
 
 enum bs_site_kind {
 	BS_SITE_UPROBE = 1,    /**< function entry */

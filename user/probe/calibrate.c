@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* calibrate.c - measure the per-hit cost of uprobes, uretprobes and USDT probes here. */
-#include "calibrate.h"
+#include "probe/calibrate.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -14,9 +14,9 @@
 
 #include "benchscope.skel.h"
 #include "benchscope/stats.h"
-#include "elfsym.h"
-#include "probes.h"
-#include "monotime.h"
+#include "binary/elfsym.h"
+#include "probe/probes.h"
+#include "util/monotime.h"
 
 /* Calibration targets: must stay real calls with a real entry. */
 __attribute__((noinline, used)) void bs_calib_target_a(void)

@@ -13,7 +13,7 @@
 #ifndef BENCHSCOPE_CALIBRATE_H
 #define BENCHSCOPE_CALIBRATE_H
 
-#include "boundary.h"
+#include "probe/boundary.h"
 
 struct bs_probes;
 

@@ -4,7 +4,7 @@
  * privileges, hypervisor, CPU, hardware watchpoints, PMU address sampling,
  * steal and scheduler statistics (caps.h).
  */
-#include "caps.h"
+#include "probe/caps.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -22,8 +22,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "exit_status.h"
-#include "waste_watch.h"
+#include "util/exit_status.h"
+#include "waste/watch.h"
 
 static const struct bs_cap_info infos[BS_CAP_N] = {
     [BS_CAP_KERNEL] = {"kernel", "kernel", "", false, ""},

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "calibrate.h"
-#include "caps.h"
-#include "probes.h"
+#include "probe/calibrate.h"
+#include "probe/caps.h"
+#include "probe/probes.h"
 
 static void put(struct bs_cap *c, enum bs_cap_id id, enum bs_cap_state s, double v, const char *fig)
 {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* collector.c - ring buffer -> trace. */
-#include "collector.h"
+#include "probe/collector.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <string.h>
 
-#include "probes.h"
-#include "trace.h"
+#include "probe/probes.h"
+#include "trace/trace.h"
 
 static int store_iter(void *ctx, const struct bs_iter_rec *rec)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* measure.c - probes + trace + collector as one measurement session. */
-#include "measure.h"
+#include "probe/measure.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -11,8 +11,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "context.h"
-#include "trace.h"
+#include "trace/context.h"
+#include "trace/trace.h"
 
 int bs_measure_check_privileges(char *err, size_t errlen)
 {

@@ -21,10 +21,10 @@
 #include <sys/types.h>
 
 #include "benchscope/record.h"
-#include "boundary.h"
-#include "calibrate.h"
-#include "collector.h"
-#include "probes.h"
+#include "probe/boundary.h"
+#include "probe/calibrate.h"
+#include "probe/collector.h"
+#include "probe/probes.h"
 
 struct bs_trace_writer;
 

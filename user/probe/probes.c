@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* probes.c - load, configure and attach the BPF programs; read back their state. */
-#include "probes.h"
+#include "probe/probes.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

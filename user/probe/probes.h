@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "benchscope/record.h"
-#include "boundary.h"
+#include "probe/boundary.h"
 
 struct benchscope_bpf;
 struct bpf_link;

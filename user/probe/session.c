@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* session.c - the harness process: spawn held before exec, release, wait. */
-#include "session.h"
+#include "probe/session.h"
 
 #include <errno.h>
 #include <fcntl.h>

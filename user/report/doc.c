@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_doc.h"
+#include "report/report_doc.h"
 
 static char *dup_or_oom(struct bs_doc *doc, const char *s)
 {

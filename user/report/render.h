@@ -11,9 +11,9 @@
 
 #include <stdio.h>
 
-#include "dataset.h"
-#include "report_doc.h"
-#include "summary.h"
+#include "trace/dataset.h"
+#include "report/report_doc.h"
+#include "report/summary.h"
 
 /** What bs_report_render() writes. Paths: NULL = not written, "-" = stdout. */
 struct bs_report_opts {

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "iter_cols.h"
-#include "render.h"
+#include "trace/iter_cols.h"
+#include "report/render.h"
 
 int bs_render_csv(FILE *f, const struct bs_dataset *ds)
 {

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "iter_cols.h"
-#include "render.h"
-#include "units.h"
+#include "trace/iter_cols.h"
+#include "report/render.h"
+#include "util/units.h"
 
 /* A double, or JSON null when it is not finite (JSON has no NaN). */
 static json_object *jd(double d)

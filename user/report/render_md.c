@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "render.h"
+#include "report/render.h"
 
 /* Text with the characters Markdown tables treat specially escaped. */
 static void md_cell(FILE *f, const char *s)

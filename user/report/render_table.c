@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "render.h"
-#include "units.h"
+#include "report/render.h"
+#include "util/units.h"
 
 static void pad(FILE *f, size_t n)
 {

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "render.h"
+#include "report/render.h"
 
 enum out_kind { OUT_JSON, OUT_CSV, OUT_MD };
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "report_doc.h"
-#include "units.h"
+#include "trace/context.h"
+#include "report/report_doc.h"
+#include "util/units.h"
 
 #define MAX_PROC_ROWS 20
 

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "dataset.h"
-#include "summary.h"
+#include "trace/dataset.h"
+#include "report/summary.h"
 
 #define BS_DOC_MAX_COLS 12
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* summary.c - figures of a run from a dataset (see summary.h). */
-#include "summary.h"
+#include "report/summary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gbench_runs.h"
-#include "units.h"
+#include "stop/gbench_runs.h"
+#include "util/units.h"
 
 int bs_iter_counted(const struct bs_iter_rec *r)
 {

@@ -14,7 +14,7 @@
 
 #include "benchscope/record.h"
 #include "benchscope/stats.h"
-#include "dataset.h"
+#include "trace/dataset.h"
 
 /** Interference summed over a set of iterations (ns unless a count). */
 struct bs_interference {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* replay_core.c - dynamic reconfiguration replayed on recorded forks (see replay_core.h). */
-#include "replay_core.h"
+#include "stop/replay_core.h"
 
 #include <errno.h>
 #include <math.h>

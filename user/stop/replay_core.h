@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "benchscope/stats_boot.h"
-#include "stop_fsm.h"
+#include "stop/stop_fsm.h"
 
 /** One recorded fork: its usable iterations in order. */
 struct bs_replay_fork {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* replay_load.c - recorded forks of a trace (see replay_load.h). */
-#include "replay_load.h"
+#include "stop/replay_load.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gbench_runs.h"
-#include "summary.h"
+#include "stop/gbench_runs.h"
+#include "report/summary.h"
 
 void bs_replay_trace_free(struct bs_replay_trace *t)
 {

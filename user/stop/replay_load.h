@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dataset.h"
-#include "replay_core.h"
+#include "trace/dataset.h"
+#include "stop/replay_core.h"
 
 struct bs_replay_trace {
 	struct bs_replay_fork *forks;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* stop_fsm.c - Algorithm 1 of Laaber et al. 2020 fed one iteration at a time (see stop_fsm.h). */
-#include "stop_fsm.h"
+#include "stop/stop_fsm.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "benchscope/stats.h"
-#include "monotime.h"
+#include "util/monotime.h"
 
 struct bs_stop_plan bs_stop_plan_default(int crit)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* stop_run.c - forks under dynamic reconfiguration, observed live (see stop_run.h). */
-#include "stop_run.h"
+#include "stop/stop_run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "monotime.h"
-#include "session.h"
-#include "summary.h"
+#include "util/monotime.h"
+#include "probe/session.h"
+#include "report/summary.h"
 
 struct stop_run {
 	struct bs_measure *m;

@@ -35,8 +35,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "measure.h"
-#include "stop_fsm.h"
+#include "probe/measure.h"
+#include "stop/stop_fsm.h"
 
 struct bs_stop_run_opts {
 	struct bs_stop_plan plan;

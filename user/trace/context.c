@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* context.c - the context block of a trace. */
-#include "context.h"
-#include "caps.h"
-#include "dataset.h"
-#include "trace.h"
+#include "trace/context.h"
+#include "probe/caps.h"
+#include "trace/dataset.h"
+#include "trace/trace.h"
 
 #include <json-c/json.h>
 #include <math.h>

@@ -6,8 +6,8 @@
 #ifndef BENCHSCOPE_CONTEXT_H
 #define BENCHSCOPE_CONTEXT_H
 
-#include "boundary.h"
-#include "calibrate.h"
+#include "probe/boundary.h"
+#include "probe/calibrate.h"
 
 #define BS_VERSION "0.1.0"
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* dataset.c - load a trace into memory (see dataset.h). */
-#include "dataset.h"
+#include "trace/dataset.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
-#include "trace_schema.h"
+#include "trace/trace.h"
+#include "trace/trace_schema.h"
 
 json_object *bs_json_get(json_object *o, const char *key)
 {

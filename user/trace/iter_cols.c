@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* iter_cols.c - per-iteration export columns (see iter_cols.h). */
-#include "iter_cols.h"
+#include "trace/iter_cols.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "summary.h"
+#include "report/summary.h"
 
 enum src { U32, U64, DURATION, NS_PER_OP, FLAGS };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* trace.c - streaming trace writer (format: trace.h). */
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +13,8 @@
 #include <json-c/json.h>
 #include <zlib.h>
 
-#include "trace_schema.h"
-#include "monotime.h"
+#include "trace/trace_schema.h"
+#include "util/monotime.h"
 
 #define OUT_BUF	  (64u << 10)
 #define STAGE_BUF (32u << 10) /* small blocks are batched before deflate */

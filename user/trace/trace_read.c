@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* trace_read.c - block reader of trace files (format: trace.h). */
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* trace_schema.c - record layouts of the SCHEMA block (see trace_schema.h). */
-#include "trace_schema.h"
+#include "trace/trace_schema.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #define F(st, name, type, unit)                                                                    \
 	{                                                                                          \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cli.c - number parsing and usage errors for command-line options. */
-#include "cli.h"
+#include "util/cli.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* progress.c - the live progress line. */
-#include "progress.h"
-#include "monotime.h"
+#include "util/progress.h"
+#include "util/monotime.h"
 
 #include <stdio.h>
 #include <time.h>

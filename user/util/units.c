@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* units.c - human-readable numbers (see units.h). */
-#include "units.h"
+#include "util/units.h"
 
 #include <math.h>
 #include <stdio.h>

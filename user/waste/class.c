@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "waste_class.h"
+#include "waste/class.h"
 
 static const char *const kind_names[BS_WK_N] = {"dead-store", "silent-store", "silent-load"};
 

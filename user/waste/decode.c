@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "waste_decode.h"
+#include "waste/decode.h"
 
 struct bs_waste_decoder {
 	csh cs;

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "waste_rec.h"
+#include "benchscope/waste_record.h"
 
 /** One decoded memory access. */
 struct bs_waste_access {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
-#include "waste_report.h"
+#include "trace/trace.h"
+#include "waste/report.h"
 
 /* ---- contexts ---------------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
-#include "waste_class.h"
+#include "waste/class.h"
 
 struct bs_trace_writer;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "waste_sym.h"
+#include "waste/sym.h"
 
 struct jit_sym {
 	uint64_t start, size;

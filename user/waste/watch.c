@@ -11,7 +11,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "waste_watch.h"
+#include "waste/watch.h"
 
 #ifndef PERF_EVENT_IOC_MODIFY_ATTRIBUTES
 #define PERF_EVENT_IOC_MODIFY_ATTRIBUTES _IOW('$', 11, struct perf_event_attr *)
