@@ -18,6 +18,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/usdt.bpf.h>
+#include "benchscope/maps.h"
 #include "benchscope/record.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -42,17 +43,11 @@ const volatile bool cfg_interferers = true;
 const volatile __u64 cfg_wakeup_bytes = 1 << 20;
 
 /* ---- maps ---------------------------------------------------------------- */
-struct tracked_proc {
-	__u64 iter_seq; /* next iteration index in this process */
-	__u32 depth;    /* 0: the root process user space started */
-	__u32 side;     /* duet side: 0 none, 1 A, 2 B (inherited through fork) */
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32); /* tgid */
-	__type(value, struct tracked_proc);
+	__type(value, struct bs_tracked_proc);
 } tracked SEC(".maps");
 
 /* Open iteration of one thread and what it has suffered so far. */
@@ -129,16 +124,10 @@ struct {
 	__type(value, struct bs_interferer_val);
 } interferers SEC(".maps");
 
-struct spill_key {
-	__u32 pid;
-	__u32 tid;
-	__u64 index;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, struct spill_key);
+	__type(key, struct bs_spill_key);
 	__type(value, struct bs_iter_rec);
 } spill SEC(".maps");
 
@@ -387,7 +376,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
 	struct thread_state *ts, zero = {};
-	struct tracked_proc *tp;
+	struct bs_tracked_proc *tp;
 	struct bs_counters *c;
 
 	tp = bpf_map_lookup_elem(&tracked, &tgid);
@@ -436,7 +425,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 static __always_inline void emit(struct bs_iter_rec *rec)
 {
 	struct bs_counters *c = ctrs();
-	struct spill_key key;
+	struct bs_spill_key key;
 
 	__u64 wake = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes
 			     ? BPF_RB_FORCE_WAKEUP
@@ -717,7 +706,7 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	struct tracked_proc *tp, init = {};
+	struct bs_tracked_proc *tp, init = {};
 
 	if (ptgid == ctgid)
 		return 0; /* a new thread, not a new process */
@@ -735,7 +724,7 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(on_exec, struct task_struct *p)
 {
 	__u32 tgid = p->tgid;
-	struct tracked_proc *tp = bpf_map_lookup_elem(&tracked, &tgid);
+	struct bs_tracked_proc *tp = bpf_map_lookup_elem(&tracked, &tgid);
 	__u32 tid;
 
 	if (!tp)

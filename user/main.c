@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/version.h"
 #include "benchscope/stats.h"
 #include "commands.h"
 #include "trace/context.h"

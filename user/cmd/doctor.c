@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/version.h"
 #include "probe/caps.h"
 #include "util/cli.h"
 #include "commands.h"

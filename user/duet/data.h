@@ -121,4 +121,7 @@ int bs_duet_data_run_of_pid(const struct bs_duet_data *d, uint32_t pid, int *sid
 /** The stats/ view of @r: pointers into @r's arrays (no copy). */
 struct bs_duet_run bs_drun_stats(const struct bs_drun *r);
 
+/** bs_dataset_is_duet - the trace's CONTEXT says "mode": "duet". */
+bool bs_dataset_is_duet(const struct bs_dataset *ds);
+
 #endif

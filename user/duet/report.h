@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "duet/data.h" /* bs_dataset_is_duet */
+
 struct bs_dataset;
 
 struct bs_duet_report_opts {
@@ -50,7 +52,5 @@ struct bs_duet_outcome {
 int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_report_opts *o,
 			  struct bs_duet_outcome *out, char *err, size_t errlen);
 
-/** bs_dataset_is_duet - the trace's CONTEXT says "mode": "duet". */
-bool bs_dataset_is_duet(const struct bs_dataset *ds);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* probes.c - load, configure and attach the BPF programs; read back their state. */
 #include "probe/probes.h"
+#include "benchscope/maps.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -193,11 +194,7 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 
 int bs_probes_track(struct bs_probes *p, pid_t pid)
 {
-	struct {
-		__u64 iter_seq;
-		__u32 depth;
-		__u32 pad;
-	} v = { 0, 0, 0 };
+	struct bs_tracked_proc v = { 0, 0, 0 };
 	__u32 key = (__u32)pid;
 
 	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
@@ -207,11 +204,7 @@ int bs_probes_track(struct bs_probes *p, pid_t pid)
 
 int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side)
 {
-	struct {
-		__u64 iter_seq;
-		__u32 depth;
-		__u32 side;
-	} v = { 0, 0, (__u32)(side & 1) + 1 };
+	struct bs_tracked_proc v = { 0, 0, (__u32)(side & 1) + 1 };
 	__u32 key = (__u32)pid;
 
 	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
@@ -283,17 +276,11 @@ int bs_probes_counters(const struct bs_probes *p, struct bs_counters *out)
 	return 0;
 }
 
-struct spill_key {
-	__u32 pid;
-	__u32 tid;
-	__u64 index;
-};
-
 long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struct bs_iter_rec *r),
 			   void *ctx)
 {
 	int fd = bpf_map__fd(p->skel->maps.spill);
-	struct spill_key key, next;
+	struct bs_spill_key key, next;
 	struct bs_iter_rec rec;
 	long n = 0;
 	int rc;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* context.c - the context block of a trace. */
+#include "util/version.h"
 #include "trace/context.h"
 #include "probe/caps.h"
 #include "trace/dataset.h"

@@ -9,8 +9,6 @@
 #include "probe/boundary.h"
 #include "probe/calibrate.h"
 
-#define BS_VERSION "0.1.0"
-
 /**
  * Build the context block as JSON text (malloc'd; NULL on ENOMEM).
  * @argv  the harness command (NULL-terminated)

@@ -9,7 +9,8 @@
 
 #include <json-c/json.h>
 
-#include "trace/trace.h"
+#include "benchscope/record.h"
+#include "trace/format.h"
 
 #define F(st, name, type, unit)                                                                    \
 	{                                                                                          \
