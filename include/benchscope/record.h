@@ -6,7 +6,7 @@
  * <linux/types.h>). Every record starts with a 32-bit `type` tag so several
  * kinds share one ring buffer. Fields are fixed width with explicit padding;
  * the static asserts below pin the layout, and the trace stores these bytes
- * as they are (see user/trace.h, which records the layout in its schema).
+ * as they are (see user/trace/trace_schema.h, which records the layout in the trace).
  *
  * Units: every *_ns field is nanoseconds; timestamps are CLOCK_MONOTONIC
  * (bpf_ktime_get_ns()).
