@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include <cpuid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "binary/elfsym.h"
 #include "util/exit_status.h"
 #include "waste/watch.h"
 
@@ -426,6 +428,47 @@ static enum bs_cap_state probe_ksym(struct bs_cap *c, const char *sym, const cha
 	return r ? set(c, BS_CAP_YES, NAN, "%s", yes) : set(c, BS_CAP_NO, NAN, "%s", no);
 }
 
+/*
+ * The length of the nop at a USDT site of this program (its calibration
+ * site benchscope:calib_a): 1 for sys/sdt.h's one-byte nop, 5 for a nop5,
+ * 0 when unknown. The kernel's uprobe optimisation applies to nop5 only.
+ */
+static int usdt_site_nop_len(void)
+{
+	struct bs_usdt_note *notes = NULL;
+	unsigned char b[5];
+	size_t n = 0, i;
+	int len = 0, fd;
+
+	if (bs_elf_list_usdt("/proc/self/exe", &notes, &n))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!strcmp(notes[i].provider, "benchscope") && !strcmp(notes[i].name, "calib_a"))
+			break;
+	fd = i < n ? open("/proc/self/exe", O_RDONLY | O_CLOEXEC) : -1;
+	if (fd >= 0 && pread(fd, b, sizeof(b), (off_t)notes[i].pc_offset) == (ssize_t)sizeof(b))
+		len = b[0] == 0x90 ? 1 : !memcmp(b, "\x0f\x1f\x44\x00\x00", 5) ? 5 : 0;
+	if (fd >= 0)
+		close(fd);
+	free(notes);
+	return len;
+}
+
+static enum bs_cap_state probe_nop5(struct bs_cap *c)
+{
+	int r = kallsyms_has("__x64_sys_uprobe"), len;
+
+	if (r < 0)
+		return set(c, BS_CAP_UNKNOWN, NAN, "/proc/kallsyms unreadable");
+	if (!r)
+		return set(c, BS_CAP_NO, NAN, "not in this kernel: every uprobe hit is a trap");
+	len = usdt_site_nop_len();
+	return set(c, BS_CAP_YES, NAN, "in the kernel; %s",
+		   len == 1   ? "not in use for USDT sites of sys/sdt.h (a 1-byte nop)"
+		   : len == 5 ? "USDT sites here are 5-byte nops: in use"
+			      : "applies to 5-byte nop sites only");
+}
+
 enum bs_cap_state bs_cap_probe(enum bs_cap_id id, struct bs_cap *c)
 {
 	struct utsname u;
@@ -463,8 +506,7 @@ enum bs_cap_state bs_cap_probe(enum bs_cap_id id, struct bs_cap *c)
 				  "a uretprobe returns through a syscall, not a trap",
 				  "a uretprobe returns through a trap");
 	case BS_CAP_UPROBE_NOP5:
-		return probe_ksym(c, "__x64_sys_uprobe", "in the kernel (5-byte nop sites only)",
-				  "every uprobe hit is a trap");
+		return probe_nop5(c);
 	case BS_CAP_WATCHPOINTS:
 		return probe_watchpoints(c);
 	case BS_CAP_PEBS:
