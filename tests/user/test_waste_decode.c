@@ -10,6 +10,7 @@
 
 #include "test.h"
 #include "waste/decode.h"
+#include "waste/watch.h"
 
 /* dead() at 0x1410 (see objdump -d build/progs/waste_planted) */
 static const uint8_t dead_code[] = {

@@ -85,12 +85,4 @@ int bs_waste_decode_next(struct bs_waste_decoder *d, bs_waste_code_reader rd, vo
 int bs_waste_decode_before(struct bs_waste_decoder *d, const uint8_t *code, size_t n,
 			   uint64_t end_ip, uint64_t func_start, struct bs_waste_access *out);
 
-/**
- * bs_waste_watch_range - the range a watchpoint can cover for an access of
- * @size bytes at @addr: x86 breakpoints watch 1, 2, 4 or 8 bytes aligned to
- * their length. Picks the longest aligned length within the access, starting
- * at @addr. Writes *waddr, *wlen; returns *wlen (0 for size 0).
- */
-uint32_t bs_waste_watch_range(uint64_t addr, uint32_t size, uint64_t *waddr, uint32_t *wlen);
-
 #endif

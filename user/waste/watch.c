@@ -143,6 +143,20 @@ int bs_waste_disarm_bp(int fd)
 	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ? -errno : 0;
 }
 
+uint32_t bs_waste_watch_range(uint64_t addr, uint32_t size, uint64_t *waddr, uint32_t *wlen)
+{
+	uint32_t len;
+
+	for (len = 8; len > 1; len /= 2)
+		if (len <= size && !(addr & (len - 1)))
+			break;
+	if (!size)
+		len = 0;
+	*waddr = addr;
+	*wlen = len;
+	return len;
+}
+
 int bs_waste_read_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec l = {buf, len}, r = {(void *)(uintptr_t)addr, len};

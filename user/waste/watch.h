@@ -5,6 +5,8 @@
  * per-thread hardware breakpoints re-armed in place with
  * PERF_EVENT_IOC_MODIFY_ATTRIBUTES. Thin wrappers over perf_event_open(2);
  * every function returns a descriptor or 0 on success, -errno on failure.
+ * Also the watchpoint geometry: the aligned piece of an access that one
+ * breakpoint can watch (bs_waste_watch_range).
  */
 #ifndef BENCHSCOPE_WASTE_WATCH_H
 #define BENCHSCOPE_WASTE_WATCH_H
@@ -52,6 +54,14 @@ int bs_waste_arm_bp(int fd, uint64_t addr, uint32_t len, int type);
 
 /** Disarm (disable) breakpoint @fd. 0 or -errno. */
 int bs_waste_disarm_bp(int fd);
+
+/**
+ * bs_waste_watch_range - the range a watchpoint can cover for an access of
+ * @size bytes at @addr: x86 breakpoints watch 1, 2, 4 or 8 bytes aligned to
+ * their length. Picks the longest aligned length within the access, starting
+ * at @addr. Writes *waddr, *wlen; returns *wlen (0 for size 0).
+ */
+uint32_t bs_waste_watch_range(uint64_t addr, uint32_t size, uint64_t *waddr, uint32_t *wlen);
 
 /**
  * bs_waste_read_mem - read @len bytes at @addr of process @pid

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/* waste/freeze.c - stopping and continuing the profiled program (see waste/freeze.h). */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "benchscope/stats.h"
+#include "util/monotime.h"
+#include "waste.skel.h"
+#include "waste/freeze.h"
+
+/* State letter of thread @tid of @pid ('T': stopped), or 0. */
+char bs_waste_task_state(pid_t pid, pid_t tid)
+{
+	char path[96], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * The SIGSTOP of a frozen sample is sent from an irq_work that may run
+ * after the record reached us (the thread waits in the kernel at the sampled
+ * ip meanwhile; ~200 us here): wait (up to 5 ms) until the thread is
+ * stopped, so that our SIGCONT is not overtaken by the stop.
+ */
+static void wait_stopped(const struct bs_waste_sample *s)
+{
+	int i;
+
+	if (!s->frozen)
+		return;
+	for (i = 0; i < 500; i++) {
+		char st = bs_waste_task_state((pid_t)s->pid, (pid_t)s->tid);
+
+		if (st == 'T' || st == 't' || st == 0 || st == 'Z' || st == 'X')
+			return;
+		if (i > 20) {
+			struct timespec ts = {0, 10000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s)
+{
+	if (!s->frozen)
+		return;
+	wait_stopped(s); /* armed already: now make sure our SIGCONT comes after the stop */
+	w->skel->bss->freeze_busy = 0;
+	kill((pid_t)s->pid, SIGCONT);
+	w->c.stops++;
+	w->c.stop_ns += bs_mono_ns() - s->ns;
+}
+
+void bs_waste_resume_all(struct bs_waste_run *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprocs; i++)
+		kill(w->procs[i], SIGCONT);
+}
+
+/*
+ * A stop that overtook our SIGCONT would leave the program stopped for
+ * good: with no frozen sample in flight, continue any followed process
+ * whose threads are all stopped (checked every 20 ms).
+ */
+void bs_waste_unstick(struct bs_waste_run *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprocs; i++) {
+		char st = bs_waste_task_state(w->procs[i], w->procs[i]);
+
+		if (st == 'T' && !w->skel->bss->freeze_busy) {
+			kill(w->procs[i], SIGCONT);
+			w->c.unstuck++;
+		}
+	}
+}
+
+/*
+ * What stopping and continuing a program costs it here, in ns of its run
+ * time: a child spins on a shared counter; 21 SIGSTOP / wait-until-stopped
+ * / SIGCONT cycles (what a frozen sample does) are timed against its
+ * undisturbed rate; the median cycle counts. On a VM most of it is waking
+ * the halted vCPU, and on a loaded machine waiting for a CPU again. NaN
+ * when it cannot be measured.
+ */
+double bs_waste_measure_freeze_ns(void)
+{
+	volatile uint64_t *cnt =
+	    mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint64_t t0, t1, c0, c1, rate_t, rate_c;
+	double rate, lost, lost_i[21];
+	pid_t c;
+	int i, j, st;
+
+	if (cnt == MAP_FAILED)
+		return NAN;
+	c = fork();
+	if (c < 0) {
+		munmap((void *)cnt, 4096);
+		return NAN;
+	}
+	if (c == 0) {
+		for (;;)
+			(*cnt)++;
+	}
+	for (i = 0; i < 1000 && !*cnt; i++)
+		usleep(100);
+	usleep(10000);
+	t0 = bs_mono_ns();
+	c0 = *cnt;
+	usleep(30000);
+	t1 = bs_mono_ns();
+	c1 = *cnt;
+	rate_t = t1 - t0;
+	rate_c = c1 - c0;
+	rate = (double)rate_c / (double)rate_t;
+	for (i = 0; i < 21; i++) {
+		t0 = bs_mono_ns();
+		c0 = *cnt;
+		kill(c, SIGSTOP);
+		for (j = 0; j < 5000 && bs_waste_task_state(c, c) != 'T'; j++)
+			;
+		kill(c, SIGCONT);
+		usleep(1000);
+		t1 = bs_mono_ns();
+		c1 = *cnt;
+		lost_i[i] = (double)(t1 - t0) - (double)(c1 - c0) / rate;
+	}
+	kill(c, SIGKILL);
+	waitpid(c, &st, 0);
+	munmap((void *)cnt, 4096);
+	if (!(rate > 0))
+		return NAN;
+	/* the median: other programs' load on the CPUs spoils a mean */
+	if (bs_quantile(lost_i, 21, 0.5, &lost))
+		return NAN;
+	return lost > 0 ? lost : 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * waste/freeze.h - stopping and continuing the profiled program. Without
+ * --no-freeze, on_sample of waste.bpf.c stops the sampled thread group
+ * (SIGSTOP, from an irq_work) until its watchpoint is armed; these continue
+ * it, make sure no stop outlives its sample, and measure what a stop costs
+ * the program.
+ */
+#ifndef BENCHSCOPE_WASTE_FREEZE_H
+#define BENCHSCOPE_WASTE_FREEZE_H
+
+#include <sys/types.h>
+
+#include "benchscope/waste_record.h"
+#include "waste/profiler.h"
+
+/**
+ * bs_waste_task_state - the state letter of thread @tid of @pid in
+ * /proc/PID/task/TID/stat ('R', 'S', 'T': stopped, 'Z'...), or 0 when it
+ * cannot be read (gone).
+ */
+char bs_waste_task_state(pid_t pid, pid_t tid);
+
+/**
+ * bs_waste_resume - continue the thread group that sample @s froze (a
+ * sample that froze nothing: no-op): wait until the stop has landed (up to
+ * 5 ms), clear the BPF side's freeze_busy, SIGCONT; the time from the
+ * sample to here counts into w->c.stop_ns, w->c.stops.
+ */
+void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s);
+
+/** bs_waste_resume_all - SIGCONT to every process the run followed. */
+void bs_waste_resume_all(struct bs_waste_run *w);
+
+/**
+ * bs_waste_unstick - with no frozen sample in flight, continue every
+ * followed process that is stopped (a stop that overtook our SIGCONT);
+ * counted in w->c.unstuck.
+ */
+void bs_waste_unstick(struct bs_waste_run *w);
+
+/**
+ * bs_waste_measure_freeze_ns - what one stop and continue costs a program
+ * here, in ns of its run time (the median of 21 cycles on a spinning
+ * child); NaN when it cannot be measured.
+ */
+double bs_waste_measure_freeze_ns(void);
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/* waste/output.c - summary, trace end and outputs of a run; --from-trace (see waste/output.h). */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "trace/trace.h"
+#include "waste.skel.h"
+#include "waste/class.h"
+#include "waste/output.h"
+#include "waste/report.h"
+
+static json_object *cmd_json(char **cmd, pid_t pid)
+{
+	char buf[4096];
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (!cmd) {
+		snprintf(buf, sizeof(buf), "-p %d", (int)pid);
+		return json_object_new_string(buf);
+	}
+	for (; *cmd && len < sizeof(buf) - 1; cmd++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? " " : "", *cmd);
+	return json_object_new_string(buf);
+}
+
+static int write_outputs(struct bs_waste_args *a, struct bs_waste_result *res)
+{
+	FILE *f;
+	int rc = 0;
+
+	bs_waste_agg_sort(&res->agg);
+	/* an export to stdout ('-') is all stdout carries */
+	if (!(a->folded && !strcmp(a->folded, "-")) && !(a->json && !strcmp(a->json, "-"))) {
+		bs_waste_print(stdout, res, a->top, a->depth);
+		fflush(stdout);
+	}
+	if (a->folded) {
+		f = strcmp(a->folded, "-") ? fopen(a->folded, "w") : stdout;
+		if (!f) {
+			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->folded,
+				strerror(errno));
+			rc = 1;
+		} else {
+			bs_waste_print_folded(f, res);
+			if (f != stdout)
+				fclose(f);
+		}
+	}
+	if (a->json) {
+		json_object *j = bs_waste_json(res, -1);
+
+		f = strcmp(a->json, "-") ? fopen(a->json, "w") : stdout;
+		if (!f) {
+			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->json,
+				strerror(errno));
+			rc = 1;
+		} else {
+			fprintf(f, "%s\n",
+				json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+			if (f != stdout)
+				fclose(f);
+		}
+		json_object_put(j);
+	}
+	return rc;
+}
+
+int bs_waste_from_trace(struct bs_waste_args *a)
+{
+	struct bs_waste_result res;
+	char err[512];
+	int rc;
+
+	rc = bs_waste_load_trace(a->from_trace, &res, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "benchscope waste: %s\n", err);
+		return rc == -ENOENT || rc == -EPROTO || rc == -EBADMSG || rc == -EACCES ? 2 : 1;
+	}
+	rc = write_outputs(a, &res);
+	bs_waste_result_free(&res);
+	return rc;
+}
+
+int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interrupted,
+		    const volatile sig_atomic_t *stray_traps)
+{
+	struct bs_waste_args *a = w->a;
+	json_object *sum, *ov;
+	int i;
+
+	sum = json_object_new_object();
+	json_object_object_add(sum, "command", cmd_json(a->cmd, a->pid));
+	json_object_object_add(sum, "source", json_object_new_string(bs_waste_source_name(w->src)));
+	json_object_object_add(
+	    sum, "period_ns",
+	    json_object_new_double(w->src == BS_SRC_SOFT ? (double)w->period0 : NAN));
+	json_object_object_add(
+	    sum, "final_period_ns",
+	    json_object_new_double(w->src == BS_SRC_SOFT ? (double)w->period : NAN));
+	json_object_object_add(sum, "period", json_object_new_uint64(w->period0));
+	json_object_object_add(sum, "final_period", json_object_new_uint64(w->period));
+	{
+		char ks[64] = "";
+
+		for (i = 0; i < BS_WK_N; i++)
+			if (a->kinds & (1u << i))
+				snprintf(ks + strlen(ks), sizeof(ks) - strlen(ks), "%s%s",
+					 ks[0] ? "," : "", bs_waste_kind_name(i));
+		json_object_object_add(sum, "kinds", json_object_new_string(ks));
+	}
+	json_object_object_add(sum, "debug_registers", json_object_new_int(a->regs));
+	json_object_object_add(sum, "freeze", json_object_new_boolean(a->freeze));
+	json_object_object_add(sum, "fp_tolerance", json_object_new_double(a->fp_tol));
+#define C(name) json_object_object_add(sum, #name, json_object_new_uint64(w->c.name))
+	C(samples);
+	C(samples_access);
+	C(armed);
+	C(reservoir_drops);
+	C(unreadable);
+	C(arm_errors);
+	C(hits);
+	C(resolved_hits);
+	C(unresolved);
+	C(noself);
+	C(stale_hits);
+	C(undecoded);
+	C(threads);
+	C(processes);
+	C(unstuck);
+	C(gone_early);
+#undef C
+	json_object_object_add(sum, "kernel_samples",
+			       json_object_new_uint64(w->skel->bss->n_kernel_samples));
+	json_object_object_add(sum, "busy_skips",
+			       json_object_new_uint64(w->skel->bss->n_busy_skips));
+	json_object_object_add(sum, "extra_traps", json_object_new_uint64(w->skel->bss->n_extra));
+	json_object_object_add(sum, "lost", json_object_new_uint64(w->skel->bss->n_lost));
+	json_object_object_add(sum, "exit_code", json_object_new_int(w->exit_code));
+	json_object_object_add(sum, "stray_traps", json_object_new_int(*stray_traps));
+	ov = json_object_new_object();
+	{
+		double traps =
+		    (double)(w->skel->bss->n_hits + w->skel->bss->n_self + w->skel->bss->n_extra);
+		double est = (traps * w->trap_ns + (double)w->c.stop_ns +
+			      (double)w->c.stops * w->freeze_ns) /
+			     w->run_ns * 100;
+		struct rusage self;
+
+		json_object_object_add(ov, "run_ns", json_object_new_double(w->run_ns));
+		json_object_object_add(ov, "baseline_ns",
+				       isnan(w->base_ns) ? NULL
+							 : json_object_new_double(w->base_ns));
+		json_object_object_add(
+		    ov, "ratio",
+		    isnan(w->base_ns) ? NULL : json_object_new_double(w->run_ns / w->base_ns));
+		json_object_object_add(ov, "trap_ns", json_object_new_double(w->trap_ns));
+		json_object_object_add(ov, "sample_ns", json_object_new_double(w->freeze_ns));
+		json_object_object_add(
+		    ov, "handling_ns",
+		    json_object_new_double(w->c.stops ? (double)w->c.stop_ns / (double)w->c.stops
+						      : 0));
+		json_object_object_add(ov, "traps", json_object_new_double(traps));
+		json_object_object_add(ov, "budget_pct", json_object_new_double(a->overhead_pct));
+		json_object_object_add(ov, "estimated_pct", json_object_new_double(est));
+		json_object_object_add(ov, "maxrss_kib", json_object_new_int64(w->maxrss));
+		json_object_object_add(ov, "baseline_maxrss_kib",
+				       json_object_new_int64(w->base_rss));
+		getrusage(RUSAGE_SELF, &self);
+		json_object_object_add(ov, "tool_maxrss_kib",
+				       json_object_new_int64(self.ru_maxrss));
+	}
+	json_object_object_add(sum, "overhead", ov);
+	bs_waste_trace_summary(w->tw, sum);
+	{
+		json_object *end = json_object_new_object();
+
+		json_object_object_add(end, "exit_code", json_object_new_int(w->exit_code));
+		json_object_object_add(end, "interrupted", json_object_new_boolean(*interrupted));
+		bs_trace_write_end(w->tw, json_object_to_json_string(end));
+		json_object_put(end);
+	}
+	bs_trace_close(w->tw);
+	w->tw = NULL;
+	w->res.summary = sum;
+	return write_outputs(a, &w->res);
+}

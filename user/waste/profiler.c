@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * waste/profiler.c - the steps of one `benchscope waste` run: open, load,
+ * attach, loop, finish, close (see waste/profiler.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <linux/perf_event.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "probe/boundary.h"
+#include "trace/context.h"
+#include "trace/trace.h"
+#include "util/exit_status.h"
+#include "util/monotime.h"
+#include "waste.skel.h"
+#include "waste/decode.h"
+#include "waste/events.h"
+#include "waste/freeze.h"
+#include "waste/overhead.h"
+#include "waste/profiler.h"
+#include "waste/sym.h"
+#include "waste/threads.h"
+
+/* BS_DEBUG set: diagnostics on stderr (read once, at start) */
+bool bs_waste_debug;
+
+static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap)
+{
+	if (lvl == LIBBPF_WARN && bs_waste_debug)
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a)
+{
+	memset(w, 0, sizeof(*w));
+	w->sess = (struct bs_session){.pid = -1, .go_fd = -1, .err_fd = -1};
+	w->base_ns = NAN;
+	w->a = a;
+	w->rng = a->seed * 0x9E3779B97F4A7C15ull + 1;
+	w->th = calloc(BS_WASTE_MAX_THREADS, sizeof(*w->th));
+	w->dec = bs_waste_decoder_new();
+	w->sym = bs_waste_sym_new();
+	if (!w->th || !w->dec || !w->sym) {
+		fprintf(stderr, "benchscope waste: out of memory or no capstone decoder\n");
+		return BS_EXIT_RUNTIME;
+	}
+	libbpf_set_print(libbpf_quiet);
+	w->skel = waste_bpf__open();
+	if (!w->skel) {
+		fprintf(stderr, "benchscope waste: cannot open the BPF object: %s\n",
+			strerror(errno));
+		return BS_EXIT_RUNTIME;
+	}
+	w->skel->rodata->cfg_freeze = a->freeze;
+	return 0;
+}
+
+static int open_first_sampler_source(struct bs_waste_run *w)
+{
+	int fd;
+
+	if (w->a->source != BS_SRC_SOFT) {
+		fd = bs_waste_open_sampler(0, BS_SRC_PMU, 1000000, true);
+		if (fd >= 0) {
+			close(fd);
+			w->src = BS_SRC_PMU;
+			return 0;
+		}
+		if (w->a->source == BS_SRC_PMU) {
+			snprintf(w->err, sizeof(w->err),
+				 "--source pmu: this CPU offers no precise memory-access sampling "
+				 "here (%s); use --source soft",
+				 strerror(-fd));
+			return fd;
+		}
+	}
+	w->src = BS_SRC_SOFT;
+	return 0;
+}
+
+int bs_waste_load(struct bs_waste_run *w)
+{
+	struct bs_waste_args *a = w->a;
+	int err;
+
+	err = waste_bpf__load(w->skel);
+	if (err) {
+		fprintf(stderr, "benchscope waste: cannot load the BPF programs: %s%s\n",
+			strerror(-err),
+			err == -EPERM || err == -EACCES
+			    ? " (needs root, or CAP_BPF and CAP_PERFMON)"
+			    : "");
+		return BS_EXIT_RUNTIME;
+	}
+	if (open_first_sampler_source(w)) {
+		fprintf(stderr, "benchscope waste: %s\n", w->err);
+		return BS_EXIT_UNSUPPORTED;
+	}
+	w->period0 = w->period = a->period ? a->period : w->src == BS_SRC_PMU ? 20000 : 4000000;
+	w->trap_ns = bs_waste_measure_trap_ns(w);
+	if (isnan(w->trap_ns)) {
+		fprintf(stderr, "benchscope waste: %s\n", w->err);
+		return BS_EXIT_RUNTIME;
+	}
+	if (a->freeze) {
+		w->freeze_ns = bs_waste_measure_freeze_ns();
+		if (isnan(w->freeze_ns))
+			w->freeze_ns = 1e6; /* unknown: assume 1 ms, lengthen the period quickly */
+	}
+	return 0;
+}
+
+/* The trace, with the run's context (marked as waste's). 0 or the exit status. */
+static int open_trace(struct bs_waste_run *w)
+{
+	struct bs_waste_args *a = w->a;
+	struct bs_boundaries nob;
+
+	memset(&nob, 0, sizeof(nob));
+	w->ctxs = bs_context_json(a->cmd ? a->cmd : (char *[]){"-p", NULL}, &nob, NULL, NULL);
+	if (w->ctxs) {
+		json_object *c = json_tokener_parse(w->ctxs);
+
+		free(w->ctxs);
+		w->ctxs = NULL;
+		if (c) {
+			json_object_object_add(c, "subcommand", json_object_new_string("waste"));
+			json_object_object_add(c, "tool", json_object_new_string("waste"));
+			w->ctxs = strdup(json_object_to_json_string(c));
+			json_object_put(c);
+		}
+	}
+	{
+		char e2[512];
+
+		w->tw = bs_trace_create(a->trace, w->ctxs, e2, sizeof(e2));
+		if (!w->tw) {
+			fprintf(stderr, "benchscope waste: %s\n", e2);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Spawn CMD held, or take -p PID, and follow its threads (w->root,
+ * w->t_start). 0 or the exit status.
+ */
+static int follow_target(struct bs_waste_run *w)
+{
+	struct bs_waste_args *a = w->a;
+	pid_t root;
+	int err;
+
+	if (a->cmd) {
+		if (bs_session_spawn(&w->sess, a->cmd, NULL, w->err, sizeof(w->err))) {
+			fprintf(stderr, "benchscope waste: %s\n", w->err);
+			return 2;
+		}
+		root = w->root = w->sess.pid;
+		err = bs_waste_add_process(w, root);
+		if (err) {
+			fprintf(stderr, "benchscope waste: %s\n",
+				w->err[0] ? w->err : strerror(-err));
+			bs_session_stop(&w->sess, 100);
+			return BS_EXIT_RUNTIME;
+		}
+		/* the held child is still benchscope until it execs: a sample
+		 * there would freeze it while this thread waits for the exec,
+		 * so its sampler runs from the exec on */
+		{
+			struct bs_waste_thread *t0 = bs_waste_find_thread(w, root);
+
+			if (t0 && t0->sfd >= 0)
+				ioctl(t0->sfd, PERF_EVENT_IOC_DISABLE, 0);
+			w->t_start = bs_mono_ns();
+			if (bs_session_release(&w->sess, w->err, sizeof(w->err))) {
+				fprintf(stderr, "benchscope waste: %s: %s\n", a->cmd[0], w->err);
+				return 2;
+			}
+			if (t0 && t0->sfd >= 0)
+				ioctl(t0->sfd, PERF_EVENT_IOC_ENABLE, 0);
+		}
+	} else {
+		root = w->root = a->pid;
+		err = bs_waste_add_process(w, root);
+		if (err) {
+			if (err == -ESRCH || err == -ENOENT)
+				fprintf(stderr, "benchscope waste: process %d is gone\n",
+					(int)root);
+			else
+				fprintf(stderr, "benchscope waste: %s\n",
+					w->err[0] ? w->err : strerror(-err));
+			return err == -ESRCH || err == -ENOENT ? 2 : 1;
+		}
+		w->t_start = bs_mono_ns();
+	}
+	return 0;
+}
+
+int bs_waste_attach(struct bs_waste_run *w)
+{
+	struct bs_waste_args *a = w->a;
+	int err;
+
+	err = waste_bpf__attach(w->skel);
+	if (err) {
+		fprintf(stderr, "benchscope waste: cannot attach the task tracepoints: %s\n",
+			strerror(-err));
+		return BS_EXIT_RUNTIME;
+	}
+	w->rb = ring_buffer__new(bpf_map__fd(w->skel->maps.rb), bs_waste_on_record, w, NULL);
+	if (!w->rb) {
+		fprintf(stderr, "benchscope waste: cannot create the ring buffer: %s\n",
+			strerror(errno));
+		return BS_EXIT_RUNTIME;
+	}
+	err = open_trace(w);
+	if (err)
+		return err;
+	err = follow_target(w);
+	if (err)
+		return err;
+	if (!a->quiet)
+		fprintf(stderr,
+			"benchscope waste: source %s, period %" PRIu64
+			"%s, %d watchpoints per thread, trap %.2f µs here%s\n",
+			bs_waste_source_name(w->src), w->period,
+			w->src == BS_SRC_PMU ? " events" : " ns", w->th[0].nbp, w->trap_ns / 1e3,
+			a->freeze ? "" : ", no freeze");
+	return 0;
+}
+
+void bs_waste_loop(struct bs_waste_run *w, const volatile sig_atomic_t *interrupted)
+{
+	struct bs_waste_args *a = w->a;
+	uint64_t last_ns, last_traps = 0, last_stop = 0, last_stop_ns = 0;
+	pid_t root = w->root;
+	struct rusage ru;
+	int err;
+
+	last_ns = w->t_start;
+	for (;;) {
+		err = ring_buffer__poll(w->rb, w->root_exit_ns ? 2 : 20);
+		if (err < 0 && err != -EINTR)
+			break;
+		if (*interrupted)
+			break;
+		bs_waste_adapt(w, w->trap_ns, w->freeze_ns, &last_ns, &last_traps, &last_stop,
+			       &last_stop_ns);
+		if (a->freeze && !w->skel->bss->freeze_busy)
+			bs_waste_unstick(w);
+		{
+			long h = bs_waste_read_hwm(root);
+
+			if (h > w->maxrss)
+				w->maxrss = h;
+		}
+		bs_trace_flush_if_due(w->tw);
+		if (a->cmd) {
+			pid_t r = wait4(w->sess.pid, &w->status, WNOHANG, &ru);
+
+			if (r == w->sess.pid) {
+				w->sess.exited = true;
+				w->sess.wait_status = w->status;
+				break;
+			}
+		} else if ((kill(root, 0) && errno == ESRCH) || w->root_exit_ns) {
+			char st = bs_waste_task_state(root, root);
+
+			if (!st || st == 'Z' || st == 'X')
+				break; /* gone, or a zombie its parent has not reaped yet */
+		}
+	}
+}
+
+void bs_waste_finish(struct bs_waste_run *w, const volatile sig_atomic_t *interrupted)
+{
+	struct bs_waste_args *a = w->a;
+	int i;
+
+	w->t_end = bs_mono_ns();
+	ring_buffer__consume(w->rb);
+	if (w->root_exit_ns && w->root_exit_ns > w->t_start && w->root_exit_ns < w->t_end)
+		w->t_end = w->root_exit_ns;
+	bs_waste_resume_all(w);
+	w->run_ns = (double)(w->t_end - w->t_start);
+	for (i = 0; i < BS_WASTE_MAX_THREADS; i++)
+		if (w->th[i].used)
+			bs_waste_drop_thread(w, &w->th[i]);
+	if (a->cmd && !w->sess.exited && *interrupted) {
+		bs_session_stop(&w->sess, 1000);
+	}
+	if (a->cmd && w->sess.exited) {
+		if (WIFEXITED(w->status))
+			w->exit_code = WEXITSTATUS(w->status);
+		else
+			w->exit_code = 128 + WTERMSIG(w->status);
+		/* a warning even with -q: the run is kept and reported, but its
+		 * figures come from a program that failed */
+		if (WIFEXITED(w->status) && w->exit_code)
+			fprintf(stderr, "benchscope waste: warning: %s exited with status %d\n",
+				a->cmd[0], w->exit_code);
+		else if (WIFSIGNALED(w->status))
+			fprintf(stderr,
+				"benchscope waste: warning: %s was killed by signal %d (%s)\n",
+				a->cmd[0], WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
+	}
+	if (a->cmd && a->baseline && !*interrupted) {
+		if (!a->quiet)
+			fprintf(stderr, "benchscope waste: running the command once more without "
+					"benchscope (stdout to /dev/null)\n");
+		if (bs_waste_baseline(a->cmd, &w->base_ns, &w->base_rss))
+			w->base_ns = NAN;
+	}
+}
+
+void bs_waste_close(struct bs_waste_run *w)
+{
+	int i;
+
+	bs_waste_resume_all(w);
+	if (w->a->cmd && w->sess.pid > 0 && !w->sess.exited)
+		bs_session_stop(&w->sess, 500);
+	if (w->a->cmd)
+		bs_session_close(&w->sess);
+	ring_buffer__free(w->rb);
+	if (w->th)
+		for (i = 0; i < BS_WASTE_MAX_THREADS; i++)
+			if (w->th[i].used)
+				bs_waste_drop_thread(w, &w->th[i]);
+	waste_bpf__destroy(w->skel);
+	if (w->tw)
+		bs_trace_close(w->tw);
+	bs_waste_result_free(&w->res);
+	bs_waste_decoder_free(w->dec);
+	bs_waste_sym_free(w->sym);
+	free(w->th);
+	free(w->procs);
+	free(w->ctxs);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * waste/profiler.h - one run of `benchscope waste` (JXPerf: Su et al.
+ * 2019): its options, the state shared by the files of the profiler, and
+ * the steps user/cmd/waste.c takes: open -> load -> attach -> loop ->
+ * finish -> report (waste/output.h) -> close.
+ *
+ * Files: waste/profiler.c (the steps), waste/threads.c (the followed
+ * threads and processes), waste/events.c (the ring-buffer records: samples,
+ * hits, tasks), waste/freeze.c (stopping and continuing the target),
+ * waste/overhead.c (the cost of a trap, the period controller, the
+ * baseline run), waste/output.c (summary, trace end, outputs, --from-trace).
+ *
+ * The steps return 0 or the exit status to end with (util/exit_status.h),
+ * the reason printed on stderr as one "benchscope waste: ..." line.
+ * bs_waste_close() ends every run that bs_waste_open() began, failed or not.
+ */
+#ifndef BENCHSCOPE_WASTE_PROFILER_H
+#define BENCHSCOPE_WASTE_PROFILER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "probe/session.h"
+#include "waste/report.h"
+#include "waste/watch.h"
+
+struct bs_trace_writer;
+struct bs_waste_decoder;
+struct bs_waste_sym;
+struct bs_waste_thread;
+struct ring_buffer;
+struct waste_bpf;
+
+/** The options of `benchscope waste`, as user/cmd/waste.c parses them. */
+struct bs_waste_args {
+	unsigned kinds; /* bits 1 << enum bs_waste_kind (waste/class.h) */
+	enum bs_waste_source source;
+	uint64_t period;	     /* ns (soft) or events (pmu); 0: default of the source */
+	double overhead_pct, fp_tol; /* fp_tol: a fraction (--fp-tolerance / 100) */
+	int regs, top, depth;
+	bool freeze, freeze_set, baseline, quiet;
+	pid_t pid;
+	uint64_t seed;
+	const char *trace, *json, *folded, *from_trace;
+	char **cmd;
+};
+
+/** What a run counted; the summary reports them under these names. */
+struct bs_waste_counters {
+	uint64_t samples, samples_access, armed, reservoir_drops, unreadable, arm_errors;
+	uint64_t hits, resolved_hits, unresolved, noself, stale_hits, undecoded, threads, processes;
+	uint64_t open_errors, stop_ns, stops, unstuck, gone_early;
+};
+
+/** The state of one run; bs_waste_open() sets it up. */
+struct bs_waste_run {
+	struct bs_waste_args *a;
+	struct waste_bpf *skel;
+	struct bs_waste_thread *th; /* BS_WASTE_MAX_THREADS (waste/threads.h) */
+	struct bs_waste_decoder *dec;
+	struct bs_waste_sym *sym;
+	struct bs_waste_result res;
+	struct bs_trace_writer *tw;
+	struct bs_waste_counters c;
+	enum bs_waste_source src;
+	uint64_t period, period0, rng; /* period now, at start (as a->period); PRNG state */
+	pid_t *procs;
+	size_t nprocs, capprocs;
+	pid_t root;
+	uint64_t root_exit_ns; /* CLOCK_MONOTONIC of the root thread's exit */
+	long maxrss;	       /* peak RSS of the root process seen, KiB */
+	char err[512];
+	/* set by the steps below */
+	struct bs_session sess;	   /* with CMD: the program */
+	struct ring_buffer *rb;	   /* the records of waste.bpf.c */
+	char *ctxs;		   /* the context JSON of the trace, or NULL */
+	double trap_ns, freeze_ns; /* cost of one trap, of one stop and continue: ns */
+	uint64_t t_start, t_end;   /* CLOCK_MONOTONIC ns: the program's run */
+	double run_ns, base_ns;	   /* its length; the baseline run's (NAN: none) */
+	long base_rss;		   /* the baseline run's peak RSS, KiB */
+	int status, exit_code;	   /* CMD's wait status; its exit code (128 + signal) */
+};
+
+/** BS_DEBUG set: diagnostics on stderr (read once, at start, by the command). */
+extern bool bs_waste_debug;
+
+/**
+ * bs_waste_open - set up @w for the options @a (kept by reference): the
+ * thread table, the instruction decoder, the symbolizer, the BPF object
+ * opened (not loaded) with --freeze/--no-freeze set. 0 or BS_EXIT_RUNTIME.
+ */
+int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a);
+
+/**
+ * bs_waste_load - load the BPF programs; pick the sampling source (pmu
+ * where a precise memory event opens, unless --source soft) and the first
+ * period (--period, else 20000 events or 4 ms); measure the cost of one
+ * trap here (w->trap_ns) and, when freezing, of one stop and continue
+ * (w->freeze_ns; 1 ms when it cannot be measured). 0, BS_EXIT_RUNTIME, or
+ * BS_EXIT_UNSUPPORTED (--source pmu where no precise event opens).
+ */
+int bs_waste_load(struct bs_waste_run *w);
+
+/**
+ * bs_waste_attach - attach the task tracepoints, open the ring buffer and
+ * the trace (--output, with the run's context), then follow the target:
+ * CMD spawned held, its thread added, released (its sampler counts from
+ * the exec on), or every thread of -p PID. Sets w->root and w->t_start;
+ * prints the source, period and trap cost unless --quiet. 0,
+ * BS_EXIT_RUNTIME, or BS_EXIT_USAGE (the trace cannot be written, CMD
+ * cannot be started, -p PID is gone).
+ */
+int bs_waste_attach(struct bs_waste_run *w);
+
+/**
+ * bs_waste_loop - handle the records until the target ends (CMD waited
+ * for: w->sess.exited, w->status; -p PID gone or a zombie) or
+ * *@interrupted is set. After each poll (at most 20 ms; 2 ms once the root
+ * thread exited): the period adapted to --overhead, a stop that overtook
+ * a continue undone, the peak RSS read, the trace flushed when due.
+ */
+void bs_waste_loop(struct bs_waste_run *w, const volatile sig_atomic_t *interrupted);
+
+/**
+ * bs_waste_finish - end the run: the last records read, every followed
+ * process continued and every thread dropped; w->t_end and w->run_ns (up
+ * to the root thread's exit when seen). CMD: stopped when *@interrupted
+ * and still running, else its exit code in w->exit_code (a warning on
+ * stderr, even with --quiet, when it failed); then, unless --no-baseline
+ * or *@interrupted, run once more without benchscope (w->base_ns,
+ * w->base_rss).
+ */
+void bs_waste_finish(struct bs_waste_run *w, const volatile sig_atomic_t *interrupted);
+
+/**
+ * bs_waste_close - continue every followed process, stop CMD when it still
+ * runs, free everything. After any step, also after a failed bs_waste_open.
+ */
+void bs_waste_close(struct bs_waste_run *w);
+
+#endif
