@@ -25,6 +25,7 @@
 #include "stop/replay_core.h"
 #include "stop/replay_load.h"
 #include "stop/stop_run.h"
+#include "util/output.h"
 #include "util/units.h"
 
 struct replay_args {
@@ -189,15 +190,15 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 
 static const char replay_doc[] =
     "Compute dynamic reconfiguration's stoppage points post hoc on traces recorded with a fixed "
-    "long configuration (Laaber et al. 2020 §5.3), one benchmark per trace, and compare with the static "
+    "long configuration (Laaber et al. 2020 §5.3), one benchmark per trace, and compare with the "
+    "static "
     "configuration: time saved, A/A test (hierarchical bootstrap CI of the ratio of means "
     "straddles 1), change rate.\v"
     "Record each benchmark with, e.g.:\n"
     "  benchscope run --stop none --forks 5:5 --warmup 50:50 --measure 50 --preset gbench \\\n"
     "      -o b1.trace -- ./bench --benchmark_filter=BM_x --benchmark_repetitions=1000\n"
     "then:\n"
-    "  benchscope replay b1.trace b2.trace --stop all\n"
-    BS_EXIT_STATUS_HELP;
+    "  benchscope replay b1.trace b2.trace --stop all\n" BS_EXIT_STATUS_HELP;
 
 struct row {
 	const char *name;
@@ -387,11 +388,12 @@ int cmd_replay(int argc, char **argv)
 			r->ok = 1;
 			total_add(&tot[c], &r->r);
 		}
-	if (!a.quiet && !(a.json && !strcmp(a.json, "-"))) {
+	if (!a.quiet && !bs_output_is_stdout(a.json)) {
 		char x[32];
 
 		printf(
-		    "Replay of dynamic reconfiguration (Laaber et al. 2020 §5): static %zu warmup + %zu "
+		    "Replay of dynamic reconfiguration (Laaber et al. 2020 §5): static %zu warmup "
+		    "+ %zu "
 		    "measurement x %zu forks; dynamic <%zu, %zu, %zu, %zu, %zu>, window %zu; A/A "
 		    "at %g, %ld resamples\n\n",
 		    a.st.wi, a.st.mi, a.st.f, a.plan.wi_min, a.plan.wi_max, a.plan.mi, a.plan.f_min,
@@ -454,7 +456,8 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (a.json) {
-		FILE *f = strcmp(a.json, "-") ? fopen(a.json, "w") : stdout;
+		FILE *f = bs_output_open(a.json, err, sizeof(err));
+		bool bad;
 
 		root = json_object_new_object();
 		jtraces = json_object_new_array();
@@ -525,10 +528,12 @@ int cmd_replay(int argc, char **argv)
 		}
 		json_object_object_add(root, "traces", jtraces);
 		json_object_object_add(root, "totals", jtotals);
-		if (!f ||
-		    fprintf(f, "%s\n",
-			    json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY)) < 0 ||
-		    (f != stdout && fclose(f))) {
+		bad = !f ||
+		      fprintf(f, "%s\n",
+			      json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY)) < 0;
+		if (f && bs_output_close(f))
+			bad = true;
+		if (bad) {
 			fprintf(stderr, "benchscope replay: cannot write %s\n", a.json);
 			rc = 1;
 		}

@@ -22,6 +22,7 @@
 #include "trace/dataset.h"
 #include "duet/report.h"
 #include "report/render.h"
+#include "util/output.h"
 
 static const char usage_text[] =
     "Usage: benchscope report TRACE [--json FILE|-] [--csv FILE|-] [--md FILE|-]\n"
@@ -152,9 +153,8 @@ int cmd_report(int argc, char **argv)
 		return bs_usage_error("report", "%s", "no trace given");
 	if (optind + 1 < argc)
 		return bs_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
-	to_stdout = (opts.json_path && !strcmp(opts.json_path, "-")) +
-		    (opts.csv_path && !strcmp(opts.csv_path, "-")) +
-		    (opts.md_path && !strcmp(opts.md_path, "-"));
+	to_stdout = bs_output_is_stdout(opts.json_path) + bs_output_is_stdout(opts.csv_path) +
+		    bs_output_is_stdout(opts.md_path);
 	if (to_stdout > 1)
 		return bs_usage_error("report", "%s", "only one export can go to stdout ('-')");
 
