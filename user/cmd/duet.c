@@ -81,79 +81,98 @@ enum {
 };
 
 static const struct argp_option duet_options[] = {
-	{ NULL, 0, NULL, 0, "The two versions (shell-like words, no shell: quote each command):", 1 },
-	{ "cmd-a", 'A', "CMD_A", 0, "the baseline (A)", 1 },
-	{ "cmd-b", 'B', "CMD_B", 0, "the candidate (B); the same as A for an A/A test", 1 },
-	{ NULL, 0, NULL, 0, "Iteration boundaries, as for `run` (one set for both sides):", 2 },
-	{ "iter", OPT_ITER, "BIN:SYMBOL", 0, "an iteration is one call of SYMBOL", 2 },
-	{ "begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2 },
-	{ "end", OPT_END, "SITE", 0, "end site", 2 },
-	{ "preset", OPT_PRESET, "NAME", 0, "gbench or process", 2 },
-	{ "probe-A", OPT_PROBE_A, "'OPTS'", 0,
-	  "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2 },
-	{ "probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2 },
-	{ NULL, 0, NULL, 0, "Runs:", 3 },
-	{ "method", OPT_METHOD, "LIST", 0,
-	  "async, sync, seq or all, comma-separated (default all); the first is the primary "
-	  "method of --stop-ci",
-	  3 },
-	{ "runs", OPT_RUNS, "N|MIN:MAX", 0,
-	  "runs per method (default 10); with --stop-ci at least MIN, at most MAX", 3 },
-	{ "schedule", OPT_SCHEDULE, "rmit|fixed", 0,
-	  "rmit (default): each round runs every method once, in a shuffled order, with "
-	  "balanced shuffled pair orders; fixed: methods in the given order, A first",
-	  3 },
-	{ "seed", OPT_SEED, "N", 0, "seed of the schedule and the bootstrap (default 1)", 3 },
-	{ "timeout", OPT_TIMEOUT, "S", 0,
-	  "a side that runs longer than S seconds (or never reaches its probe) fails its run "
-	  "(default 600)",
-	  3 },
-	{ "cpus", OPT_CPUS, "A=LIST,B=LIST", 0, "pin each side to CPUs (default: no placement)", 3 },
-	{ "stop-ci", OPT_STOP_CI, "WIDTH", 0,
-	  "stop once the relative CI width of the primary method's paired difference is at "
-	  "most WIDTH (e.g. 0.02), checked after each run",
-	  3 },
-	{ "user", OPT_USER, "NAME", 0, "run both sides as this user", 3 },
-	{ "harness-output", OPT_HARNESS_OUT, NULL, 0,
-	  "show the harnesses' output (default: stdout discarded, stderr kept aside and quoted "
-	  "when a side fails)",
-	  3 },
-	{ NULL, 0, NULL, 0, "Analysis and outputs:", 4 },
-	{ "name", OPT_NAME, "LABEL", 0, "benchmark label (default: A's program name)", 4 },
-	{ "min-overlap", OPT_MIN_OVERLAP, "M", 0, "async pairing threshold (default 0.4)", 4 },
-	{ "output", 'o', "TRACE", 0, "trace file (default benchscope-duet.trace)", 4 },
-	{ "json", OPT_JSON, "FILE", 0, "JSON report (- for stdout)", 4 },
-	{ "csv", OPT_CSV, "FILE", 0, "per-iteration CSV (duet package schema + ours)", 4 },
-	{ "md", OPT_MD, "FILE", 0, "Markdown report", 4 },
-	{ "plot", OPT_PLOT, "FILE", 0, "overlap timeline picture (.svg or .png)", 4 },
-	{ "resamples", OPT_RESAMPLES, "N", 0, "bootstrap resamples (default 9999)", 4 },
-	{ "no-mds", OPT_NO_MDS, NULL, 0, "skip the MDS curve", 4 },
-	{ "fail-on-regression", OPT_FAIL, "PCT", 0,
-	  "exit 1 when B is slower than A by more than PCT % with the CI excluding it", 4 },
-	{ "quiet", 'q', NULL, 0, "no table on stdout", 4 },
-	{ NULL, 0, NULL, 0, "Measurement:", 5 },
-	{ "ringbuf-size", OPT_RINGBUF, "MIB", 0, "ring buffer size in MiB (default 16)", 5 },
-	{ "no-interferers", OPT_NO_INTERF, NULL, 0, "do not account which tasks took the CPU", 5 },
-	{ "no-calibrate", OPT_NO_CALIB, NULL, 0, "do not measure the probe cost at start", 5 },
-	{ "verbose", 'v', NULL, 0, "print libbpf's messages", 5 },
-	{ 0 }
-};
+    {NULL, 0, NULL, 0, "The two versions (shell-like words, no shell: quote each command):", 1},
+    {"cmd-a", 'A', "CMD_A", 0, "the baseline (A)", 1},
+    {"cmd-b", 'B', "CMD_B", 0, "the candidate (B); the same as A for an A/A test", 1},
+    {NULL, 0, NULL, 0, "Iteration boundaries, as for `run` (one set for both sides):", 2},
+    {"iter", OPT_ITER, "BIN:SYMBOL", 0, "an iteration is one call of SYMBOL", 2},
+    {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
+    {"end", OPT_END, "SITE", 0, "end site", 2},
+    {"preset", OPT_PRESET, "NAME", 0, "gbench or process", 2},
+    {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
+     "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
+    {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
+    {NULL, 0, NULL, 0, "Runs:", 3},
+    {"method", OPT_METHOD, "LIST", 0,
+     "async, sync, seq or all, comma-separated (default all); the first is the primary "
+     "method of --stop-ci",
+     3},
+    {"runs", OPT_RUNS, "N|MIN:MAX", 0,
+     "runs per method (default 10); with --stop-ci at least MIN, at most MAX", 3},
+    {"schedule", OPT_SCHEDULE, "rmit|fixed", 0,
+     "rmit (default): each round runs every method once, in a shuffled order, with "
+     "balanced shuffled pair orders; fixed: methods in the given order, A first",
+     3},
+    {"seed", OPT_SEED, "N", 0, "seed of the schedule and the bootstrap (default 1)", 3},
+    {"timeout", OPT_TIMEOUT, "S", 0,
+     "a side that runs longer than S seconds (or never reaches its probe) fails its run "
+     "(default 600)",
+     3},
+    {"cpus", OPT_CPUS, "A=LIST,B=LIST", 0, "pin each side to CPUs (default: no placement)", 3},
+    {"stop-ci", OPT_STOP_CI, "WIDTH", 0,
+     "stop once the relative CI width of the primary method's paired difference is at "
+     "most WIDTH (e.g. 0.02), checked after each run",
+     3},
+    {"user", OPT_USER, "NAME", 0, "run both sides as this user", 3},
+    {"harness-output", OPT_HARNESS_OUT, NULL, 0,
+     "show the harnesses' output (default: stdout discarded, stderr kept aside and quoted "
+     "when a side fails)",
+     3},
+    {NULL, 0, NULL, 0, "Analysis and outputs:", 4},
+    {"name", OPT_NAME, "LABEL", 0, "benchmark label (default: A's program name)", 4},
+    {"min-overlap", OPT_MIN_OVERLAP, "M", 0, "async pairing threshold (default 0.4)", 4},
+    {"output", 'o', "TRACE", 0, "trace file (default benchscope-duet.trace)", 4},
+    {"json", OPT_JSON, "FILE", 0, "JSON report (- for stdout)", 4},
+    {"csv", OPT_CSV, "FILE", 0, "per-iteration CSV (duet package schema + ours)", 4},
+    {"md", OPT_MD, "FILE", 0, "Markdown report", 4},
+    {"plot", OPT_PLOT, "FILE", 0, "overlap timeline picture (.svg or .png)", 4},
+    {"resamples", OPT_RESAMPLES, "N", 0, "bootstrap resamples (default 9999)", 4},
+    {"no-mds", OPT_NO_MDS, NULL, 0, "skip the MDS curve", 4},
+    {"fail-on-regression", OPT_FAIL, "PCT", 0,
+     "exit 1 when B is slower than A by more than PCT % with the CI excluding it", 4},
+    {"quiet", 'q', NULL, 0, "no table on stdout", 4},
+    {NULL, 0, NULL, 0, "Measurement:", 5},
+    {"ringbuf-size", OPT_RINGBUF, "MIB", 0, "ring buffer size in MiB (default 16)", 5},
+    {"no-interferers", OPT_NO_INTERF, NULL, 0, "do not account which tasks took the CPU", 5},
+    {"no-calibrate", OPT_NO_CALIB, NULL, 0, "do not measure the probe cost at start", 5},
+    {"verbose", 'v', NULL, 0, "print libbpf's messages", 5},
+    {0}};
 
 static error_t duet_parse(int key, char *arg, struct argp_state *state)
 {
 	struct duet_args *a = state->input;
 
 	switch (key) {
-	case 'A': a->cmd[0] = arg; break;
-	case 'B': a->cmd[1] = arg; break;
-	case OPT_ITER: a->common.iter = arg; break;
-	case OPT_BEGIN: a->common.begin = arg; break;
-	case OPT_END: a->common.end = arg; break;
-	case OPT_PRESET: a->common.preset = arg; break;
-	case OPT_PROBE_A: a->probe_text[0] = arg; break;
-	case OPT_PROBE_B: a->probe_text[1] = arg; break;
-	case OPT_METHOD: a->methods = arg; break;
-	case OPT_RUNS: a->runs = arg; break;
+	case 'A':
+		a->cmd[0] = arg;
+		break;
+	case 'B':
+		a->cmd[1] = arg;
+		break;
+	case OPT_ITER:
+		a->common.iter = arg;
+		break;
+	case OPT_BEGIN:
+		a->common.begin = arg;
+		break;
+	case OPT_END:
+		a->common.end = arg;
+		break;
+	case OPT_PRESET:
+		a->common.preset = arg;
+		break;
+	case OPT_PROBE_A:
+		a->probe_text[0] = arg;
+		break;
+	case OPT_PROBE_B:
+		a->probe_text[1] = arg;
+		break;
+	case OPT_METHOD:
+		a->methods = arg;
+		break;
+	case OPT_RUNS:
+		a->runs = arg;
+		break;
 	case OPT_SCHEDULE:
 		if (strcmp(arg, "rmit") && strcmp(arg, "fixed"))
 			argp_error(state, "--schedule takes rmit or fixed, not '%s'", arg);
@@ -167,43 +186,82 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		if (bs_parse_double(arg, 0.001, 1e7, &a->timeout_s))
 			argp_error(state, "--timeout takes seconds > 0, not '%s'", arg);
 		break;
-	case OPT_CPUS: a->cpus = arg; break;
-	case OPT_NAME: a->name = arg; break;
+	case OPT_CPUS:
+		a->cpus = arg;
+		break;
+	case OPT_NAME:
+		a->name = arg;
+		break;
 	case OPT_MIN_OVERLAP:
 		if (bs_parse_double(arg, 0, 0.999, &a->min_overlap))
 			argp_error(state, "--min-overlap takes a number in [0, 1), not '%s'", arg);
 		break;
-	case 'o': a->trace = arg; break;
-	case OPT_JSON: a->json = arg; break;
-	case OPT_CSV: a->csv = arg; break;
-	case OPT_MD: a->md = arg; break;
-	case OPT_PLOT: a->plot = arg; break;
+	case 'o':
+		a->trace = arg;
+		break;
+	case OPT_JSON:
+		a->json = arg;
+		break;
+	case OPT_CSV:
+		a->csv = arg;
+		break;
+	case OPT_MD:
+		a->md = arg;
+		break;
+	case OPT_PLOT:
+		a->plot = arg;
+		break;
 	case OPT_FAIL:
 		if (bs_parse_double(arg, 0, 1e6, &a->fail_pct))
-			argp_error(state, "--fail-on-regression takes a percentage >= 0, not '%s'", arg);
+			argp_error(state, "--fail-on-regression takes a percentage >= 0, not '%s'",
+				   arg);
 		a->have_fail = true;
 		break;
 	case OPT_STOP_CI:
 		if (bs_parse_double(arg, 1e-6, 100, &a->stop_ci))
-			argp_error(state, "--stop-ci takes a relative width > 0 (e.g. 0.02), not '%s'", arg);
+			argp_error(state,
+				   "--stop-ci takes a relative width > 0 (e.g. 0.02), not '%s'",
+				   arg);
 		break;
-	case OPT_USER: a->user = arg; break;
-	case OPT_HARNESS_OUT: a->harness_output = true; break;
-	case OPT_NO_MDS: a->no_mds = true; break;
+	case OPT_USER:
+		a->user = arg;
+		break;
+	case OPT_HARNESS_OUT:
+		a->harness_output = true;
+		break;
+	case OPT_NO_MDS:
+		a->no_mds = true;
+		break;
 	case OPT_RESAMPLES:
 		if (bs_parse_long(arg, 100, 1000000, &a->resamples))
-			argp_error(state, "--resamples takes a whole number from 100 to 1000000, not '%s'", arg);
+			argp_error(state,
+				   "--resamples takes a whole number from 100 to 1000000, not '%s'",
+				   arg);
 		break;
-	case 'q': a->quiet = true; break;
-	case 'v': a->verbose = true; break;
-	case OPT_NO_INTERF: a->no_interferers = true; break;
-	case OPT_NO_CALIB: a->no_calibrate = true; break;
+	case 'q':
+		a->quiet = true;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case OPT_NO_INTERF:
+		a->no_interferers = true;
+		break;
+	case OPT_NO_CALIB:
+		a->no_calibrate = true;
+		break;
 	case OPT_RINGBUF:
-		if (bs_parse_long(arg, 1, 4096, &a->ringbuf_mib) || (a->ringbuf_mib & (a->ringbuf_mib - 1)))
-			argp_error(state, "--ringbuf-size takes a power of two from 1 to 4096 (MiB), not '%s'", arg);
+		if (bs_parse_long(arg, 1, 4096, &a->ringbuf_mib) ||
+		    (a->ringbuf_mib & (a->ringbuf_mib - 1)))
+			argp_error(
+			    state,
+			    "--ringbuf-size takes a power of two from 1 to 4096 (MiB), not '%s'",
+			    arg);
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s': give the commands with -A 'CMD' -B 'CMD'", arg);
+		argp_error(state,
+			   "unexpected argument '%s': give the commands with -A 'CMD' -B 'CMD'",
+			   arg);
 		break;
 	case ARGP_KEY_END:
 		if (!a->cmd[0] || !a->cmd[1])
@@ -216,17 +274,17 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const char duet_doc[] =
-	"Compare two versions of an unmodified harness as a duet: both measured in the same runs "
-	"(async: together; sync: iteration i of both started together by a kernel-assisted "
-	"barrier) or in turn (seq), with paired statistics.\v"
-	"Examples:\n"
-	"  benchscope duet --preset gbench -A './bench_old' -B './bench_new'\n"
-	"  benchscope duet --preset gbench --method async,seq --runs 10 --fail-on-regression 2 \\\n"
-	"      -A './bench --benchmark_filter=BM_Sort' -B './bench_b --benchmark_filter=BM_Sort'\n"
-	"  benchscope duet --probe-A '--iter ./a:step' --probe-B '--iter ./b:step' -A ./a -B ./b\n"
-	"  benchscope duet --preset gbench --stop-ci 0.02 --runs 5:40 -A ./x -B ./x   (A/A)\n"
-	"Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope doctor).\n"
-	BS_EXIT_STATUS_HELP;
+    "Compare two versions of an unmodified harness as a duet: both measured in the same runs "
+    "(async: together; sync: iteration i of both started together by a kernel-assisted "
+    "barrier) or in turn (seq), with paired statistics.\v"
+    "Examples:\n"
+    "  benchscope duet --preset gbench -A './bench_old' -B './bench_new'\n"
+    "  benchscope duet --preset gbench --method async,seq --runs 10 --fail-on-regression 2 \\\n"
+    "      -A './bench --benchmark_filter=BM_Sort' -B './bench_b --benchmark_filter=BM_Sort'\n"
+    "  benchscope duet --probe-A '--iter ./a:step' --probe-B '--iter ./b:step' -A ./a -B ./b\n"
+    "  benchscope duet --preset gbench --stop-ci 0.02 --runs 5:40 -A ./x -B ./x   (A/A)\n"
+    "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
+    "doctor).\n" BS_EXIT_STATUS_HELP;
 
 static volatile int interrupted;
 
@@ -250,13 +308,22 @@ static int split_words(const char *what, const char *text, wordexp_t *we, char *
 		}
 		break;
 	case WRDE_BADCHAR:
-		why = "it has an unquoted | & ; < > ( ) { } or newline (no shell here: quote it, or "
-		      "use sh -c '...')";
+		why =
+		    "it has an unquoted | & ; < > ( ) { } or newline (no shell here: quote it, or "
+		    "use sh -c '...')";
 		break;
-	case WRDE_CMDSUB: why = "command substitution is not allowed"; break;
-	case WRDE_SYNTAX: why = "unbalanced quotes"; break;
-	case WRDE_NOSPACE: why = "out of memory"; break;
-	default: why = "it cannot be split into words"; break;
+	case WRDE_CMDSUB:
+		why = "command substitution is not allowed";
+		break;
+	case WRDE_SYNTAX:
+		why = "unbalanced quotes";
+		break;
+	case WRDE_NOSPACE:
+		why = "out of memory";
+		break;
+	default:
+		why = "it cannot be split into words";
+		break;
 	}
 	if (why) {
 		snprintf(err, errlen, "%s '%s': %s", what, text, why);
@@ -277,8 +344,8 @@ static int parse_probe_text(const char *text, int side, struct probe_opts *po, w
 		return -EINVAL;
 	memset(po, 0, sizeof(*po));
 	for (i = 0; i < we->we_wordc; i++) {
-		static const char *const names[] = { "--iter", "--begin", "--end", "--preset" };
-		const char **dst[] = { &po->iter, &po->begin, &po->end, &po->preset };
+		static const char *const names[] = {"--iter", "--begin", "--end", "--preset"};
+		const char **dst[] = {&po->iter, &po->begin, &po->end, &po->preset};
 		const char *w = we->we_wordv[i];
 		size_t k, len;
 
@@ -288,8 +355,9 @@ static int parse_probe_text(const char *text, int side, struct probe_opts *po, w
 				break;
 		}
 		if (k == 4) {
-			snprintf(err, errlen, "%s: unknown option '%s' (--iter, --begin, --end, --preset)",
-				 what, w);
+			snprintf(err, errlen,
+				 "%s: unknown option '%s' (--iter, --begin, --end, --preset)", what,
+				 w);
 			wordfree(we);
 			return -EINVAL;
 		}
@@ -309,7 +377,7 @@ static int parse_probe_text(const char *text, int side, struct probe_opts *po, w
 static int parse_methods(const char *s, int *methods, size_t *n, char *err, size_t errlen)
 {
 	char *copy = strdup(s ? s : "all"), *save = NULL, *tok;
-	bool seen[BS_DM_RUN_N] = { false };
+	bool seen[BS_DM_RUN_N] = {false};
 	int m, rc = 0;
 
 	*n = 0;
@@ -326,8 +394,10 @@ static int parse_methods(const char *s, int *methods, size_t *n, char *err, size
 			if (!strcmp(tok, bs_duet_method_name(m)))
 				break;
 		if (m == BS_DM_RUN_N) {
-			snprintf(err, errlen, "--method takes async, sync, seq or all (comma-separated), not '%s'",
-				 tok);
+			snprintf(
+			    err, errlen,
+			    "--method takes async, sync, seq or all (comma-separated), not '%s'",
+			    tok);
 			rc = -EINVAL;
 		} else if (!seen[m]) {
 			seen[m] = true;
@@ -342,11 +412,10 @@ static int parse_methods(const char *s, int *methods, size_t *n, char *err, size
 	return rc;
 }
 
-static int parse_runs(const char *s, bool stop_ci, long *rmin, long *rmax, char *err,
-		      size_t errlen)
+static int parse_runs(const char *s, bool stop_ci, long *rmin, long *rmax, char *err, size_t errlen)
 {
 	const char *colon = s ? strchr(s, ':') : NULL;
-	char buf[64];
+	long v[2];
 
 	if (!s) {
 		*rmin = stop_ci ? 3 : 10;
@@ -359,20 +428,18 @@ static int parse_runs(const char *s, bool stop_ci, long *rmin, long *rmax, char 
 		*rmin = stop_ci ? (*rmax < 3 ? *rmax : 3) : *rmax;
 		return 0;
 	}
-	if ((size_t)(colon - s) >= sizeof(buf))
+	if (bs_parse_range(s, 2, 1, 100000, v) || v[0] > v[1])
 		goto bad;
-	memcpy(buf, s, (size_t)(colon - s));
-	buf[colon - s] = 0;
-	if (bs_parse_long(buf, 1, 100000, rmin) || bs_parse_long(colon + 1, 1, 100000, rmax) ||
-	    *rmin > *rmax)
-		goto bad;
+	*rmin = v[0];
+	*rmax = v[1];
 	if (!stop_ci) {
 		snprintf(err, errlen, "--runs MIN:MAX needs --stop-ci (without it, give --runs N)");
 		return -EINVAL;
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "--runs takes N or MIN:MAX (whole numbers, 1 <= MIN <= MAX), not '%s'", s);
+	snprintf(err, errlen,
+		 "--runs takes N or MIN:MAX (whole numbers, 1 <= MIN <= MAX), not '%s'", s);
 	return -EINVAL;
 }
 
@@ -387,7 +454,8 @@ static int resolve_side(const struct probe_opts *po, const char *prog, struct bs
 		return -EINVAL;
 	w = bs_which(prog, exe, sizeof(exe));
 	if (w) {
-		snprintf(err, errlen, "%s: %s", w == -ENOENT ? "command not found" : strerror(-w), prog);
+		snprintf(err, errlen, "%s: %s", w == -ENOENT ? "command not found" : strerror(-w),
+			 prog);
 		return w;
 	}
 	return bs_boundaries_resolve(b, exe, err, errlen);
@@ -433,27 +501,30 @@ static void live_tick(void *ctx)
 
 int cmd_duet(int argc, char **argv)
 {
-	struct argp argp = { duet_options, duet_parse, "-A 'CMD_A' -B 'CMD_B'", duet_doc,
-			     NULL, NULL, NULL };
-	struct duet_args a = { .trace = "benchscope-duet.trace", .seed = 1, .ringbuf_mib = 16,
-			       .timeout_s = 600, .min_overlap = 0 };
+	struct argp argp = {duet_options, duet_parse, "-A 'CMD_A' -B 'CMD_B'", duet_doc, NULL,
+			    NULL,	  NULL};
+	struct duet_args a = {.trace = "benchscope-duet.trace",
+			      .seed = 1,
+			      .ringbuf_mib = 16,
+			      .timeout_s = 600,
+			      .min_overlap = 0};
 	wordexp_t we_cmd[2], we_probe[2];
-	bool have_cmd[2] = { false, false }, have_probe[2] = { false, false };
+	bool have_cmd[2] = {false, false}, have_probe[2] = {false, false};
 	struct bs_boundaries b[2];
-	struct bs_duet_cpus cpus = { 0 };
-	struct bs_measure_opts mo = { 0 };
+	struct bs_duet_cpus cpus = {0};
+	struct bs_measure_opts mo = {0};
 	struct bs_measure m;
 	struct bs_duet_plan *plan = NULL;
 	struct bs_duet_runres *res = NULL;
-	struct bs_duet_env env = { 0 };
-	struct duet_live live = { 0 };
-	struct bs_barrier_rt rt = { 0 };
+	struct bs_duet_env env = {0};
+	struct duet_live live = {0};
+	struct bs_barrier_rt rt = {0};
 	struct sigaction sa;
 	json_object *extra = NULL, *duet, *meth, *end;
 	char err[2048] = "";
 	int methods[BS_DM_RUN_N], rc = BS_EXIT_USAGE, s, null_fd = -1;
 	size_t n_methods = 0, n_plan = 0, n_done = 0, n_ok = 0, i;
-	long rmin, rmax;
+	long rmin = 0, rmax = 0;
 	uint64_t t_start;
 	bool opened = false, aa, stopped_early = false, measure_failed = false;
 
@@ -469,14 +540,16 @@ int cmd_duet(int argc, char **argv)
 	}
 	if (!err[0] && (a.probe_text[0] || a.probe_text[1])) {
 		if (!a.probe_text[0] || !a.probe_text[1])
-			snprintf(err, sizeof(err), "--probe-A and --probe-B go together (or give one set "
-						   "of boundaries for both)");
+			snprintf(err, sizeof(err),
+				 "--probe-A and --probe-B go together (or give one set "
+				 "of boundaries for both)");
 		else if (a.common.iter || a.common.begin || a.common.end || a.common.preset)
-			snprintf(err, sizeof(err), "give either --probe-A/--probe-B or one set of "
-						   "boundaries, not both");
+			snprintf(err, sizeof(err),
+				 "give either --probe-A/--probe-B or one set of "
+				 "boundaries, not both");
 		for (s = 0; s < 2 && !err[0]; s++)
-			have_probe[s] = parse_probe_text(a.probe_text[s], s, &a.side[s], &we_probe[s],
-							 err, sizeof(err)) == 0;
+			have_probe[s] = parse_probe_text(a.probe_text[s], s, &a.side[s],
+							 &we_probe[s], err, sizeof(err)) == 0;
 	} else {
 		a.side[0] = a.side[1] = a.common;
 	}
@@ -514,7 +587,9 @@ int cmd_duet(int argc, char **argv)
 		const char *prog = we_cmd[0].we_wordv[0], *slash = strrchr(prog, '/');
 
 		json_object_object_add(duet, "benchmark",
-				       json_object_new_string(a.name ? a.name : slash ? slash + 1 : prog));
+				       json_object_new_string(a.name  ? a.name
+							      : slash ? slash + 1
+								      : prog));
 	}
 	{
 		json_object *cmds = json_object_new_object();
@@ -525,10 +600,12 @@ int cmd_duet(int argc, char **argv)
 	}
 	json_object_object_add(duet, "aa", json_object_new_boolean(aa));
 	for (i = 0; i < n_methods; i++)
-		json_object_array_add(meth, json_object_new_string(bs_duet_method_name(methods[i])));
+		json_object_array_add(meth,
+				      json_object_new_string(bs_duet_method_name(methods[i])));
 	json_object_object_add(duet, "methods", meth);
 	json_object_object_add(duet, "runs_per_method", json_object_new_int64(rmax));
-	json_object_object_add(duet, "schedule", json_object_new_string(a.schedule ? a.schedule : "rmit"));
+	json_object_object_add(duet, "schedule",
+			       json_object_new_string(a.schedule ? a.schedule : "rmit"));
 	json_object_object_add(duet, "seed", json_object_new_int64(a.seed));
 	if (cpus.set) {
 		json_object *c = json_object_new_object();
@@ -547,7 +624,8 @@ int cmd_duet(int argc, char **argv)
 		json_object *sc = json_object_new_object();
 
 		json_object_object_add(sc, "width", json_object_new_double(a.stop_ci));
-		json_object_object_add(sc, "method", json_object_new_string(bs_duet_method_name(methods[0])));
+		json_object_object_add(sc, "method",
+				       json_object_new_string(bs_duet_method_name(methods[0])));
 		json_object_object_add(sc, "min_runs", json_object_new_int64(rmin));
 		json_object_object_add(sc, "max_runs", json_object_new_int64(rmax));
 		json_object_object_add(duet, "stop_ci", sc);
@@ -662,7 +740,8 @@ int cmd_duet(int argc, char **argv)
 
 		json_object_object_add(st, "total", json_object_new_int64((int64_t)n_done));
 		json_object_object_add(st, "ok", json_object_new_int64((int64_t)n_ok));
-		json_object_object_add(st, "failed", json_object_new_int64((int64_t)(n_done - n_ok)));
+		json_object_object_add(st, "failed",
+				       json_object_new_int64((int64_t)(n_done - n_ok)));
 		json_object_object_add(st, "planned", json_object_new_int64((int64_t)n_plan));
 		json_object_object_add(st, "stopped_by_ci", json_object_new_boolean(stopped_early));
 		json_object_object_add(end, "status_runs", st);
@@ -675,20 +754,25 @@ int cmd_duet(int argc, char **argv)
 	bs_measure_destroy(&m);
 	opened = false;
 	if (stopped_early)
-		fprintf(stderr, "benchscope duet: stopped after %zu of %zu runs: the CI is narrow enough (--stop-ci %g)\n",
+		fprintf(stderr,
+			"benchscope duet: stopped after %zu of %zu runs: the CI is narrow enough "
+			"(--stop-ci %g)\n",
 			n_done, n_plan, a.stop_ci);
 	rc = BS_EXIT_OK;
 	if (n_ok == 0) {
-		fprintf(stderr, "benchscope duet: no usable run (%zu failed); the trace is %s\n", n_done,
-			a.trace);
+		fprintf(stderr, "benchscope duet: no usable run (%zu failed); the trace is %s\n",
+			n_done, a.trace);
 		rc = BS_EXIT_NO_DATA;
 	} else {
-		struct bs_duet_report_opts ro = { .json_path = a.json, .csv_path = a.csv,
-						  .md_path = a.md, .plot_path = a.plot,
-						  .min_overlap = a.min_overlap,
-						  .n_resamples = (size_t)a.resamples,
-						  .seed = (uint64_t)a.seed, .no_mds = a.no_mds,
-						  .no_table = a.quiet };
+		struct bs_duet_report_opts ro = {.json_path = a.json,
+						 .csv_path = a.csv,
+						 .md_path = a.md,
+						 .plot_path = a.plot,
+						 .min_overlap = a.min_overlap,
+						 .n_resamples = (size_t)a.resamples,
+						 .seed = (uint64_t)a.seed,
+						 .no_mds = a.no_mds,
+						 .no_table = a.quiet};
 		struct bs_duet_outcome oc;
 		struct bs_dataset *ds = NULL;
 		int r;
@@ -703,7 +787,9 @@ int cmd_duet(int argc, char **argv)
 			rc = r == -EINVAL ? BS_EXIT_NO_DATA : BS_EXIT_RUNTIME;
 		} else if (a.have_fail && isfinite(oc.worst_slowdown_lo_pct) &&
 			   oc.worst_slowdown_lo_pct > a.fail_pct) {
-			fprintf(stderr, "benchscope duet: regression: B is slower than A by more than %g %% (CI lower bound %.2f %%)\n",
+			fprintf(stderr,
+				"benchscope duet: regression: B is slower than A by more than %g "
+				"%% (CI lower bound %.2f %%)\n",
 				a.fail_pct, oc.worst_slowdown_lo_pct);
 			rc = BS_EXIT_REGRESSION;
 		}

@@ -73,28 +73,10 @@ static const struct argp_option replay_options[] = {
     {"quiet", 'q', NULL, 0, "no table on stdout", 2},
     {0}};
 
-static int parse_sizes(const char *arg, char sep, size_t *out, int n, long lo)
-{
-	char buf[96], *p, *save = NULL, seps[2] = {sep, 0};
-	int i = 0;
-
-	if (strlen(arg) >= sizeof(buf))
-		return -1;
-	strcpy(buf, arg);
-	for (p = strtok_r(buf, seps, &save); p; p = strtok_r(NULL, seps, &save)) {
-		long v;
-
-		if (i >= n || bs_parse_long(p, lo, BS_STOP_MAX_ITERS, &v))
-			return -1;
-		out[i++] = (size_t)v;
-	}
-	return i == n ? 0 : -1;
-}
-
 static error_t replay_parse(int key, char *arg, struct argp_state *state)
 {
 	struct replay_args *a = state->input;
-	size_t v[3];
+	long v[3];
 	long l;
 	char *e;
 
@@ -116,33 +98,33 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case OPT_WARMUP:
-		if (parse_sizes(arg, ':', v, 2, 0))
+		if (bs_parse_range(arg, 2, 0, BS_STOP_MAX_ITERS, v))
 			argp_error(state, "--warmup takes MIN:MAX, not '%s'", arg);
-		a->plan.wi_min = v[0];
-		a->plan.wi_max = v[1];
+		a->plan.wi_min = (size_t)v[0];
+		a->plan.wi_max = (size_t)v[1];
 		break;
 	case OPT_FORKS:
-		if (parse_sizes(arg, ':', v, 2, 1))
+		if (bs_parse_range(arg, 2, 1, BS_STOP_MAX_ITERS, v))
 			argp_error(state, "--forks takes MIN:MAX (>= 1), not '%s'", arg);
-		a->plan.f_min = v[0];
-		a->plan.f_max = v[1];
+		a->plan.f_min = (size_t)v[0];
+		a->plan.f_max = (size_t)v[1];
 		break;
 	case OPT_MEASURE:
-		if (parse_sizes(arg, ':', v, 1, 1))
+		if (bs_parse_range(arg, 1, 1, BS_STOP_MAX_ITERS, v))
 			argp_error(state, "--measure takes a whole number >= 1, not '%s'", arg);
-		a->plan.mi = v[0];
+		a->plan.mi = (size_t)v[0];
 		break;
 	case OPT_WINDOW:
-		if (parse_sizes(arg, ':', v, 1, 1))
+		if (bs_parse_range(arg, 1, 1, BS_STOP_MAX_ITERS, v))
 			argp_error(state, "--window takes a whole number >= 1, not '%s'", arg);
-		a->plan.window = v[0];
+		a->plan.window = (size_t)v[0];
 		break;
 	case OPT_STATIC:
-		if (parse_sizes(arg, ':', v, 3, 0) || !v[1] || !v[2])
+		if (bs_parse_range(arg, 3, 0, BS_STOP_MAX_ITERS, v) || !v[1] || !v[2])
 			argp_error(state, "--static takes WI:MI:F (MI, F >= 1), not '%s'", arg);
-		a->st.wi = v[0];
-		a->st.mi = v[1];
-		a->st.f = v[2];
+		a->st.wi = (size_t)v[0];
+		a->st.mi = (size_t)v[1];
+		a->st.f = (size_t)v[2];
 		break;
 	case OPT_THRESHOLD:
 		a->plan.threshold = strtod(arg, &e);

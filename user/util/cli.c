@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int bs_parse_long(const char *s, long min, long max, long *out)
 {
@@ -39,6 +40,30 @@ int bs_parse_double(const char *s, double min, double max, double *out)
 	if (errno == ERANGE || v < min || v > max)
 		return -ERANGE;
 	*out = v;
+	return 0;
+}
+
+int bs_parse_range(const char *s, int n, long min, long max, long *out)
+{
+	long v[8];
+	int i, rc;
+
+	if (!s || n < 1 || n > 8)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		const char *end = i + 1 < n ? strchr(s, ':') : s + strlen(s);
+		char field[64];
+
+		if (!end || (size_t)(end - s) >= sizeof(field))
+			return -EINVAL;
+		memcpy(field, s, (size_t)(end - s));
+		field[end - s] = 0;
+		rc = bs_parse_long(field, min, max, &v[i]);
+		if (rc)
+			return rc;
+		s = end + 1;
+	}
+	memcpy(out, v, (size_t)n * sizeof(*v));
 	return 0;
 }
 
