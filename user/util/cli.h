@@ -3,6 +3,9 @@
 #ifndef BENCHSCOPE_CLI_H
 #define BENCHSCOPE_CLI_H
 
+#include <argp.h>
+#include <stdbool.h>
+
 /**
  * Parse a whole decimal number in [min, max] (no trailing garbage, unlike atoi).
  * Returns 0, or -EINVAL (not a number) / -ERANGE (out of range); *out untouched on error.
@@ -31,5 +34,30 @@ int bs_parse_range(const char *s, int n, long min, long max, long *out);
  * status of bad usage, so that a caller can `return bs_usage_error(...)`.
  */
 __attribute__((format(printf, 2, 3))) int bs_usage_error(const char *cmd, const char *fmt, ...);
+
+/**
+ * bs_argp_parse - parse a subcommand's options with argp, each usage error
+ * reported as one line (bs_usage_error) and returned, not exit(3)ed:
+ * argp's own messages, exits, --usage and -? are off (ARGP_NO_ERRS,
+ * ARGP_NO_HELP). @argp's parser reports a bad value or argument with
+ * bs_argp_error(); an unknown option or an option without its value is
+ * reported here ("unknown option or missing value: 'WORD'"). -h and --help
+ * print argp's help of @argp on stdout, its usage line
+ * "Usage: SYNOPSIS [OPTION...]" (@synopsis, e.g. "benchscope report TRACE";
+ * @argp's args_doc should be NULL). argv[0] names the subcommand in errors.
+ * Returns true when the command is to go on; false when it is to return
+ * *status: 0 after the help, 2 (BS_EXIT_USAGE) after a usage error.
+ */
+bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
+		   void *input, int *status);
+
+/**
+ * bs_argp_error - in a parser run by bs_argp_parse: report a usage error of
+ * the subcommand (state->name, from argv[0]) as one line (bs_usage_error)
+ * and return the error that ends the parse (ECANCELED), as in
+ * `return bs_argp_error(state, "--top wants a count, not '%s'", arg);`.
+ */
+__attribute__((format(printf, 2, 3))) error_t bs_argp_error(const struct argp_state *state,
+							    const char *fmt, ...);
 
 #endif
