@@ -20,8 +20,6 @@
 struct import_args {
 	struct bs_import_opts o;
 	const char *format, *out;
-	const char *input; /**< the first argument */
-	const char *extra; /**< the second, an error */
 };
 
 enum { OPT_FORMAT = 0x100, OPT_AA, OPT_NAME };
@@ -65,12 +63,6 @@ static error_t import_parse(int key, char *arg, struct argp_state *state)
 	case OPT_NAME:
 		a->o.benchmark = arg;
 		break;
-	case ARGP_KEY_ARG: /* checked after the options, as they come first */
-		if (!a->input)
-			a->input = arg;
-		else if (!a->extra)
-			a->extra = arg;
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -83,25 +75,27 @@ int cmd_import(int argc, char **argv)
 	struct import_args a = {.out = "benchscope.trace"};
 	struct bs_import_result res;
 	char err[600];
+	const char *args[2];
 	int ret;
 
-	if (!bs_argp_parse(&argp, "benchscope import --format duet-csv FILE", argc, argv, &a, &ret))
+	if (!bs_argp_parse(&argp, "benchscope import --format duet-csv FILE", argc, argv, &a, args,
+			   &ret))
 		return ret;
 	if (!a.format)
 		return bs_usage_error("import", "%s", "--format is required (duet-csv)");
 	if (strcmp(a.format, "duet-csv"))
 		return bs_usage_error("import", "unknown format '%s' (known: duet-csv)", a.format);
-	if (!a.input)
+	if (!args[0])
 		return bs_usage_error("import", "%s", "no input file given");
-	if (a.extra)
-		return bs_usage_error("import", "unexpected argument '%s'", a.extra);
-	ret = bs_import_duet_csv(a.input, a.out, &a.o, &res, err, sizeof(err));
+	if (args[1])
+		return bs_usage_error("import", "unexpected argument '%s'", args[1]);
+	ret = bs_import_duet_csv(args[0], a.out, &a.o, &res, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "benchscope import: %s\n", err);
 		return ret == -EINVAL || ret == -ENOENT ? 2 : 1;
 	}
 	printf("imported %zu iterations of %zu runs (%zu benchmark%s, %s layout) from %s into %s\n",
 	       res.rows, res.runs, res.benchmarks, res.benchmarks == 1 ? "" : "s", res.layout,
-	       a.input, a.out);
+	       args[0], a.out);
 	return 0;
 }

@@ -28,8 +28,6 @@ struct report_args {
 	struct bs_report_opts opts;
 	struct bs_duet_report_opts dopts;
 	const char *duet_only; /**< the last duet-only option given, or NULL */
-	const char *trace;     /**< the first argument */
-	const char *extra;     /**< the second, an error */
 };
 
 enum {
@@ -136,12 +134,6 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		a->dopts.drop_warmup_half = true;
 		a->duet_only = "--drop-warmup-half";
 		break;
-	case ARGP_KEY_ARG: /* checked after the options, as they come first */
-		if (!a->trace)
-			a->trace = arg;
-		else if (!a->extra)
-			a->extra = arg;
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -154,21 +146,22 @@ int cmd_report(int argc, char **argv)
 	struct report_args a = {.opts = {.top_n = BS_REPORT_TOP_DEFAULT}, .dopts = {.seed = 1}};
 	struct bs_dataset *ds = NULL;
 	char err[512];
+	const char *args[2];
 	int ret, to_stdout = 0;
 
-	if (!bs_argp_parse(&argp, "benchscope report TRACE", argc, argv, &a, &ret))
+	if (!bs_argp_parse(&argp, "benchscope report TRACE", argc, argv, &a, args, &ret))
 		return ret;
-	if (!a.trace)
+	if (!args[0])
 		return bs_usage_error("report", "%s", "no trace given");
-	if (a.extra)
-		return bs_usage_error("report", "unexpected argument '%s'", a.extra);
+	if (args[1])
+		return bs_usage_error("report", "unexpected argument '%s'", args[1]);
 	to_stdout = bs_output_is_stdout(a.opts.json_path) + bs_output_is_stdout(a.opts.csv_path) +
 		    bs_output_is_stdout(a.opts.md_path);
 	if (to_stdout > 1)
 		return bs_usage_error("report", "%s", "only one export can go to stdout ('-')");
 
 	bs_stats_init();
-	ret = bs_dataset_load(a.trace, &ds, err, sizeof(err));
+	ret = bs_dataset_load(args[0], &ds, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "benchscope report: %s\n", err);
 		return 2;

@@ -97,10 +97,11 @@ error_t bs_argp_error(const struct argp_state *state, const char *fmt, ...)
 /* What the root parser of bs_argp_parse keeps while the command's parser runs. */
 struct argp_root {
 	const char *synopsis;
-	const char *cmd;  /**< the subcommand (argv[0]), at an error */
-	void *input;	  /**< the command's, handed to its parser */
-	const char *word; /**< argv word at an error */
-	bool help;	  /**< -h/--help printed the help */
+	const char *cmd;   /**< the subcommand (argv[0]), at an error */
+	void *input;	   /**< the command's, handed to its parser */
+	const char **args; /**< the first two arguments */
+	const char *word;  /**< argv word at an error */
+	bool help;	   /**< -h/--help printed the help */
 };
 
 static const struct argp_option root_options[] = {
@@ -120,6 +121,12 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, (char *)r->synopsis);
 		r->help = true;
 		return ECANCELED; /* ends the parse */
+	case ARGP_KEY_ARG:
+		if (!r->args[0])
+			r->args[0] = arg;
+		else if (!r->args[1])
+			r->args[1] = arg;
+		return 0;
 	case ARGP_KEY_ERROR:
 		/* getopt's index is past the word it failed on, as getopt_long's optind */
 		r->word = state->next > 0 ? state->argv[state->next - 1] : "";
@@ -131,12 +138,15 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 }
 
 bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
-		   void *input, int *status)
+		   void *input, const char *args[2], int *status)
 {
 	const struct argp_child children[] = {{argp, 0, NULL, 0}, {0}};
 	const struct argp root = {root_options, root_parse, NULL, NULL, children, NULL, NULL};
-	struct argp_root r = {.synopsis = synopsis, .input = input, .word = ""};
-	error_t err = argp_parse(&root, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r);
+	struct argp_root r = {.synopsis = synopsis, .input = input, .args = args, .word = ""};
+	error_t err;
+
+	args[0] = args[1] = NULL;
+	err = argp_parse(&root, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r);
 
 	*status = 0;
 	if (!err)

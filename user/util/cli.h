@@ -45,11 +45,14 @@ __attribute__((format(printf, 2, 3))) int bs_usage_error(const char *cmd, const 
  * print argp's help of @argp on stdout, its usage line
  * "Usage: SYNOPSIS [OPTION...]" (@synopsis, e.g. "benchscope report TRACE";
  * @argp's args_doc should be NULL). argv[0] names the subcommand in errors.
+ * The arguments (not options) are collected here, not given to @argp's
+ * parser: args[0] the first, args[1] the second, NULL when absent (the
+ * options come first, so a command checks its arguments after them).
  * Returns true when the command is to go on; false when it is to return
  * *status: 0 after the help, 2 (BS_EXIT_USAGE) after a usage error.
  */
 bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
-		   void *input, int *status);
+		   void *input, const char *args[2], int *status);
 
 /**
  * bs_argp_error - in a parser run by bs_argp_parse: report a usage error of
