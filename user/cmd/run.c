@@ -132,9 +132,11 @@ static const char run_doc[] =
 
 int cmd_run(int argc, char **argv)
 {
-	struct argp argp = {run_options, run_parse,    "[OPTIONS] -- CMD [ARGS...]",
-			    run_doc,	 run_children, NULL,
-			    NULL};
+	struct argp argp = {.options = run_options,
+			    .parser = run_parse,
+			    .args_doc = "[OPTIONS] -- CMD [ARGS...]",
+			    .doc = run_doc,
+			    .children = run_children};
 	struct run_args a = {.mo = {.trace_path = "benchscope.trace"}, .top = 5};
 	struct bs_measure m = {0};
 	struct bs_boundaries b;

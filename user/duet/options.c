@@ -251,5 +251,9 @@ static const char duet_doc[] =
     "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
     "doctor).\n" BS_EXIT_STATUS_HELP;
 
-const struct argp bs_duet_argp = {duet_options, duet_parse, "-A 'CMD_A' -B 'CMD_B'", duet_doc, NULL,
-				  NULL,		NULL};
+const struct argp bs_duet_argp = {
+    .options = duet_options,
+    .parser = duet_parse,
+    .args_doc = "-A 'CMD_A' -B 'CMD_B'",
+    .doc = duet_doc,
+};

@@ -137,8 +137,10 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 	}
 }
 
-/* Resolve the boundaries against their program (run's; each side's of a duet). 0 or -errno (err
- * set). */
+/*
+ * Resolve the boundaries against their program (run's; each side's of a
+ * duet). 0 or -errno (err set).
+ */
 int bs_boundaries_setup(struct bs_boundaries *b, const char *iter, const char *begin,
 			const char *end, const char *preset, const char *prog, char *err,
 			size_t errlen)

@@ -73,4 +73,4 @@ static error_t measure_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp bs_measure_argp = {measure_options, measure_parse, NULL, NULL, NULL, NULL, NULL};
+const struct argp bs_measure_argp = {.options = measure_options, .parser = measure_parse};

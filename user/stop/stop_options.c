@@ -124,4 +124,4 @@ static error_t stop_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp bs_stop_argp = {stop_options, stop_parse, NULL, NULL, NULL, NULL, NULL};
+const struct argp bs_stop_argp = {.options = stop_options, .parser = stop_parse};
