@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "trace/context.h"
 #include "util/exit_status.h"
+#include "util/output.h"
 
 struct doctor_args {
 	const char *json;
@@ -144,7 +145,7 @@ int cmd_doctor(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return BS_EXIT_USAGE;
-	to_stdout = a.json && !strcmp(a.json, "-");
+	to_stdout = bs_output_is_stdout(a.json);
 	for (i = 0; i < BS_CAP_N; i++)
 		bs_cap_probe((enum bs_cap_id)i, &caps[i]);
 	if (caps[BS_CAP_BTF].state == BS_CAP_YES && caps[BS_CAP_PRIV_BPF].state == BS_CAP_YES &&

@@ -10,8 +10,8 @@
  */
 #include "commands.h"
 
+#include <argp.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,164 +22,166 @@
 #include "trace/dataset.h"
 #include "duet/report.h"
 #include "report/render.h"
+#include "util/output.h"
 
-static const char usage_text[] =
-    "Usage: benchscope report TRACE [--json FILE|-] [--csv FILE|-] [--md FILE|-]\n"
-    "                         [--top N] [--quiet]\n"
-    "Render the summary of a benchscope trace, and any export, from the trace alone.\n"
-    "\n"
-    "  --json FILE   write the JSON export (docs/json-schema.md); '-' for stdout\n"
-    "  --csv FILE    write one CSV row per iteration; '-' for stdout\n"
-    "  --md FILE     write the summary as Markdown; '-' for stdout\n"
-    "  --top N       list the N largest interferers (default 5)\n"
-    "  -q, --quiet   do not print the summary table\n"
-    "  -h, --help    show this help\n"
-    "\n"
-    "Duet traces (benchscope duet, benchscope import) get the duet report; also:\n"
-    "  --plot FILE         overlap timeline picture, FILE.svg or FILE.png (gnuplot)\n"
-    "  --min-overlap M     async pairing threshold, 0 < M < 1 (default: the trace's, else 0.4)\n"
-    "  --seed N            bootstrap seed (default 1)\n"
-    "  --no-mds            skip the minimal detectable slowdown search\n"
-    "  --drop-warmup-half  drop the first half of each run's iterations (Java suites)\n"
-    "\n"
+struct report_args {
+	struct bs_report_opts opts;
+	struct bs_duet_report_opts dopts;
+	const char *duet_only; /**< the last duet-only option given, or NULL */
+};
+
+enum {
+	OPT_JSON = 0x100,
+	OPT_CSV,
+	OPT_MD,
+	OPT_TOP,
+	OPT_PLOT,
+	OPT_MIN_OVERLAP,
+	OPT_SEED,
+	OPT_NO_MDS,
+	OPT_DROP_WARMUP_HALF,
+};
+
+static const struct argp_option report_options[] = {
+    {"json", OPT_JSON, "FILE", 0, "write the JSON export (docs/json-schema.md); '-' for stdout", 1},
+    {"csv", OPT_CSV, "FILE", 0, "write one CSV row per iteration; '-' for stdout", 1},
+    {"md", OPT_MD, "FILE", 0, "write the summary as Markdown; '-' for stdout", 1},
+    {"top", OPT_TOP, "N", 0, "list the N largest interferers (default 5)", 1},
+    {"quiet", 'q', NULL, 0, "do not print the summary table", 1},
+    {NULL, 0, NULL, 0,
+     "Duet traces (benchscope duet, benchscope import) get the duet report; also:", 2},
+    {"plot", OPT_PLOT, "FILE", 0, "overlap timeline picture, FILE.svg or FILE.png (gnuplot)", 2},
+    {"min-overlap", OPT_MIN_OVERLAP, "M", 0,
+     "async pairing threshold, 0 < M < 1 (default: the trace's, else 0.4)", 2},
+    {"seed", OPT_SEED, "N", 0, "bootstrap seed (default 1)", 2},
+    {"no-mds", OPT_NO_MDS, NULL, 0, "skip the minimal detectable slowdown search", 2},
+    {"drop-warmup-half", OPT_DROP_WARMUP_HALF, NULL, 0,
+     "drop the first half of each run's iterations (Java suites)", 2},
+    {0},
+};
+
+static const char report_doc[] =
+    "Render the summary of a benchscope trace, and any export, from the trace alone.\v"
     "The table goes to stdout unless an export does. At most one export may use '-'.\n"
     "\n"
     "Examples:\n"
     "  benchscope report benchscope.trace\n"
     "  benchscope report run.trace --json run.json --csv run.csv\n"
     "  benchscope report run.trace --md - > run.md\n"
-    "\n" BS_EXIT_STATUS_HELP "\n";
+    "\n" BS_EXIT_STATUS_HELP;
+
+static error_t report_parse(int key, char *arg, struct argp_state *state)
+{
+	struct report_args *a = state->input;
+
+	switch (key) {
+	case OPT_JSON:
+		a->opts.json_path = arg;
+		break;
+	case OPT_CSV:
+		a->opts.csv_path = arg;
+		break;
+	case OPT_MD:
+		a->opts.md_path = arg;
+		break;
+	case 'q':
+		a->opts.no_table = 1;
+		break;
+	case OPT_TOP: {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || arg[0] == '-' || n > 100000)
+			return bs_argp_error(state,
+					     "--top wants a count from 0 to 100000, not '%s'", arg);
+		a->opts.top_n = n;
+		break;
+	}
+	case OPT_PLOT:
+		a->dopts.plot_path = arg;
+		a->duet_only = "--plot";
+		break;
+	case OPT_MIN_OVERLAP: {
+		char *end;
+
+		errno = 0;
+		a->dopts.min_overlap = strtod(arg, &end);
+		if (errno || end == arg || *end || !(a->dopts.min_overlap > 0) ||
+		    !(a->dopts.min_overlap < 1))
+			return bs_argp_error(
+			    state, "--min-overlap wants a ratio between 0 and 1, not '%s'", arg);
+		a->duet_only = "--min-overlap";
+		break;
+	}
+	case OPT_SEED: {
+		char *end;
+
+		errno = 0;
+		a->dopts.seed = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || arg[0] == '-')
+			return bs_argp_error(state, "--seed wants a non-negative integer, not '%s'",
+					     arg);
+		a->duet_only = "--seed";
+		break;
+	}
+	case OPT_NO_MDS:
+		a->dopts.no_mds = true;
+		a->duet_only = "--no-mds";
+		break;
+	case OPT_DROP_WARMUP_HALF:
+		a->dopts.drop_warmup_half = true;
+		a->duet_only = "--drop-warmup-half";
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"json", required_argument, NULL, 'j'},
-	    {"csv", required_argument, NULL, 'c'},
-	    {"md", required_argument, NULL, 'm'},
-	    {"top", required_argument, NULL, 't'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"plot", required_argument, NULL, 'P'},
-	    {"min-overlap", required_argument, NULL, 'M'},
-	    {"seed", required_argument, NULL, 'S'},
-	    {"no-mds", no_argument, NULL, 'N'},
-	    {"drop-warmup-half", no_argument, NULL, 'W'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct bs_report_opts opts = {.top_n = BS_REPORT_TOP_DEFAULT};
-	struct bs_duet_report_opts dopts = {.seed = 1};
-	const char *duet_only = NULL;
+	struct argp argp = {report_options, report_parse, NULL, report_doc, NULL, NULL, NULL};
+	struct report_args a = {.opts = {.top_n = BS_REPORT_TOP_DEFAULT}, .dopts = {.seed = 1}};
 	struct bs_dataset *ds = NULL;
 	char err[512];
-	int opt, ret, to_stdout = 0;
+	const char *args[2];
+	int ret, to_stdout = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			opts.json_path = optarg;
-			break;
-		case 'c':
-			opts.csv_path = optarg;
-			break;
-		case 'm':
-			opts.md_path = optarg;
-			break;
-		case 'q':
-			opts.no_table = 1;
-			break;
-		case 't': {
-			char *end;
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || n > 100000)
-				return bs_usage_error(
-				    "report", "--top wants a count from 0 to 100000, not '%s'",
-				    optarg);
-			opts.top_n = n;
-			break;
-		}
-		case 'P':
-			dopts.plot_path = optarg;
-			duet_only = "--plot";
-			break;
-		case 'M': {
-			char *end;
-
-			errno = 0;
-			dopts.min_overlap = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(dopts.min_overlap > 0) ||
-			    !(dopts.min_overlap < 1))
-				return bs_usage_error(
-				    "report",
-				    "--min-overlap wants a ratio between 0 and 1, not '%s'",
-				    optarg);
-			duet_only = "--min-overlap";
-			break;
-		}
-		case 'S': {
-			char *end;
-
-			errno = 0;
-			dopts.seed = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-')
-				return bs_usage_error(
-				    "report", "--seed wants a non-negative integer, not '%s'",
-				    optarg);
-			duet_only = "--seed";
-			break;
-		}
-		case 'N':
-			dopts.no_mds = true;
-			duet_only = "--no-mds";
-			break;
-		case 'W':
-			dopts.drop_warmup_half = true;
-			duet_only = "--drop-warmup-half";
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		default:
-			return bs_usage_error("report", "unknown option or missing value: '%s'",
-					      argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
+	if (!bs_argp_parse(&argp, "benchscope report TRACE", argc, argv, &a, args, &ret))
+		return ret;
+	if (!args[0])
 		return bs_usage_error("report", "%s", "no trace given");
-	if (optind + 1 < argc)
-		return bs_usage_error("report", "unexpected argument '%s'", argv[optind + 1]);
-	to_stdout = (opts.json_path && !strcmp(opts.json_path, "-")) +
-		    (opts.csv_path && !strcmp(opts.csv_path, "-")) +
-		    (opts.md_path && !strcmp(opts.md_path, "-"));
+	if (args[1])
+		return bs_usage_error("report", "unexpected argument '%s'", args[1]);
+	to_stdout = bs_output_is_stdout(a.opts.json_path) + bs_output_is_stdout(a.opts.csv_path) +
+		    bs_output_is_stdout(a.opts.md_path);
 	if (to_stdout > 1)
 		return bs_usage_error("report", "%s", "only one export can go to stdout ('-')");
 
 	bs_stats_init();
-	ret = bs_dataset_load(argv[optind], &ds, err, sizeof(err));
+	ret = bs_dataset_load(args[0], &ds, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "benchscope report: %s\n", err);
 		return 2;
 	}
 	if (bs_dataset_is_duet(ds)) {
-		dopts.json_path = opts.json_path;
-		dopts.csv_path = opts.csv_path;
-		dopts.md_path = opts.md_path;
-		dopts.no_table = opts.no_table;
-		ret = bs_duet_report_render(ds, &dopts, NULL, err, sizeof(err));
+		a.dopts.json_path = a.opts.json_path;
+		a.dopts.csv_path = a.opts.csv_path;
+		a.dopts.md_path = a.opts.md_path;
+		a.dopts.no_table = a.opts.no_table;
+		ret = bs_duet_report_render(ds, &a.dopts, NULL, err, sizeof(err));
 		bs_dataset_free(ds);
 		if (ret)
 			fprintf(stderr, "benchscope report: %s\n", err);
 		return !ret ? 0 : ret == -EINVAL ? 2 : 1;
 	}
-	if (duet_only) {
+	if (a.duet_only) {
 		bs_dataset_free(ds);
-		return bs_usage_error("report", "%s applies to duet traces only", duet_only);
+		return bs_usage_error("report", "%s applies to duet traces only", a.duet_only);
 	}
-	ret = bs_report_render(ds, &opts);
+	ret = bs_report_render(ds, &a.opts);
 	bs_dataset_free(ds);
 	return ret ? 1 : 0;
 }

@@ -10,6 +10,7 @@
 
 #include "duet/report.h"
 #include "stop/gbench_runs.h"
+#include "util/json.h"
 
 static const char *const method_names[BS_DM_N] = {"seq", "sync", "async"};
 static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet"};
@@ -78,23 +79,6 @@ __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len, con
 		va_end(ap);
 	}
 	return -EINVAL;
-}
-
-static int64_t jint(json_object *o, const char *key, int64_t def)
-{
-	json_object *v = bs_json_get(o, key);
-
-	if (!v ||
-	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		return def;
-	return json_object_get_int64(v);
-}
-
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v = bs_json_get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
 static int push_pid(uint32_t **a, size_t *n, uint32_t pid)
@@ -364,39 +348,39 @@ static int place_run(struct bs_duet_data *d, struct evrun *e)
 static int read_event(json_object *ev, struct evrun *e, char *err, size_t errlen)
 {
 	json_object *sides = bs_json_get(ev, "sides");
-	const char *m = jstr(ev, "method"), *o = jstr(ev, "order");
+	const char *m = bs_json_str(ev, "method", NULL), *o = bs_json_str(ev, "order", NULL);
 	int mi = bs_dmethod_parse(m);
 
 	memset(e, 0, sizeof(*e));
-	e->run = (int)jint(ev, "run", -1);
+	e->run = (int)bs_json_int(ev, "run", -1);
 	if (e->run < 0 || mi < 0)
 		return fail(err, errlen,
 			    "duet_run event without a valid run and method (run %d, method %s)",
 			    e->run, m ? m : "missing");
 	e->method = (enum bs_dmethod)mi;
-	e->index = (int)jint(ev, "index", 0);
+	e->index = (int)bs_json_int(ev, "index", 0);
 	if (o && strlen(o) == 2)
 		memcpy(e->order, o, 3);
-	e->start_ns = jint(ev, "start_ns", 0);
-	e->end_ns = jint(ev, "end_ns", 0);
+	e->start_ns = bs_json_int(ev, "start_ns", 0);
+	e->end_ns = bs_json_int(ev, "end_ns", 0);
 	if (e->end_ns < e->start_ns)
 		e->start_ns = e->end_ns = 0;
-	e->label = jstr(ev, "benchmark");
+	e->label = bs_json_str(ev, "benchmark", NULL);
 	for (int s = 0; s < 2; s++) {
 		json_object *x = bs_json_get(sides, s ? "B" : "A");
 
-		e->root[s] = (uint32_t)jint(x, "pid", 0);
+		e->root[s] = (uint32_t)bs_json_int(x, "pid", 0);
 	}
 	return 0;
 }
 
 static const char *failed_reason(json_object *ev)
 {
-	const char *r = jstr(ev, "reason");
+	const char *r = bs_json_str(ev, "reason", NULL);
 	json_object *sides = bs_json_get(ev, "sides");
 
 	for (int s = 0; !r && s < 2; s++)
-		r = jstr(bs_json_get(sides, s ? "B" : "A"), "failed");
+		r = bs_json_str(bs_json_get(sides, s ? "B" : "A"), "failed", NULL);
 	return r ? r : "failed (no reason given)";
 }
 
@@ -490,9 +474,9 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 	if (!d)
 		return -ENOMEM;
 	duet = bs_json_get(ds->context, "duet");
-	s = jstr(duet, "benchmark");
+	s = bs_json_str(duet, "benchmark", NULL);
 	d->benchmark = strdup(s ? s : "");
-	s = jstr(duet, "source");
+	s = bs_json_str(duet, "source", NULL);
 	d->source = strdup(s ? s : "benchscope");
 	jm = bs_json_get(duet, "aa");
 	d->aa = jm && json_object_get_boolean(jm);
@@ -510,7 +494,7 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 	}
 	for (size_t i = 0; i < n_events; i++) {
 		json_object *e = json_object_array_get_idx(ds->events, i);
-		const char *kind = jstr(e, "kind");
+		const char *kind = bs_json_str(e, "kind", NULL);
 		json_object *ok;
 
 		if (!kind || strcmp(kind, "duet_run"))

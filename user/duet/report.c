@@ -8,34 +8,25 @@
 #include <string.h>
 
 #include "duet/render.h"
+#include "util/output.h"
 
 enum dout { DOUT_JSON, DOUT_CSV, DOUT_MD };
-
-static bool is_stdout(const char *p)
-{
-	return p && !strcmp(p, "-");
-}
 
 static int write_out(const char *path, enum dout kind, const struct bs_duet_ctx *c, char *err,
 		     size_t errlen)
 {
-	FILE *f = is_stdout(path) ? stdout : fopen(path, "w");
+	FILE *f = bs_output_open(path, err, errlen);
 	int ret;
 
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (!f)
 		return -EIO;
-	}
 	ret = kind == DOUT_JSON	 ? bs_duet_render_json(f, c)
 	      : kind == DOUT_CSV ? bs_duet_render_csv(f, c)
 				 : bs_duet_render_table(f, c, true);
-	if (fflush(f) && !ret)
-		ret = -EIO;
-	if (f != stdout && fclose(f) && !ret)
+	if (bs_output_close(f) && !ret)
 		ret = -EIO;
 	if (ret) {
-		snprintf(err, errlen, "cannot write %s: %s",
-			 !path || is_stdout(path) ? "to stdout" : path,
+		snprintf(err, errlen, "cannot write %s: %s", bs_output_name(path),
 			 ret == -ENOMEM ? "out of memory" : strerror(EIO));
 		return ret == -ENOMEM ? ret : -EIO;
 	}
@@ -103,8 +94,8 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 			"benchscope: warning: trace truncated after %zu blocks (the duet did "
 			"not finish)\n",
 			ds->n_blocks);
-	if (!opts.no_table && !is_stdout(opts.json_path) && !is_stdout(opts.csv_path) &&
-	    !is_stdout(opts.md_path)) {
+	if (!opts.no_table && !bs_output_is_stdout(opts.json_path) &&
+	    !bs_output_is_stdout(opts.csv_path) && !bs_output_is_stdout(opts.md_path)) {
 		ret = bs_duet_render_table(stdout, &c, false);
 		if (!ret && fflush(stdout))
 			ret = -EIO;

@@ -21,8 +21,8 @@ int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *s
 		c1 = strchr(p, ':');
 		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c1 || !c2 || c1 == p || c2 == c1 + 1 || !c2[1]) {
-			snprintf(err, errlen, "bad USDT probe '%s': expected usdt:BIN:PROVIDER:NAME",
-				 spec);
+			snprintf(err, errlen,
+				 "bad USDT probe '%s': expected usdt:BIN:PROVIDER:NAME", spec);
 			return -EINVAL;
 		}
 		site->kind = BS_SITE_USDT;
@@ -33,8 +33,8 @@ int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *s
 	}
 	c1 = strchr(p, ':');
 	if (!c1 || c1 == p || !c1[1]) {
-		snprintf(err, errlen, "bad probe '%s': expected BIN:SYMBOL or usdt:BIN:PROVIDER:NAME",
-			 spec);
+		snprintf(err, errlen,
+			 "bad probe '%s': expected BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", spec);
 		return -EINVAL;
 	}
 	site->kind = fn_kind;
@@ -51,7 +51,8 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 	memset(b, 0, sizeof(*b));
 	if (n == 0) {
 		snprintf(err, errlen,
-			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or --preset gbench|process");
+			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or "
+			 "--preset gbench|process");
 		return -EINVAL;
 	}
 	if (n > 1) {
@@ -64,7 +65,8 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 		} else if (!strcmp(preset, "process")) {
 			b->mode = BS_BOUND_PROCESS;
 		} else {
-			snprintf(err, errlen, "unknown preset '%s' (known: gbench, process)", preset);
+			snprintf(err, errlen, "unknown preset '%s' (known: gbench, process)",
+				 preset);
 			return -EINVAL;
 		}
 		return 0;
@@ -74,7 +76,8 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 		if ((rc = bs_site_parse(iter, BS_SITE_UPROBE, &b->begin, err, errlen)))
 			return rc;
 		if (b->begin.kind == BS_SITE_USDT) {
-			snprintf(err, errlen, "--iter takes a function; use --begin/--end for USDT probes");
+			snprintf(err, errlen,
+				 "--iter takes a function; use --begin/--end for USDT probes");
 			return -EINVAL;
 		}
 		b->end = b->begin;
@@ -134,6 +137,28 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 	}
 }
 
+/*
+ * Resolve the boundaries against their program (run's; each side's of a
+ * duet). 0 or -errno (err set).
+ */
+int bs_boundaries_setup(struct bs_boundaries *b, const char *iter, const char *begin,
+			const char *end, const char *preset, const char *prog, char *err,
+			size_t errlen)
+{
+	char exe[PATH_MAX];
+	int w;
+
+	if (bs_boundaries_parse(b, iter, begin, end, preset, err, errlen))
+		return -EINVAL;
+	w = bs_which(prog, exe, sizeof(exe));
+	if (w) {
+		snprintf(err, errlen, "%s: %s", w == -ENOENT ? "command not found" : strerror(-w),
+			 prog);
+		return w;
+	}
+	return bs_boundaries_resolve(b, exe, err, errlen);
+}
+
 void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
 {
 	switch (s->kind) {
@@ -155,7 +180,7 @@ void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
 
 char *bs_boundaries_json(const struct bs_boundaries *b)
 {
-	static const char *const kinds[] = { "none", "pair", "gbench", "process" };
+	static const char *const kinds[] = {"none", "pair", "gbench", "process"};
 	json_object *o = json_object_new_object();
 	char buf[PATH_MAX + 600];
 	char *s;
@@ -167,12 +192,14 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 		bs_site_describe(&b->end, buf, sizeof(buf));
 		json_object_object_add(o, "end", json_object_new_string(buf));
 	} else if (b->mode == BS_BOUND_PROCESS) {
-		json_object_object_add(o, "begin", json_object_new_string("exec of a child process"));
+		json_object_object_add(o, "begin",
+				       json_object_new_string("exec of a child process"));
 		json_object_object_add(o, "end", json_object_new_string("exit of that process"));
 	}
 	if (b->mode == BS_BOUND_GBENCH) {
-		json_object_object_add(o, "gbench_layout",
-				       json_object_new_string(b->layout.version ? b->layout.version : "?"));
+		json_object_object_add(
+		    o, "gbench_layout",
+		    json_object_new_string(b->layout.version ? b->layout.version : "?"));
 		json_object_object_add(o, "invocations",
 				       json_object_new_string("benchmark::State::max_iterations"));
 	}

@@ -30,7 +30,7 @@ struct bs_site {
 
 enum bs_bound_mode {
 	BS_BOUND_NONE = 0,
-	BS_BOUND_PAIR,    /**< --iter or --begin/--end */
+	BS_BOUND_PAIR,	  /**< --iter or --begin/--end */
 	BS_BOUND_GBENCH,  /**< --preset gbench */
 	BS_BOUND_PROCESS, /**< --preset process */
 };
@@ -63,6 +63,17 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
  * Returns 0 or -errno with a one-line reason in err.
  */
 int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen);
+
+/**
+ * bs_boundaries_setup - bs_boundaries_parse, then bs_boundaries_resolve for
+ * the program @prog found as the shell would (PATH, bs_which).
+ * Returns 0, or -errno with a one-line reason in err: a bad choice of
+ * options (-EINVAL), "command not found: PROG" (-ENOENT) or why PROG cannot
+ * be run ("Permission denied: PROG"), a site that does not resolve.
+ */
+int bs_boundaries_setup(struct bs_boundaries *b, const char *iter, const char *begin,
+			const char *end, const char *preset, const char *prog, char *err,
+			size_t errlen);
 
 /** Human description of a site ("uprobe /lib/x.so:fn+0x1234"). */
 void bs_site_describe(const struct bs_site *s, char *out, size_t outlen);

@@ -1,26 +1,24 @@
 // SPDX-License-Identifier: MIT
 /* report.c - summary + every requested output of a dataset (see render.h). */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "report/render.h"
+#include "util/output.h"
 
 enum out_kind { OUT_JSON, OUT_CSV, OUT_MD };
-
-static int is_stdout(const char *path)
-{
-	return path && !strcmp(path, "-");
-}
 
 static int write_one(const char *path, enum out_kind kind, const struct bs_dataset *ds,
 		     const struct bs_run_summary *s, const struct bs_doc *doc)
 {
-	FILE *f = is_stdout(path) ? stdout : fopen(path, "w");
-	int ret;
+	char err[PATH_MAX + 128];
+	FILE *f = bs_output_open(path, err, sizeof(err));
+	int ret, cret;
 
 	if (!f) {
 		ret = -errno;
-		fprintf(stderr, "benchscope: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "benchscope: %s\n", err);
 		return ret;
 	}
 	switch (kind) {
@@ -34,13 +32,12 @@ static int write_one(const char *path, enum out_kind kind, const struct bs_datas
 		ret = bs_render_md(f, doc);
 		break;
 	}
-	if (fflush(f) && !ret)
-		ret = -errno;
-	if (f != stdout && fclose(f) && !ret)
-		ret = -errno;
+	cret = bs_output_close(f);
+	if (!ret)
+		ret = cret;
 	if (ret)
-		fprintf(stderr, "benchscope: cannot write %s: %s\n",
-			is_stdout(path) ? "to stdout" : path, strerror(-ret));
+		fprintf(stderr, "benchscope: cannot write %s: %s\n", bs_output_name(path),
+			strerror(-ret));
 	return ret;
 }
 
@@ -71,8 +68,8 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 		bs_run_summary_free(&s);
 		return -ENOMEM;
 	}
-	if (!o.no_table && !is_stdout(o.json_path) && !is_stdout(o.csv_path) &&
-	    !is_stdout(o.md_path)) {
+	if (!o.no_table && !bs_output_is_stdout(o.json_path) && !bs_output_is_stdout(o.csv_path) &&
+	    !bs_output_is_stdout(o.md_path)) {
 		ret = bs_render_table(stdout, doc);
 		if (!ret && fflush(stdout))
 			ret = -EIO;

@@ -8,6 +8,7 @@
 
 #include "trace/context.h"
 #include "report/report_doc.h"
+#include "util/json.h"
 #include "util/units.h"
 
 #define MAX_PROC_ROWS 20
@@ -15,9 +16,7 @@
 /* JSON member as text, "n/a" when missing. */
 static const char *jstr(json_object *o, const char *key)
 {
-	json_object *v = bs_json_get(o, key);
-
-	return v ? json_object_get_string(v) : "n/a";
+	return bs_json_text(o, key, "n/a");
 }
 
 static char *command_line(json_object *ctx)

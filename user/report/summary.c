@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "stop/gbench_runs.h"
+#include "util/json.h"
 #include "util/units.h"
 
 int bs_iter_counted(const struct bs_iter_rec *r)
@@ -345,13 +346,6 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 	return ret ? -ENOMEM : 0;
 }
 
-static size_t jsize(json_object *o)
-{
-	int64_t v = json_object_get_int64(o);
-
-	return v > 0 ? (size_t)v : 0;
-}
-
 /* Forks and stoppage (stop_run.h): CONTEXT "stop", fork and stop_decision events. */
 static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 {
@@ -370,12 +364,12 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 	t->threshold = bs_json_get(cfg, "threshold")
 			   ? json_object_get_double(bs_json_get(cfg, "threshold"))
 			   : NAN;
-	t->window = jsize(bs_json_get(cfg, "window"));
-	t->wi_min = jsize(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 0));
-	t->wi_max = jsize(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 1));
-	t->mi = jsize(bs_json_get(cfg, "measure"));
-	t->f_min = jsize(json_object_array_get_idx(bs_json_get(cfg, "forks"), 0));
-	t->f_max = jsize(json_object_array_get_idx(bs_json_get(cfg, "forks"), 1));
+	t->window = bs_json_count(bs_json_get(cfg, "window"));
+	t->wi_min = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 0));
+	t->wi_max = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 1));
+	t->mi = bs_json_count(bs_json_get(cfg, "measure"));
+	t->f_min = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "forks"), 0));
+	t->f_max = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "forks"), 1));
 	for (size_t i = 0; i < n_ev; i++) {
 		json_object *ev = json_object_array_get_idx(ds->events, i);
 		const char *kind = json_object_get_string(bs_json_get(ev, "kind")) ?: "";
@@ -383,7 +377,7 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 		n_forks += !strcmp(kind, "fork");
 		if (!strcmp(kind, "stop_decision")) {
 			t->n_checkpoints++;
-			ev_compute += (uint64_t)jsize(bs_json_get(ev, "compute_ns"));
+			ev_compute += bs_json_count(bs_json_get(ev, "compute_ns"));
 			if (!strcmp(json_object_get_string(bs_json_get(ev, "checkpoint")) ?: "",
 				    "fork"))
 				t->forks_stable = !strcmp(
@@ -400,18 +394,18 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 
 		if (strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", "fork"))
 			continue;
-		f->fork = jsize(bs_json_get(ev, "fork"));
-		f->pid = (uint32_t)jsize(bs_json_get(ev, "pid"));
-		f->start_ns = (uint64_t)jsize(bs_json_get(ev, "start_ns"));
-		f->end_ns = (uint64_t)jsize(bs_json_get(ev, "end_ns"));
-		f->warmup = jsize(bs_json_get(ev, "warmup_iterations"));
-		f->measure = jsize(bs_json_get(ev, "measurement_iterations"));
+		f->fork = bs_json_count(bs_json_get(ev, "fork"));
+		f->pid = (uint32_t)bs_json_count(bs_json_get(ev, "pid"));
+		f->start_ns = bs_json_count(bs_json_get(ev, "start_ns"));
+		f->end_ns = bs_json_count(bs_json_get(ev, "end_ns"));
+		f->warmup = bs_json_count(bs_json_get(ev, "warmup_iterations"));
+		f->measure = bs_json_count(bs_json_get(ev, "measurement_iterations"));
 		f->warmup_stable = json_object_get_boolean(bs_json_get(ev, "warmup_stable"));
 		f->is_short = json_object_get_boolean(bs_json_get(ev, "short"));
 		f->killed = json_object_get_boolean(bs_json_get(ev, "killed"));
 		f->interrupted = json_object_get_boolean(bs_json_get(ev, "interrupted"));
-		f->calibration = jsize(bs_json_get(ev, "calibration_runs"));
-		f->after_stop = jsize(bs_json_get(ev, "after_stop_iterations"));
+		f->calibration = bs_json_count(bs_json_get(ev, "calibration_runs"));
+		f->after_stop = bs_json_count(bs_json_get(ev, "after_stop_iterations"));
 		snprintf(f->ended_by, sizeof(f->ended_by), "%s",
 			 json_object_get_string(bs_json_get(ev, "ended_by")) ?: "?");
 		t->n_short += f->is_short;
@@ -423,10 +417,10 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 	}
 	t->warmup_mean = t->n_forks ? t->warmup_mean / (double)t->n_forks : NAN;
 	t->compute_ns = bs_json_get(end, "compute_ns")
-			    ? (uint64_t)jsize(bs_json_get(end, "compute_ns"))
+			    ? bs_json_count(bs_json_get(end, "compute_ns"))
 			    : ev_compute;
 	if (bs_json_get(end, "wall_ns"))
-		t->wall_ns = (uint64_t)jsize(bs_json_get(end, "wall_ns"));
+		t->wall_ns = bs_json_count(bs_json_get(end, "wall_ns"));
 	else if (t->n_forks)
 		t->wall_ns = t->forks[t->n_forks - 1].end_ns - t->forks[0].start_ns;
 	t->compute_share = t->wall_ns ? (double)t->compute_ns / (double)t->wall_ns : NAN;

@@ -18,7 +18,7 @@
  *  - change rate: |mean(dynamic) / mean(static) - 1|, the relative
  *    difference of the means of all measurement values.
  *
- * Pure computation on arrays (no trace, no I/O); cmd_replay.c loads traces.
+ * Pure computation on arrays (no trace, no I/O); replay_set.c loads traces.
  */
 #ifndef BENCHSCOPE_REPLAY_CORE_H
 #define BENCHSCOPE_REPLAY_CORE_H

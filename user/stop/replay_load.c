@@ -10,6 +10,7 @@
 
 #include "stop/gbench_runs.h"
 #include "report/summary.h"
+#include "util/json.h"
 
 void bs_replay_trace_free(struct bs_replay_trace *t)
 {
@@ -19,13 +20,6 @@ void bs_replay_trace_free(struct bs_replay_trace *t)
 	free(t->vbuf);
 	free(t->cbuf);
 	memset(t, 0, sizeof(*t));
-}
-
-static uint64_t jget_u64(json_object *ev, const char *key)
-{
-	int64_t v = json_object_get_int64(bs_json_get(ev, key));
-
-	return v > 0 ? (uint64_t)v : 0;
 }
 
 int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char *err, size_t errlen)
@@ -65,8 +59,8 @@ int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char 
 
 		if (strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", "fork"))
 			continue;
-		t0 = jget_u64(ev, "start_ns");
-		t1 = jget_u64(ev, "end_ns");
+		t0 = bs_json_count(bs_json_get(ev, "start_ns"));
+		t1 = bs_json_count(bs_json_get(ev, "end_ns"));
 		f->v = t->vbuf + k;
 		f->cost_ns = t->cbuf + k;
 		for (size_t i = 0; i < ds->n_iters; i++) {

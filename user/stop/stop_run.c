@@ -350,3 +350,20 @@ json_object *bs_stop_run_end_json(const struct bs_stop_run_result *res)
 	json_object_object_add(o, "interrupted", json_object_new_boolean(res->interrupted));
 	return o;
 }
+
+int bs_stop_run_forks(struct bs_measure *m, const struct bs_stop_run_opts *o,
+		      struct bs_stop_run_result *res, json_object **end)
+{
+	char err[2048];
+
+	if (bs_stop_run(m, o, res, err, sizeof(err))) {
+		fprintf(stderr, "benchscope run: %s\n", err);
+		if (res->exec_failed)
+			return 2;
+	}
+	*end = json_object_new_object();
+	json_object_object_add(*end, "stop", bs_stop_run_end_json(res));
+	json_object_object_add(*end, "interrupted", json_object_new_boolean(res->interrupted));
+	json_object_object_add(*end, "wall_ns", json_object_new_int64(res->wall_ns));
+	return 0;
+}

@@ -75,4 +75,14 @@ int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 /** The END member "stop" of a result (caller owns it). */
 json_object *bs_stop_run_end_json(const struct bs_stop_run_result *res);
 
+/**
+ * bs_stop_run_forks - bs_stop_run for `benchscope run`, its error printed
+ * as one line "benchscope run: ...". Returns 0 with *end a new END block
+ * holding "stop" (bs_stop_run_end_json), "interrupted" and "wall_ns" for
+ * bs_measure_finish, also after a runtime error; or 2 (no END block) when
+ * the harness could not be started.
+ */
+int bs_stop_run_forks(struct bs_measure *m, const struct bs_stop_run_opts *o,
+		      struct bs_stop_run_result *res, json_object **end);
+
 #endif

@@ -10,15 +10,6 @@
 #include "trace/trace.h"
 #include "trace/trace_schema.h"
 
-json_object *bs_json_get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object))
-		return NULL;
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 /* Append one fixed-size record to a growable array. */
 static int push(void **arr, size_t *n, size_t *cap, const void *rec, size_t size)
 {

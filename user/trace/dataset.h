@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "benchscope/record.h"
+#include "util/json.h" /* bs_json_get and the other accessors, for the blocks */
 
 struct bs_dataset {
 	json_object *context;	   /**< CONTEXT block (an object; {} if absent) */
@@ -43,11 +44,5 @@ int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t
 
 /** Free a dataset (NULL-safe). */
 void bs_dataset_free(struct bs_dataset *ds);
-
-/**
- * bs_json_get - the member @key of object @o, or NULL if @o is not an
- * object or lacks it (json-c's lookup with NULL-tolerance).
- */
-json_object *bs_json_get(json_object *o, const char *key);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int bs_parse_long(const char *s, long min, long max, long *out)
 {
@@ -42,14 +43,119 @@ int bs_parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+int bs_parse_range(const char *s, int n, long min, long max, long *out)
+{
+	long v[8];
+	int i, rc;
+
+	if (!s || n < 1 || n > 8)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		const char *end = i + 1 < n ? strchr(s, ':') : s + strlen(s);
+		char field[64];
+
+		if (!end || (size_t)(end - s) >= sizeof(field))
+			return -EINVAL;
+		memcpy(field, s, (size_t)(end - s));
+		field[end - s] = 0;
+		rc = bs_parse_long(field, min, max, &v[i]);
+		if (rc)
+			return rc;
+		s = end + 1;
+	}
+	memcpy(out, v, (size_t)n * sizeof(*v));
+	return 0;
+}
+
+static void usage_error_v(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "benchscope %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, " (see benchscope %s --help)\n", cmd);
+}
+
 int bs_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "benchscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	usage_error_v(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see benchscope %s --help)\n", cmd);
 	return 2;
+}
+
+error_t bs_argp_error(const struct argp_state *state, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_error_v(state->name, fmt, ap);
+	va_end(ap);
+	return ECANCELED; /* told: bs_argp_parse adds nothing */
+}
+
+/* What the root parser of bs_argp_parse keeps while the command's parser runs. */
+struct argp_root {
+	const char *synopsis;
+	const char *cmd;   /**< the subcommand (argv[0]), at an error */
+	void *input;	   /**< the command's, handed to its parser */
+	const char **args; /**< the first two arguments */
+	const char *word;  /**< argv word at an error */
+	bool help;	   /**< -h/--help printed the help */
+};
+
+static const struct argp_option root_options[] = {
+    {"help", 'h', NULL, 0, "show this help", -1},
+    {0},
+};
+
+static error_t root_parse(int key, char *arg, struct argp_state *state)
+{
+	struct argp_root *r = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = r->input;
+		return 0;
+	case 'h':
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, (char *)r->synopsis);
+		r->help = true;
+		return ECANCELED; /* ends the parse */
+	case ARGP_KEY_ARG:
+		if (!r->args[0])
+			r->args[0] = arg;
+		else if (!r->args[1])
+			r->args[1] = arg;
+		return 0;
+	case ARGP_KEY_ERROR:
+		/* getopt's index is past the word it failed on, as getopt_long's optind */
+		r->word = state->next > 0 ? state->argv[state->next - 1] : "";
+		r->cmd = state->name;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
+		   void *input, const char *args[2], int *status)
+{
+	const struct argp_child children[] = {{argp, 0, NULL, 0}, {0}};
+	const struct argp root = {root_options, root_parse, NULL, NULL, children, NULL, NULL};
+	struct argp_root r = {.synopsis = synopsis, .input = input, .args = args, .word = ""};
+	error_t err;
+
+	args[0] = args[1] = NULL;
+	err = argp_parse(&root, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r);
+
+	*status = 0;
+	if (!err)
+		return true;
+	if (r.help)
+		return false;
+	/* any other error is getopt's (argp_parse returns EINVAL for it) */
+	if (err != ECANCELED)
+		bs_usage_error(r.cmd, "unknown option or missing value: '%s'", r.word);
+	*status = 2;
+	return false;
 }

@@ -3,6 +3,9 @@
 #ifndef BENCHSCOPE_CLI_H
 #define BENCHSCOPE_CLI_H
 
+#include <argp.h>
+#include <stdbool.h>
+
 /**
  * Parse a whole decimal number in [min, max] (no trailing garbage, unlike atoi).
  * Returns 0, or -EINVAL (not a number) / -ERANGE (out of range); *out untouched on error.
@@ -13,10 +16,51 @@ int bs_parse_long(const char *s, long min, long max, long *out);
 int bs_parse_double(const char *s, double min, double max, double *out);
 
 /**
+ * bs_parse_range - parse @n whole numbers separated by ':', each in
+ * [min, max]: "MIN:MAX" for n = 2 (--warmup 5:50, --forks 2:5, --runs
+ * 5:40), "WI:MI:F" for n = 3 (--static 50:50:5), one number for n = 1.
+ * Each field is read as by bs_parse_long (decimal, no trailing garbage); a
+ * field may not be empty, and there are exactly @n of them (1 <= n <= 8).
+ * The order of the fields (MIN <= MAX) is the caller's to check.
+ * Returns 0 with out[0..n-1] set, or -EINVAL (not @n fields, a field that
+ * is not a number or is 64 characters or longer) / -ERANGE (a field out of
+ * [min, max]); *out untouched on error.
+ */
+int bs_parse_range(const char *s, int n, long min, long max, long *out);
+
+/**
  * Report a usage error of subcommand cmd on stderr, as one line:
  * "benchscope CMD: MESSAGE (see benchscope CMD --help)". Returns 2, the exit
  * status of bad usage, so that a caller can `return bs_usage_error(...)`.
  */
 __attribute__((format(printf, 2, 3))) int bs_usage_error(const char *cmd, const char *fmt, ...);
+
+/**
+ * bs_argp_parse - parse a subcommand's options with argp, each usage error
+ * reported as one line (bs_usage_error) and returned, not exit(3)ed:
+ * argp's own messages, exits, --usage and -? are off (ARGP_NO_ERRS,
+ * ARGP_NO_HELP). @argp's parser reports a bad value or argument with
+ * bs_argp_error(); an unknown option or an option without its value is
+ * reported here ("unknown option or missing value: 'WORD'"). -h and --help
+ * print argp's help of @argp on stdout, its usage line
+ * "Usage: SYNOPSIS [OPTION...]" (@synopsis, e.g. "benchscope report TRACE";
+ * @argp's args_doc should be NULL). argv[0] names the subcommand in errors.
+ * The arguments (not options) are collected here, not given to @argp's
+ * parser: args[0] the first, args[1] the second, NULL when absent (the
+ * options come first, so a command checks its arguments after them).
+ * Returns true when the command is to go on; false when it is to return
+ * *status: 0 after the help, 2 (BS_EXIT_USAGE) after a usage error.
+ */
+bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
+		   void *input, const char *args[2], int *status);
+
+/**
+ * bs_argp_error - in a parser run by bs_argp_parse: report a usage error of
+ * the subcommand (state->name, from argv[0]) as one line (bs_usage_error)
+ * and return the error that ends the parse (ECANCELED), as in
+ * `return bs_argp_error(state, "--top wants a count, not '%s'", arg);`.
+ */
+__attribute__((format(printf, 2, 3))) error_t bs_argp_error(const struct argp_state *state,
+							    const char *fmt, ...);
 
 #endif

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/* test_util.c - the shared helpers of user/util: bs_parse_range (cli.h), the
+ * output sink (output.h) and the json-c accessors (json.h). */
+#include <errno.h>
+#include <json-c/json.h>
+
+#include "test.h"
+#include "fixture.h"
+#include "util/cli.h"
+#include "util/json.h"
+#include "util/output.h"
+
+static void test_parse_range(void)
+{
+	long v[3] = {-7, -7, -7};
+
+	CHECK_INT_EQ(bs_parse_range("5:50", 2, 0, 100, v), 0);
+	CHECK_INT_EQ(v[0], 5);
+	CHECK_INT_EQ(v[1], 50);
+	CHECK_INT_EQ(bs_parse_range("50:5", 2, 0, 100, v), 0); /* order is the caller's */
+	CHECK_INT_EQ(v[0], 50);
+	CHECK_INT_EQ(bs_parse_range("50:50:5", 3, 0, 100, v), 0);
+	CHECK_INT_EQ(v[2], 5);
+	CHECK_INT_EQ(bs_parse_range("7", 1, 1, 100, v), 0);
+	CHECK_INT_EQ(v[0], 7);
+	v[0] = v[1] = -7;
+	/* shape: exactly n fields, none empty, no garbage */
+	const char *bad[] = {"5", "5:", ":5", "5::50", "5:50:", "5:x", "a:5", "5:5:5", "", " :5"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_INT_EQ(bs_parse_range(bad[i], 2, 0, 100, v), -EINVAL);
+	CHECK_INT_EQ(bs_parse_range(NULL, 2, 0, 100, v), -EINVAL);
+	CHECK_INT_EQ(bs_parse_range("5:101", 2, 0, 100, v), -ERANGE);
+	CHECK_INT_EQ(bs_parse_range("0:3", 2, 1, 100, v), -ERANGE);
+	CHECK_INT_EQ(v[0], -7); /* untouched on error */
+	CHECK_INT_EQ(v[1], -7);
+}
+
+static void test_output(void)
+{
+	char path[300], err[400], buf[64] = "";
+	FILE *f;
+
+	CHECK(bs_output_is_stdout("-"));
+	CHECK(!bs_output_is_stdout(NULL));
+	CHECK(!bs_output_is_stdout("-x"));
+	CHECK(!strcmp(bs_output_name("-"), "to stdout"));
+	CHECK(!strcmp(bs_output_name("a.json"), "a.json"));
+	CHECK(bs_output_open("-", err, sizeof(err)) == stdout);
+	f = bs_output_open(fx_path(path, sizeof(path), "out.txt"), err, sizeof(err));
+	CHECK(f != NULL);
+	if (f) {
+		fputs("hello\n", f);
+		CHECK_INT_EQ(bs_output_close(f), 0);
+	}
+	f = fopen(path, "r");
+	CHECK(f && fgets(buf, sizeof(buf), f) && !strcmp(buf, "hello\n"));
+	if (f)
+		fclose(f);
+	errno = 0;
+	CHECK(bs_output_open("/nonexistent/dir/x.json", err, sizeof(err)) == NULL);
+	CHECK_INT_EQ(errno, ENOENT);
+	CHECK(!strcmp(err, "cannot write /nonexistent/dir/x.json: No such file or directory"));
+	f = fopen("/dev/full", "w");
+	if (f) {
+		fputs("x", f);
+		CHECK_INT_EQ(bs_output_close(f), -ENOSPC);
+	}
+}
+
+static void test_json(void)
+{
+	json_object *o = json_tokener_parse("{\"s\": \"text\", \"i\": 42, \"d\": 2.9, \"neg\": -3, "
+					    "\"b\": true, \"arr\": [1]}");
+
+	CHECK(o != NULL);
+	CHECK(bs_json_get(o, "s") != NULL);
+	CHECK(bs_json_get(o, "none") == NULL);
+	CHECK(bs_json_get(NULL, "s") == NULL);
+	CHECK(bs_json_get(bs_json_get(o, "arr"), "s") == NULL); /* not an object */
+	CHECK(!strcmp(bs_json_text(o, "s", "n/a"), "text"));
+	CHECK(!strcmp(bs_json_text(o, "i", "n/a"), "42"));
+	CHECK(!strcmp(bs_json_text(o, "none", "n/a"), "n/a"));
+	CHECK(!strcmp(bs_json_str(o, "s", "def"), "text"));
+	CHECK(!strcmp(bs_json_str(o, "i", "def"), "def"));
+	CHECK(bs_json_str(o, "none", NULL) == NULL);
+	CHECK_INT_EQ(bs_json_int(o, "i", -1), 42);
+	CHECK_INT_EQ(bs_json_int(o, "d", -1), 2);
+	CHECK_INT_EQ(bs_json_int(o, "s", -1), -1);
+	CHECK_INT_EQ(bs_json_int(o, "b", -1), -1);
+	CHECK_INT_EQ(bs_json_int(o, "none", -1), -1);
+	CHECK_INT_EQ(bs_json_count(bs_json_get(o, "i")), 42);
+	CHECK_INT_EQ(bs_json_count(bs_json_get(o, "neg")), 0);
+	CHECK_INT_EQ(bs_json_count(NULL), 0);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	RUN_TEST(test_parse_range);
+	RUN_TEST(test_output);
+	RUN_TEST(test_json);
+	fx_cleanup();
+	return test_summary("test_util");
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/* run_all.c - the runs of a duet in one session (see run_all.h). */
+#include "duet/run_all.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "duet/run.h"
+#include "util/monotime.h"
+#include "util/progress.h"
+
+/* Hooks: records of the run in progress go to its result. */
+struct duet_live {
+	struct bs_duet_runres *cur;
+	struct bs_progress prog;
+	size_t done, total;
+};
+
+static int live_iter(void *ctx, struct bs_iter_rec *r)
+{
+	struct duet_live *l = ctx;
+
+	return l->cur ? bs_duet_runres_on_iter(l->cur, r) : 0;
+}
+
+static void live_proc(void *ctx, const struct bs_proc_rec *r)
+{
+	struct duet_live *l = ctx;
+
+	if (l->cur)
+		bs_duet_runres_on_proc(l->cur, r);
+}
+
+static void live_tick(void *ctx)
+{
+	struct duet_live *l = ctx;
+
+	bs_progress_update(&l->prog, l->done, l->total);
+}
+
+int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
+		    const struct bs_duet_setup *s, volatile sig_atomic_t *interrupted,
+		    struct bs_duet_tally *t, json_object **end)
+{
+	struct bs_duet_runres *res = NULL;
+	struct bs_duet_env env = {0};
+	struct duet_live live = {0};
+	struct bs_barrier_rt rt = {0};
+	char err[2048];
+	int rc = 1, null_fd = -1;
+	size_t i;
+	uint64_t t_start;
+
+	memset(t, 0, sizeof(*t));
+	bs_measure_set_hooks(m, live_iter, live_proc, &live);
+	for (i = 0; i < s->n_methods; i++)
+		if (s->methods[i] == BS_DM_RUN_SYNC && !rt.running &&
+		    bs_barrier_rt_start(&rt, &m->probes, err, sizeof(err))) {
+			fprintf(stderr, "benchscope duet: %s\n", err);
+			goto out;
+		}
+	if (!a->harness_output)
+		null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	res = calloc(s->n_plan, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "benchscope duet: out of memory\n");
+		goto out;
+	}
+	env.m = m;
+	env.argv[0] = s->we_cmd[0].we_wordv;
+	env.argv[1] = s->we_cmd[1].we_wordv;
+	env.cpus = &s->cpus;
+	env.timeout_s = a->timeout_s;
+	env.stdout_fd = null_fd;
+	env.capture_stderr = !a->harness_output;
+	env.user = a->user;
+	env.interrupted = interrupted;
+	env.rt = &rt;
+	env.tick = live_tick;
+	env.tick_ctx = &live;
+	live.total = s->n_plan;
+	bs_progress_init(&live.prog, "runs");
+	t_start = bs_mono_ns();
+	for (i = 0; i < s->n_plan && !*interrupted; i++) {
+		json_object *ev;
+		int rr;
+
+		live.cur = &res[i];
+		rr = bs_duet_run_one(&env, &s->plan[i], (int)i, &res[i]);
+		live.cur = NULL;
+		t->n_done = i + 1;
+		live.done = t->n_done;
+		if (res[i].ok)
+			t->n_ok++;
+		ev = bs_duet_runres_event(&res[i], &s->cpus);
+		if (bs_measure_event(m, ev))
+			fprintf(stderr, "benchscope duet: warning: cannot write the run's event\n");
+		json_object_put(ev);
+		if (!res[i].ok && !res[i].interrupted) {
+			bs_progress_done(&live.prog);
+			fprintf(stderr, "benchscope duet: run %zu (%s) failed: %s\n", i,
+				bs_duet_method_name(s->plan[i].method), res[i].reason);
+		}
+		if (rr) {
+			t->measure_failed = true;
+			break;
+		}
+		bs_progress_update(&live.prog, t->n_done, s->n_plan);
+		if (a->stop_ci > 0 && !res[i].interrupted) {
+			double w;
+			bool stop;
+
+			ev = bs_duet_stop_check(res, t->n_done, s->methods[0], (size_t)s->rmin,
+						a->stop_ci, a->min_overlap, (uint64_t)a->seed, &w,
+						&stop);
+			bs_measure_event(m, ev);
+			json_object_put(ev);
+			if (stop) {
+				t->stopped_early = t->n_done < s->n_plan;
+				break;
+			}
+		}
+	}
+	bs_progress_done(&live.prog);
+	bs_barrier_rt_stop(&rt);
+	*end = json_object_new_object();
+	{
+		json_object *st = json_object_new_object();
+
+		json_object_object_add(st, "total", json_object_new_int64((int64_t)t->n_done));
+		json_object_object_add(st, "ok", json_object_new_int64((int64_t)t->n_ok));
+		json_object_object_add(st, "failed",
+				       json_object_new_int64((int64_t)(t->n_done - t->n_ok)));
+		json_object_object_add(st, "planned", json_object_new_int64((int64_t)s->n_plan));
+		json_object_object_add(st, "stopped_by_ci",
+				       json_object_new_boolean(t->stopped_early));
+		json_object_object_add(*end, "status_runs", st);
+	}
+	json_object_object_add(*end, "interrupted", json_object_new_boolean(*interrupted));
+	json_object_object_add(*end, "wall_ns",
+			       json_object_new_int64((int64_t)(bs_mono_ns() - t_start)));
+	rc = 0;
+out:
+	bs_measure_set_hooks(m, NULL, NULL, NULL);
+	bs_barrier_rt_stop(&rt);
+	for (i = 0; res && i < s->n_plan; i++)
+		bs_duet_runres_free(&res[i]);
+	free(res);
+	if (null_fd >= 0)
+		close(null_fd);
+	return rc;
+}

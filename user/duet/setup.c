@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+/* setup.c - duet's options checked, the CONTEXT block (see setup.h). */
+#include "duet/setup.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/cli.h"
+
+/* Split a command with wordexp(3), no command substitution. 0 or -EINVAL. */
+static int split_words(const char *what, const char *text, wordexp_t *we, char *err, size_t errlen)
+{
+	int rc = wordexp(text, we, WRDE_NOCMD);
+	const char *why = NULL;
+
+	switch (rc) {
+	case 0:
+		if (we->we_wordc == 0) {
+			wordfree(we);
+			why = "it is empty";
+		}
+		break;
+	case WRDE_BADCHAR:
+		why =
+		    "it has an unquoted | & ; < > ( ) { } or newline (no shell here: quote it, or "
+		    "use sh -c '...')";
+		break;
+	case WRDE_CMDSUB:
+		why = "command substitution is not allowed";
+		break;
+	case WRDE_SYNTAX:
+		why = "unbalanced quotes";
+		break;
+	case WRDE_NOSPACE:
+		why = "out of memory";
+		break;
+	default:
+		why = "it cannot be split into words";
+		break;
+	}
+	if (why) {
+		snprintf(err, errlen, "%s '%s': %s", what, text, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --probe-A/--probe-B 'OPTS': the probe options of `run`, as words. */
+static int parse_probe_text(const char *text, int side, struct bs_duet_probe_opts *po,
+			    wordexp_t *we, char *err, size_t errlen)
+{
+	char what[32];
+	size_t i;
+
+	snprintf(what, sizeof(what), "--probe-%c", "AB"[side]);
+	if (split_words(what, text, we, err, errlen))
+		return -EINVAL;
+	memset(po, 0, sizeof(*po));
+	for (i = 0; i < we->we_wordc; i++) {
+		static const char *const names[] = {"--iter", "--begin", "--end", "--preset"};
+		const char **dst[] = {&po->iter, &po->begin, &po->end, &po->preset};
+		const char *w = we->we_wordv[i];
+		size_t k, len;
+
+		for (k = 0; k < 4; k++) {
+			len = strlen(names[k]);
+			if (!strncmp(w, names[k], len) && (w[len] == '=' || !w[len]))
+				break;
+		}
+		if (k == 4) {
+			snprintf(err, errlen,
+				 "%s: unknown option '%s' (--iter, --begin, --end, --preset)", what,
+				 w);
+			wordfree(we);
+			return -EINVAL;
+		}
+		if (w[len] == '=') {
+			*dst[k] = w + len + 1;
+		} else if (i + 1 < we->we_wordc) {
+			*dst[k] = we->we_wordv[++i];
+		} else {
+			snprintf(err, errlen, "%s: %s needs a value", what, names[k]);
+			wordfree(we);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int parse_methods(const char *s, int *methods, size_t *n, char *err, size_t errlen)
+{
+	char *copy = strdup(s ? s : "all"), *save = NULL, *tok;
+	bool seen[BS_DM_RUN_N] = {false};
+	int m, rc = 0;
+
+	*n = 0;
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			for (m = 0; m < BS_DM_RUN_N; m++)
+				if (!seen[m])
+					seen[m] = true, methods[(*n)++] = m;
+			continue;
+		}
+		for (m = 0; m < BS_DM_RUN_N; m++)
+			if (!strcmp(tok, bs_duet_method_name(m)))
+				break;
+		if (m == BS_DM_RUN_N) {
+			snprintf(
+			    err, errlen,
+			    "--method takes async, sync, seq or all (comma-separated), not '%s'",
+			    tok);
+			rc = -EINVAL;
+		} else if (!seen[m]) {
+			seen[m] = true;
+			methods[(*n)++] = m;
+		}
+	}
+	free(copy);
+	if (!rc && !*n) {
+		snprintf(err, errlen, "--method names no method");
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+static int parse_runs(const char *s, bool stop_ci, long *rmin, long *rmax, char *err, size_t errlen)
+{
+	const char *colon = s ? strchr(s, ':') : NULL;
+	long v[2];
+
+	if (!s) {
+		*rmin = stop_ci ? 3 : 10;
+		*rmax = stop_ci ? 50 : 10;
+		return 0;
+	}
+	if (!colon) {
+		if (bs_parse_long(s, 1, 100000, rmax))
+			goto bad;
+		*rmin = stop_ci ? (*rmax < 3 ? *rmax : 3) : *rmax;
+		return 0;
+	}
+	if (bs_parse_range(s, 2, 1, 100000, v) || v[0] > v[1])
+		goto bad;
+	*rmin = v[0];
+	*rmax = v[1];
+	if (!stop_ci) {
+		snprintf(err, errlen, "--runs MIN:MAX needs --stop-ci (without it, give --runs N)");
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "--runs takes N or MIN:MAX (whole numbers, 1 <= MIN <= MAX), not '%s'", s);
+	return -EINVAL;
+}
+
+static json_object *argv_json(char **argv)
+{
+	json_object *arr = json_object_new_array();
+
+	for (; *argv; argv++)
+		json_object_array_add(arr, json_object_new_string(*argv));
+	return arr;
+}
+
+int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, size_t errlen)
+{
+	int k;
+
+	err[0] = 0;
+	for (k = 0; k < 2 && !err[0]; k++) {
+		char what[8] = "-A";
+
+		what[1] = "AB"[k];
+		if (split_words(what, a->cmd[k], &s->we_cmd[k], err, errlen) == 0)
+			s->have_cmd[k] = true;
+	}
+	if (!err[0] && (a->probe_text[0] || a->probe_text[1])) {
+		if (!a->probe_text[0] || !a->probe_text[1])
+			snprintf(err, errlen,
+				 "--probe-A and --probe-B go together (or give one set "
+				 "of boundaries for both)");
+		else if (a->common.iter || a->common.begin || a->common.end || a->common.preset)
+			snprintf(err, errlen,
+				 "give either --probe-A/--probe-B or one set of "
+				 "boundaries, not both");
+		for (k = 0; k < 2 && !err[0]; k++)
+			s->have_probe[k] = parse_probe_text(a->probe_text[k], k, &a->side[k],
+							    &s->we_probe[k], err, errlen) == 0;
+	} else {
+		a->side[0] = a->side[1] = a->common;
+	}
+	if (!err[0])
+		parse_methods(a->methods, s->methods, &s->n_methods, err, errlen);
+	if (!err[0])
+		parse_runs(a->runs, a->stop_ci > 0, &s->rmin, &s->rmax, err, errlen);
+	if (!err[0] && a->cpus)
+		bs_duet_cpus_parse(a->cpus, &s->cpus, err, errlen);
+	for (k = 0; k < 2 && !err[0]; k++)
+		if (bs_boundaries_setup(&s->b[k], a->side[k].iter, a->side[k].begin, a->side[k].end,
+					a->side[k].preset, s->we_cmd[k].we_wordv[0], err,
+					errlen) == 0)
+			err[0] = 0;
+	if (!err[0] && bs_duet_schedule(s->methods, s->n_methods, (size_t)s->rmax,
+					strcmp(a->schedule ? a->schedule : "rmit", "fixed") != 0,
+					(uint64_t)a->seed, &s->plan, &s->n_plan))
+		snprintf(err, errlen, "cannot plan the runs");
+	return err[0] ? -EINVAL : 0;
+}
+
+void bs_duet_setup_free(struct bs_duet_setup *s)
+{
+	for (int k = 0; k < 2; k++) {
+		if (s->have_cmd[k])
+			wordfree(&s->we_cmd[k]);
+		if (s->have_probe[k])
+			wordfree(&s->we_probe[k]);
+		s->have_cmd[k] = s->have_probe[k] = false;
+	}
+	free(s->plan);
+	s->plan = NULL;
+}
+
+json_object *bs_duet_context(const struct bs_duet_args *a, const struct bs_duet_setup *s)
+{
+	json_object *extra, *duet, *meth;
+	size_t i;
+	bool aa;
+
+	aa = !strcmp(a->cmd[0], a->cmd[1]) &&
+	     (!a->probe_text[0] || !strcmp(a->probe_text[0], a->probe_text[1]));
+	extra = json_object_new_object();
+	duet = json_object_new_object();
+	meth = json_object_new_array();
+	json_object_object_add(extra, "mode", json_object_new_string("duet"));
+	json_object_object_add(duet, "source", json_object_new_string("benchscope"));
+	{
+		const char *prog = s->we_cmd[0].we_wordv[0], *slash = strrchr(prog, '/');
+
+		json_object_object_add(duet, "benchmark",
+				       json_object_new_string(a->name ? a->name
+							      : slash ? slash + 1
+								      : prog));
+	}
+	{
+		json_object *cmds = json_object_new_object();
+
+		json_object_object_add(cmds, "A", argv_json(s->we_cmd[0].we_wordv));
+		json_object_object_add(cmds, "B", argv_json(s->we_cmd[1].we_wordv));
+		json_object_object_add(duet, "commands", cmds);
+	}
+	json_object_object_add(duet, "aa", json_object_new_boolean(aa));
+	for (i = 0; i < s->n_methods; i++)
+		json_object_array_add(meth,
+				      json_object_new_string(bs_duet_method_name(s->methods[i])));
+	json_object_object_add(duet, "methods", meth);
+	json_object_object_add(duet, "runs_per_method", json_object_new_int64(s->rmax));
+	json_object_object_add(duet, "schedule",
+			       json_object_new_string(a->schedule ? a->schedule : "rmit"));
+	json_object_object_add(duet, "seed", json_object_new_int64(a->seed));
+	if (s->cpus.set) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "A", json_object_new_string(s->cpus.text[0]));
+		json_object_object_add(c, "B", json_object_new_string(s->cpus.text[1]));
+		json_object_object_add(duet, "cpus", c);
+	} else {
+		json_object_object_add(duet, "cpus", NULL);
+	}
+	json_object_object_add(duet, "smt_siblings", bs_duet_smt_siblings());
+	json_object_object_add(duet, "min_overlap",
+			       json_object_new_double(a->min_overlap > 0 ? a->min_overlap : 0.4));
+	json_object_object_add(duet, "timeout_s", json_object_new_double(a->timeout_s));
+	if (a->stop_ci > 0) {
+		json_object *sc = json_object_new_object();
+
+		json_object_object_add(sc, "width", json_object_new_double(a->stop_ci));
+		json_object_object_add(sc, "method",
+				       json_object_new_string(bs_duet_method_name(s->methods[0])));
+		json_object_object_add(sc, "min_runs", json_object_new_int64(s->rmin));
+		json_object_object_add(sc, "max_runs", json_object_new_int64(s->rmax));
+		json_object_object_add(duet, "stop_ci", sc);
+	}
+	if (a->probe_text[0]) {
+		char *bj = bs_boundaries_json(&s->b[1]);
+		json_object *bo = bj ? json_tokener_parse(bj) : NULL;
+
+		free(bj);
+		json_object_object_add(duet, "boundaries_B", bo);
+	}
+	json_object_object_add(extra, "duet", duet);
+	return extra;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * setup.h - duet's options (options.h) checked and turned into what the
+ * runs need: the two commands split into words (wordexp(3), no shell),
+ * each side's boundaries resolved against its program, the methods, the
+ * run counts, the placement and the schedule; and the CONTEXT block that
+ * records them in the trace (docs/duet-trace.md).
+ */
+#ifndef BENCHSCOPE_DUET_SETUP_H
+#define BENCHSCOPE_DUET_SETUP_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <wordexp.h>
+
+#include "duet/options.h"
+#include "duet/run.h"
+#include "probe/boundary.h"
+
+/** What the runs need, from the options. Zero it before bs_duet_setup. */
+struct bs_duet_setup {
+	wordexp_t we_cmd[2];		 /**< A's and B's commands, as words */
+	wordexp_t we_probe[2];		 /**< --probe-A/--probe-B, as words */
+	bool have_cmd[2], have_probe[2]; /**< which of these hold words to free */
+	struct bs_boundaries b[2];	 /**< A's and B's boundaries, resolved */
+	struct bs_duet_cpus cpus;	 /**< --cpus (cpus.set: given) */
+	int methods[BS_DM_RUN_N];	 /**< the methods in the given order; [0] is --stop-ci's */
+	size_t n_methods;
+	long rmin, rmax;	   /**< runs per method: at least (--stop-ci), at most */
+	struct bs_duet_plan *plan; /**< the runs in execution order */
+	size_t n_plan;
+};
+
+/**
+ * bs_duet_setup - check the options @a and fill @s (also a->side[]).
+ * Returns 0, or -EINVAL with the first problem in one line in @err: a
+ * command that cannot be split or is empty, --probe-A without --probe-B
+ * or with --iter & co., a bad --probe-A/B, --method, --runs or --cpus, a
+ * program not found, a boundary that does not resolve, a plan that
+ * cannot be made. Free @s with bs_duet_setup_free either way.
+ */
+int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, size_t errlen);
+
+/** bs_duet_setup_free - free the words and the plan of @s. */
+void bs_duet_setup_free(struct bs_duet_setup *s);
+
+/**
+ * bs_duet_context - the CONTEXT members of a duet: "mode": "duet" and the
+ * "duet" block (benchmark, commands, aa, methods, runs, schedule, seed,
+ * cpus, SMT siblings, min_overlap, timeout_s, stop_ci, boundaries_B), as
+ * docs/duet-trace.md lays them out. New object, the caller puts it.
+ */
+json_object *bs_duet_context(const struct bs_duet_args *a, const struct bs_duet_setup *s);
+
+#endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+/* replay_report.c - the table and the JSON of `benchscope replay` (see replay_report.h). */
+#include "stop/replay_report.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "benchscope/stats.h"
+#include "stop/stop_run.h"
+#include "util/output.h"
+#include "util/units.h"
+
+static json_object *jd(double d)
+{
+	return isfinite(d) ? json_object_new_double(d) : NULL;
+}
+
+static json_object *result_json(const struct bs_replay_result *r, const struct bs_stop_plan *p)
+{
+	json_object *o = json_object_new_object(), *w = json_object_new_array(),
+		    *m = json_object_new_array(), *ws = json_object_new_array(),
+		    *ci = json_object_new_array();
+
+	json_object_object_add(o, "criterion", json_object_new_string(bs_stop_crit_name(r->crit)));
+	json_object_object_add(o, "threshold", jd(bs_stop_plan_threshold(p)));
+	json_object_object_add(o, "forks_used", json_object_new_int64((int64_t)r->forks_used));
+	for (size_t i = 0; i < r->forks_used; i++) {
+		json_object_array_add(w, json_object_new_int64((int64_t)r->warmup[i]));
+		json_object_array_add(m, json_object_new_int64((int64_t)r->measure[i]));
+		json_object_array_add(ws, json_object_new_boolean(r->warmup_stable[i]));
+	}
+	json_object_object_add(o, "warmup_iterations", w);
+	json_object_object_add(o, "measurement_iterations", m);
+	json_object_object_add(o, "warmup_stable", ws);
+	json_object_object_add(o, "warmup_mean", jd(r->warmup_mean));
+	json_object_object_add(o, "forks_stable", json_object_new_boolean(r->forks_stable));
+	json_object_object_add(o, "fork_bound_hit", json_object_new_boolean(r->fork_bound));
+	json_object_object_add(o, "short_forks", json_object_new_int64((int64_t)r->n_short));
+	json_object_object_add(o, "checkpoints", json_object_new_int64((int64_t)r->n_checkpoints));
+	json_object_object_add(o, "compute_ns", json_object_new_int64((int64_t)r->compute_ns));
+	json_object_object_add(o, "compute_share", jd((double)r->compute_ns / r->t_dyn_ns));
+	json_object_object_add(o, "time_static_ns", jd(r->t_static_ns));
+	json_object_object_add(o, "time_dynamic_ns", jd(r->t_dyn_ns));
+	json_object_object_add(o, "time_saved", jd(r->saved));
+	json_object_object_add(o, "mean_static", jd(r->mean_static));
+	json_object_object_add(o, "mean_dynamic", jd(r->mean_dyn));
+	json_object_object_add(o, "change_rate", jd(r->change_rate));
+	json_object_array_add(ci, jd(r->aa_err ? NAN : r->aa.lo));
+	json_object_array_add(ci, jd(r->aa_err ? NAN : r->aa.hi));
+	json_object_object_add(o, "aa_ratio", jd(r->aa_err ? NAN : r->aa.point));
+	json_object_object_add(o, "aa_ci", ci);
+	json_object_object_add(o, "aa_unchanged", json_object_new_boolean(r->aa_same));
+	return o;
+}
+
+static double total_cr_sd(const struct bs_replay_total *t)
+{
+	double m = t->cr_sum / (double)t->n;
+
+	return t->n > 1 ? sqrt(fmax(0, (t->cr_sq - (double)t->n * m * m) / (double)(t->n - 1)))
+			: NAN;
+}
+
+static void print_row(const char *name, const struct bs_replay_result *r,
+		      const struct bs_stop_plan *p)
+{
+	char a[32], b[32], c[32], d[32], e[32], g[32], ci[64];
+
+	if (r->aa_err)
+		snprintf(ci, sizeof(ci), "n/a (%s)", bs_stats_strerror(r->aa_err));
+	else
+		snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->aa.lo, r->aa.hi);
+	printf(
+	    "  %-18.18s %-5s %5zu %7.1f %6zu/%-3zu %-4s %10s %10s %8s %10s %7s  %-18s %-9s %7s\n",
+	    name, bs_stop_crit_name(r->crit), r->forks_used, r->warmup_mean, r->n_warmup_stable,
+	    r->forks_used,
+	    r->forks_stable ? "yes"
+	    : r->fork_bound ? "NO"
+			    : "no",
+	    bs_fmt_ns(r->t_static_ns, a, sizeof(a)), bs_fmt_ns(r->t_dyn_ns, b, sizeof(b)),
+	    bs_fmt_pct(r->saved, c, sizeof(c)), bs_fmt_ns(r->mean_dyn, d, sizeof(d)),
+	    bs_fmt_pct(r->change_rate, e, sizeof(e)), ci, r->aa_same ? "unchanged" : "CHANGED",
+	    bs_fmt_pct((double)r->compute_ns / r->t_dyn_ns, g, sizeof(g)));
+	(void)p;
+}
+
+void bs_replay_print(const struct bs_replay_set *s)
+{
+	char x[32];
+
+	printf("Replay of dynamic reconfiguration (Laaber et al. 2020 §5): static %zu warmup "
+	       "+ %zu "
+	       "measurement x %zu forks; dynamic <%zu, %zu, %zu, %zu, %zu>, window %zu; A/A "
+	       "at %g, %ld resamples\n\n",
+	       s->st.wi, s->st.mi, s->st.f, s->plan.wi_min, s->plan.wi_max, s->plan.mi,
+	       s->plan.f_min, s->plan.f_max, s->plan.window ? s->plan.window : BS_STOP_WINDOW,
+	       s->level, s->resamples);
+	printf("  %-18s %-5s %5s %7s %10s %-4s %10s %10s %8s %10s %7s  %-18s %-9s %7s\n", "trace",
+	       "crit", "forks", "warmup", "w.stable", "f.st", "static", "dynamic", "saved", "mean",
+	       "change", "A/A ratio CI", "result", "checkp.");
+	for (int i = 0; i < s->n_traces; i++)
+		for (size_t c = 0; c < s->n_crits; c++)
+			print_row(s->rows[(size_t)i * s->n_crits + c].name,
+				  &s->rows[(size_t)i * s->n_crits + c].r, &s->plan);
+	printf("\nTotal over %d benchmarks (Tables 2 and 3 of Laaber et al. 2020)\n", s->n_traces);
+	printf("  %-5s %9s %11s %12s %18s %8s %8s %8s %8s %7s %10s\n", "crit", "saved", "unchanged",
+	       "change mean", "change sd", "<1 %", "<2 %", "<3 %", "warmup", "forks", "checkp.");
+	for (size_t c = 0; c < s->n_crits; c++) {
+		const struct bs_replay_total *t = &s->tot[c];
+		char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], s7[32];
+
+		printf("  %-5s %9s %11s %12s %18s %8s %8s %8s %8.1f %7.2f %10s\n",
+		       bs_stop_crit_name(s->crits[c]),
+		       bs_fmt_pct(1 - t->t_dyn / t->t_static, s1, sizeof(s1)),
+		       bs_fmt_pct((double)t->same / (double)t->n, s2, sizeof(s2)),
+		       bs_fmt_pct(t->cr_sum / (double)t->n, s3, sizeof(s3)),
+		       bs_fmt_pct(total_cr_sd(t), s4, sizeof(s4)),
+		       bs_fmt_pct((double)t->below[0] / (double)t->n, x, sizeof(x)),
+		       bs_fmt_pct((double)t->below[1] / (double)t->n, s5, sizeof(s5)),
+		       bs_fmt_pct((double)t->below[2] / (double)t->n, s6, sizeof(s6)),
+		       t->warm_sum / (double)t->n, t->forks_sum / (double)t->n,
+		       bs_fmt_pct(t->compute / t->t_dyn, s7, sizeof(s7)));
+	}
+	printf("  (saved = 1 - sum of dynamic times / sum of static times, checkpoint "
+	       "computation included; unchanged = A/A ratio CI straddles 1; change = "
+	       "|mean dynamic / mean static - 1|)\n");
+	for (int i = 0; i < s->n_traces; i++) {
+		char fb[64] = "", sh[64] = "";
+
+		for (size_t c = 0; c < s->n_crits; c++) {
+			const struct bs_replay_row *r = &s->rows[(size_t)i * s->n_crits + c];
+			const char *cn = bs_stop_crit_name(r->r.crit);
+
+			if (r->r.fork_bound)
+				snprintf(fb + strlen(fb), sizeof(fb) - strlen(fb), "%s%s",
+					 fb[0] ? ", " : "", cn);
+			if (r->r.n_short)
+				snprintf(sh + strlen(sh), sizeof(sh) - strlen(sh), "%s%s",
+					 sh[0] ? ", " : "", cn);
+		}
+		if (fb[0])
+			printf("  warning: %s: fork stability not reached after f_max = "
+			       "%zu forks "
+			       "(%s): criterion unreachable at its threshold\n",
+			       s->rows[(size_t)i * s->n_crits].name, s->plan.f_max, fb);
+		if (sh[0])
+			printf("  warning: %s: forks too short in the recording for the "
+			       "dynamic "
+			       "configuration (%s)\n",
+			       s->rows[(size_t)i * s->n_crits].name, sh);
+	}
+}
+
+int bs_replay_write_json(const struct bs_replay_set *s, const char *path)
+{
+	json_object *root, *jtraces, *jtotals;
+	char err[PATH_MAX + 128];
+	FILE *f = bs_output_open(path, err, sizeof(err));
+	bool bad;
+
+	root = json_object_new_object();
+	jtraces = json_object_new_array();
+	jtotals = json_object_new_array();
+	{
+		json_object *st = json_object_new_object();
+
+		json_object_object_add(st, "warmup", json_object_new_int64((int64_t)s->st.wi));
+		json_object_object_add(st, "measure", json_object_new_int64((int64_t)s->st.mi));
+		json_object_object_add(st, "forks", json_object_new_int64((int64_t)s->st.f));
+		json_object_object_add(root, "static", st);
+		struct bs_stop_plan p = s->plan;
+		json_object *dyn;
+
+		p.crit = 0;
+		dyn = bs_stop_plan_json(&p, 0);
+		json_object_object_del(dyn, "criterion");
+		json_object_object_del(dyn, "grace_ms");
+		json_object_object_add(root, "dynamic", dyn);
+		json_object_object_add(root, "level", json_object_new_double(s->level));
+		json_object_object_add(root, "resamples", json_object_new_int64(s->resamples));
+	}
+	for (int i = 0; i < s->n_traces; i++) {
+		json_object *jt = json_object_new_object(), *jc = json_object_new_array();
+
+		json_object_object_add(jt, "path", json_object_new_string(s->paths[i]));
+		json_object_object_add(jt, "forks_recorded",
+				       json_object_new_int64((int64_t)s->tr[i].n_forks));
+		json_object_object_add(jt, "excluded_iterations",
+				       json_object_new_int64((int64_t)s->tr[i].n_excluded));
+		for (size_t c = 0; c < s->n_crits; c++) {
+			struct bs_stop_plan p = s->plan;
+
+			p.crit = s->crits[c];
+			json_object_array_add(
+			    jc, result_json(&s->rows[(size_t)i * s->n_crits + c].r, &p));
+		}
+		json_object_object_add(jt, "criteria", jc);
+		json_object_array_add(jtraces, jt);
+	}
+	for (size_t c = 0; c < s->n_crits; c++) {
+		const struct bs_replay_total *t = &s->tot[c];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "criterion",
+				       json_object_new_string(bs_stop_crit_name(s->crits[c])));
+		json_object_object_add(o, "benchmarks", json_object_new_int64((int64_t)t->n));
+		json_object_object_add(o, "time_static_ns", jd(t->t_static));
+		json_object_object_add(o, "time_dynamic_ns", jd(t->t_dyn));
+		json_object_object_add(o, "time_saved", jd(1 - t->t_dyn / t->t_static));
+		json_object_object_add(o, "unchanged", jd((double)t->same / (double)t->n));
+		json_object_object_add(o, "change_rate_mean", jd(t->cr_sum / (double)t->n));
+		json_object_object_add(o, "change_rate_sd", jd(total_cr_sd(t)));
+		json_object_object_add(o, "change_below_1pct",
+				       jd((double)t->below[0] / (double)t->n));
+		json_object_object_add(o, "change_below_2pct",
+				       jd((double)t->below[1] / (double)t->n));
+		json_object_object_add(o, "change_below_3pct",
+				       jd((double)t->below[2] / (double)t->n));
+		json_object_object_add(o, "warmup_mean", jd(t->warm_sum / (double)t->n));
+		json_object_object_add(o, "forks_mean", jd(t->forks_sum / (double)t->n));
+		json_object_object_add(o, "compute_share", jd(t->compute / t->t_dyn));
+		json_object_array_add(jtotals, o);
+	}
+	json_object_object_add(root, "traces", jtraces);
+	json_object_object_add(root, "totals", jtotals);
+	bad = !f ||
+	      fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY)) < 0;
+	if (f && bs_output_close(f))
+		bad = true;
+	json_object_put(root);
+	return bad ? -EIO : 0;
+}
