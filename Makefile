@@ -5,7 +5,7 @@
 #   make demo     a duet of the bundled example: version A vs B (B does 10 % more work)
 #   make bench    overhead / speed benchmarks, printed side by side
 #   make vmlinux  regenerate bpf/vmlinux/$(ARCH)/vmlinux.h from the running kernel
-#   make format   clang-format every C source in place
+#   make format   clang-format every C source in place (make test checks it)
 # V=1 shows the commands.
 
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -25,7 +25,7 @@ endif
 
 DEB_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libgsl-dev \
 	pkg-config libbenchmark-dev systemtap-sdt-dev libjson-c-dev g++ make python3 \
-	libcapstone-dev gnuplot-nox qemu-system-x86 busybox-static cpio
+	libcapstone-dev gnuplot-nox qemu-system-x86 busybox-static cpio clang-format
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wundef
 CFLAGS ?= -O2 -g
@@ -47,7 +47,7 @@ USER_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 USER_LIB_OBJS := $(patsubst user/%.c,$(BUILD)/user/%.o,$(USER_LIB_SRCS))
 HDRS := $(wildcard include/benchscope/*.h user/*.h user/*/*.h stats/*.h)
 
-.PHONY: all deps test unit-test sanitize kernel-test demo bench vmlinux format clean examples
+.PHONY: all deps test unit-test sanitize kernel-test demo bench vmlinux format format-check clean examples
 all: $(BUILD)/benchscope examples
 
 # ---- dependencies -----------------------------------------------------------
@@ -110,8 +110,16 @@ vmlinux:
 	$(Q)mkdir -p bpf/vmlinux/$(ARCH)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > bpf/vmlinux/$(ARCH)/vmlinux.h
 
+FORMAT_SRCS = $(filter-out %/vmlinux.h,$(wildcard bpf/*.c include/benchscope/*.h stats/*.[ch] \
+	user/*.[ch] user/*/*.[ch] tests/*.h tests/*/*.[ch] tests/progs/*.cc bench/*.c vmtest/probe/*.c))
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v vmlinux.h)
+	clang-format -i $(FORMAT_SRCS)
+
+# `make test` runs this first: the tree must be clang-formatted (.clang-format)
+format-check:
+	$(call msg,FORMAT,check)
+	$(Q)clang-format --dry-run -Werror $(FORMAT_SRCS) || \
+		{ echo "make format-check: run 'make format' (clang-format)" >&2; exit 1; }
 
 clean:
 	rm -rf $(BUILD)

@@ -60,15 +60,15 @@ static double median(double *t, int n)
 	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
-#define TIME(name, reps, body, result)                                     \
-	do {                                                               \
-		double t_[64];                                             \
-		for (int r_ = 0; r_ < (reps); r_++) {                      \
-			double t0_ = now();                                \
-			body;                                              \
-			t_[r_] = now() - t0_;                              \
-		}                                                          \
-		printf("%s %.9f %.10g\n", name, median(t_, reps), result); \
+#define TIME(name, reps, body, result)                                                             \
+	do {                                                                                       \
+		double t_[64];                                                                     \
+		for (int r_ = 0; r_ < (reps); r_++) {                                              \
+			double t0_ = now();                                                        \
+			body;                                                                      \
+			t_[r_] = now() - t0_;                                                      \
+		}                                                                                  \
+		printf("%s %.9f %.10g\n", name, median(t_, reps), result);                         \
 	} while (0)
 
 int main(int argc, char **argv)
@@ -90,9 +90,9 @@ int main(int argc, char **argv)
 	struct bs_ci ci;
 	struct bs_mwu u;
 	double p = 0, rciw = 0;
-	struct bs_stop_cfg kcfg = { .crit = BS_CRIT_KLD };
+	struct bs_stop_cfg kcfg = {.crit = BS_CRIT_KLD};
 	/* 5 forks x 50 iterations x 100 invocations */
-	size_t ni[5] = { 50, 50, 50, 50, 50 }, nv[250];
+	size_t ni[5] = {50, 50, 50, 50, 50}, nv[250];
 
 	for (int i = 0; i < 250; i++)
 		nv[i] = 100;
@@ -100,31 +100,29 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stats_bench: hier.txt must hold 25000 values\n");
 		return 1;
 	}
-	struct bs_hier hh = { h, 5, ni, nv };
+	struct bs_hier hh = {h, 5, ni, nv};
 	/* warmup window: 6 iterations x 100 invocations of fork 0 */
 	size_t six = 6;
-	struct bs_hier hw = { h, 1, &six, nv };
-	struct bs_stop_cfg rcfg = { .crit = BS_CRIT_RCIW };
+	struct bs_hier hw = {h, 1, &six, nv};
+	struct bs_stop_cfg rcfg = {.crit = BS_CRIT_RCIW};
 	double wv[5];
 
 	gsl_rng_set(rng, 1);
 	TIME("bca_mean_1000x10000", reps,
-	     err |= bs_bootstrap_ci(b, nb, bs_stat_mean, NULL, BS_CI_BCA, 0.95,
-				    10000, rng, NULL, &ci),
+	     err |=
+	     bs_bootstrap_ci(b, nb, bs_stat_mean, NULL, BS_CI_BCA, 0.95, 10000, rng, NULL, &ci),
 	     ci.hi - ci.lo);
-	TIME("mwu_10000_10000", reps,
-	     err |= bs_mannwhitneyu(x, nx, y, ny, BS_TWO_SIDED, &u), u.p);
-	TIME("kld_checkpoint_2x500", reps,
-	     err |= bs_stop_kld(&kcfg, d1, n1, d2, n2, &p), p);
+	TIME("mwu_10000_10000", reps, err |= bs_mannwhitneyu(x, nx, y, ny, BS_TWO_SIDED, &u), u.p);
+	TIME("kld_checkpoint_2x500", reps, err |= bs_stop_kld(&kcfg, d1, n1, d2, n2, &p), p);
 	TIME("rciw_checkpoint_5x50x100", reps,
 	     err |= bs_hier_rciw(&hh, 0.99, 1000, rng, &rciw, NULL), rciw);
-	TIME("rciw_warmup_checkpoint_6x100", reps,
-	     err |= bs_warmup_vector(&rcfg, &hw, 6, rng, wv), wv[4]);
+	TIME("rciw_warmup_checkpoint_6x100", reps, err |= bs_warmup_vector(&rcfg, &hw, 6, rng, wv),
+	     wv[4]);
 	/* benchscope's usual case: one timestamped value per iteration */
-	struct bs_hier h1 = { h, 1, &six, NULL };
+	struct bs_hier h1 = {h, 1, &six, NULL};
 
-	TIME("rciw_warmup_checkpoint_6x1", reps,
-	     err |= bs_warmup_vector(&rcfg, &h1, 6, rng, wv), wv[4]);
+	TIME("rciw_warmup_checkpoint_6x1", reps, err |= bs_warmup_vector(&rcfg, &h1, 6, rng, wv),
+	     wv[4]);
 	gsl_rng_free(rng);
 	free(b), free(x), free(y), free(d1), free(d2), free(h);
 	if (err) {

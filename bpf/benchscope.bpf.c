@@ -23,19 +23,19 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define MAX_CPUS 1024
-#define TASK_RUNNING 0
-#define TASK_STOPPED_BIT 0x4 /* __TASK_STOPPED */
-#define SIGSTOP 19
+#define MAX_CPUS	  1024
+#define TASK_RUNNING	  0
+#define TASK_STOPPED_BIT  0x4 /* __TASK_STOPPED */
+#define SIGSTOP		  19
 #define SIGNAL_GROUP_EXIT 0x00000004
 
 /* ---- configuration, set by user space between open and load ------------- */
-const volatile bool cfg_gbench = false;          /* begin reads benchmark::State */
-const volatile __u32 cfg_gb_off_max_iter = 16;   /* offsets into benchmark::State */
+const volatile bool cfg_gbench = false;	       /* begin reads benchmark::State */
+const volatile __u32 cfg_gb_off_max_iter = 16; /* offsets into benchmark::State */
 const volatile __u32 cfg_gb_off_started = 24;
 const volatile __u32 cfg_gb_off_finished = 25;
-const volatile bool cfg_process_iters = false;   /* --preset process */
-const volatile __u32 cfg_process_depth = 1;      /* children of the root process */
+const volatile bool cfg_process_iters = false; /* --preset process */
+const volatile __u32 cfg_process_depth = 1;    /* children of the root process */
 const volatile bool cfg_interferers = true;
 /* Wake the consumer only when this much data waits: a wake-up is an
  * irq_work self-IPI, which costs ~20 us in a VM, more than the record. The
@@ -52,23 +52,22 @@ struct {
 
 /* Open iteration of one thread and what it has suffered so far. */
 struct thread_state {
-	struct bs_iter_rec rec; /* filled as we go, emitted at the end */
-	__u64 off_start;        /* when it left the CPU (0: on CPU) */
-	__u64 wake_ts;          /* when it was woken after blocking */
+	struct bs_iter_rec rec;				/* filled as we go, emitted at the end */
+	__u64 off_start;				/* when it left the CPU (0: on CPU) */
+	__u64 wake_ts;					/* when it was woken after blocking */
 	__u64 nvcsw0, nivcsw0, migrations0, run_delay0; /* task counters at begin */
-	__u64 steal0;           /* rq steal clock when it came on CPU */
-	__u32 off_runnable;     /* left the CPU still runnable */
-	__u32 wait_cpu1;        /* 1 + CPU whose cpu_wait names it (0: none) */
-	__u32 open;             /* an iteration is open; the entry stays between
-				 * iterations (no insert/delete per iteration)
-				 * and goes when the thread exits */
-	__u32 held;             /* sync-duet barrier: 1 SIGSTOP sent at begin, 2 stopped;
-				 * the iteration is re-stamped when it runs again */
-	__u32 held_side;        /* its duet side (0 A, 1 B), for the RESUME record */
+	__u64 steal0;					/* rq steal clock when it came on CPU */
+	__u32 off_runnable;				/* left the CPU still runnable */
+	__u32 wait_cpu1; /* 1 + CPU whose cpu_wait names it (0: none) */
+	__u32 open;	 /* an iteration is open; the entry stays between
+			  * iterations (no insert/delete per iteration)
+			  * and goes when the thread exits */
+	__u32 held;	 /* sync-duet barrier: 1 SIGSTOP sent at begin, 2 stopped;
+			  * the iteration is re-stamped when it runs again */
+	__u32 held_side; /* its duet side (0 A, 1 B), for the RESUME record */
 	__u32 _pad;
-	__u64 held_index;       /* rendezvous index it waits at */
+	__u64 held_index; /* rendezvous index it waits at */
 };
-
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -155,7 +154,7 @@ struct {
  * mmap'ed .bss; the two sides meet here with atomic operations only
  * (tracing programs cannot take bpf_spin_lock). */
 __u32 bar_active;      /* 1 while a sync run is in progress */
-__u32 bar_gen;         /* run generation, copied into the records */
+__u32 bar_gen;	       /* run generation, copied into the records */
 __u64 bar_arrived[2];  /* iteration begins seen per side (A, B) in this run */
 __u64 bar_waiting[2];  /* 1 + index a side stopped itself at; 0: not waiting */
 __u64 bar_begin_ns[2]; /* begin of each side's latest arrival */
@@ -325,8 +324,8 @@ static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u
 			barrier_emit(BS_BARRIER_RELEASE_CONT, s, k, now, bar_begin_ns[o], tgid,
 				     bar_pid[o], BPF_RB_FORCE_WAKEUP);
 		else
-			barrier_emit(BS_BARRIER_RELEASE, s, k, now, bar_begin_ns[o], tgid, bar_pid[o],
-				     BPF_RB_NO_WAKEUP);
+			barrier_emit(BS_BARRIER_RELEASE, s, k, now, bar_begin_ns[o], tgid,
+				     bar_pid[o], BPF_RB_NO_WAKEUP);
 		return;
 	}
 	__sync_lock_test_and_set(&bar_waiting[s], k + 1);
@@ -365,8 +364,8 @@ static __always_inline void barrier_resume(struct thread_state *ts, struct task_
 	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
 	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
 	ts->run_delay0 = BPF_CORE_READ(t, sched_info.run_delay);
-	barrier_emit(BS_BARRIER_RESUME, ts->held_side, ts->held_index, now, 0, BPF_CORE_READ(t, tgid),
-		     0, BPF_RB_NO_WAKEUP);
+	barrier_emit(BS_BARRIER_RESUME, ts->held_side, ts->held_index, now, 0,
+		     BPF_CORE_READ(t, tgid), 0, BPF_RB_NO_WAKEUP);
 }
 
 /* Open an iteration on the current thread. */
@@ -428,8 +427,8 @@ static __always_inline void emit(struct bs_iter_rec *rec)
 	struct bs_spill_key key;
 
 	__u64 wake = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes
-			     ? BPF_RB_FORCE_WAKEUP
-			     : BPF_RB_NO_WAKEUP;
+			 ? BPF_RB_FORCE_WAKEUP
+			 : BPF_RB_NO_WAKEUP;
 
 	if (!bpf_ringbuf_output(&rb, rec, sizeof(*rec), wake)) {
 		if (c)
@@ -755,7 +754,7 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	if (BPF_CORE_READ(sig, live.counter) != 0)
 		return 0; /* other threads of the process live on */
 	code = BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT ? BPF_CORE_READ(sig, group_exit_code)
-							      : BPF_CORE_READ(p, exit_code);
+							     : BPF_CORE_READ(p, exit_code);
 	proc_event(BS_PROC_EXIT, p, BPF_CORE_READ(p, real_parent, tgid), code);
 	bpf_map_delete_elem(&tracked, &tgid);
 	return 0;

@@ -63,8 +63,8 @@ struct {
  * which the verifier checks context reads against, has never changed.
  */
 struct bs_uapi_regs {
-	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax,
-		ip, cs, flags, sp, ss;
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip,
+	    cs, flags, sp, ss;
 };
 
 SEC("perf_event")
@@ -76,7 +76,8 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	struct pt_regs *r = (struct pt_regs *)&ctx->regs;
 	long n;
 
-	if ((((volatile struct bs_uapi_regs *)&ctx->regs)->cs & 3) != 3) { /* in the kernel: nothing to decode */
+	if ((((volatile struct bs_uapi_regs *)&ctx->regs)->cs & 3) !=
+	    3) { /* in the kernel: nothing to decode */
 		__sync_fetch_and_add(&n_kernel_samples, 1);
 		return 0;
 	}

@@ -51,8 +51,7 @@ static int check_level(double level)
 	return level > 0 && level < 1 ? BS_OK : BS_EINVAL;
 }
 
-int bs_percentile_from_replicates(const double *rep, size_t nrep,
-				  double point, double level,
+int bs_percentile_from_replicates(const double *rep, size_t nrep, double point, double level,
 				  struct bs_ci *out)
 {
 	int err = bs_check_finite(rep, nrep);
@@ -77,9 +76,8 @@ int bs_percentile_from_replicates(const double *rep, size_t nrep,
 	return BS_OK;
 }
 
-int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat,
-			   void *ctx, const double *rep, size_t nrep,
-			   double level, struct bs_ci *out)
+int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat, void *ctx,
+			   const double *rep, size_t nrep, double level, struct bs_ci *out)
 {
 	int err = bs_check_finite(x, n);
 	double *jack, *s, theta, dot = 0, num = 0, den = 0;
@@ -148,8 +146,7 @@ int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat,
 		free(s);
 		return BS_ETOOFEW;
 	}
-	double z0 = gsl_cdf_ugaussian_Pinv((double)(below + atmost) /
-					   (2.0 * nrep));
+	double z0 = gsl_cdf_ugaussian_Pinv((double)(below + atmost) / (2.0 * nrep));
 	double za = gsl_cdf_ugaussian_Pinv((1 - level) / 2), z1a = -za;
 	double n1 = z0 + za, n2 = z0 + z1a;
 	double a1 = gsl_cdf_ugaussian_P(z0 + n1 / (1 - a * n1));
@@ -174,8 +171,8 @@ int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat,
 }
 
 /* bootstrap distribution of stat over x into rep[0..nrep-1] */
-static int replicates(const double *x, size_t n, bs_statistic_fn stat,
-		      void *ctx, size_t nrep, struct bs_xrng *g, double *rep)
+static int replicates(const double *x, size_t n, bs_statistic_fn stat, void *ctx, size_t nrep,
+		      struct bs_xrng *g, double *rep)
 {
 	if (stat == bs_stat_mean && n < UINT32_MAX) {
 		for (size_t r = 0; r < nrep; r++)
@@ -213,10 +210,9 @@ static int replicates(const double *x, size_t n, bs_statistic_fn stat,
 	return BS_OK;
 }
 
-int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat,
-		    void *ctx, enum bs_ci_method method, double level,
-		    size_t n_resamples, gsl_rng *rng, double *replicates_out,
-		    struct bs_ci *out)
+int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat, void *ctx,
+		    enum bs_ci_method method, double level, size_t n_resamples, gsl_rng *rng,
+		    double *replicates_out, struct bs_ci *out)
 {
 	int err = bs_check_finite(x, n);
 	struct bs_xrng g;
@@ -229,16 +225,14 @@ int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat,
 		return BS_EINVAL;
 	if (n < 2)
 		return BS_ETOOFEW;
-	rep = replicates_out ? replicates_out
-			     : malloc(n_resamples * sizeof(*rep));
+	rep = replicates_out ? replicates_out : malloc(n_resamples * sizeof(*rep));
 	if (!rep)
 		return BS_ENOMEM;
 	bs_xrng_seed(&g, rng);
 	err = replicates(x, n, stat, ctx, n_resamples, &g, rep);
 	if (!err) {
 		if (method == BS_CI_BCA) {
-			err = bs_bca_from_replicates(x, n, stat, ctx, rep,
-						     n_resamples, level, out);
+			err = bs_bca_from_replicates(x, n, stat, ctx, rep, n_resamples, level, out);
 		} else {
 			double *c = malloc(n * sizeof(*c));
 
@@ -249,9 +243,8 @@ int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat,
 				double p = stat(c, n, ctx);
 
 				free(c);
-				err = isfinite(p) ? bs_percentile_from_replicates(
-							    rep, n_resamples, p,
-							    level, out)
+				err = isfinite(p) ? bs_percentile_from_replicates(rep, n_resamples,
+										  p, level, out)
 						  : BS_ENONFINITE;
 			}
 		}
@@ -322,8 +315,7 @@ static int hier_index(const struct bs_hier *h, struct hier_idx *ix)
 	for (size_t f = 0; f < h->n_forks; f++) {
 		ix->fork_first[f] = it;
 		for (size_t j = 0; j < h->n_iters[f]; j++, it++)
-			ix->iter_off[it + 1] =
-				ix->iter_off[it] + (h->n_invs ? h->n_invs[it] : 1);
+			ix->iter_off[it + 1] = ix->iter_off[it] + (h->n_invs ? h->n_invs[it] : 1);
 	}
 	ix->fork_first[h->n_forks] = it;
 	ix->mean = bs_mean(h->x, nv);
@@ -359,8 +351,8 @@ static double hier_replicate(const struct hier_idx *ix, struct bs_xrng *g)
 	return sum / cnt;
 }
 
-int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples,
-		    gsl_rng *rng, struct bs_ci *out)
+int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples, gsl_rng *rng,
+		    struct bs_ci *out)
 {
 	struct hier_idx ix;
 	struct bs_xrng g;
@@ -380,15 +372,14 @@ int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples,
 	bs_xrng_seed(&g, rng);
 	for (size_t r = 0; r < n_resamples; r++)
 		rep[r] = hier_replicate(&ix, &g);
-	err = bs_percentile_from_replicates(rep, n_resamples, ix.mean, level,
-					    out);
+	err = bs_percentile_from_replicates(rep, n_resamples, ix.mean, level, out);
 	free(rep);
 	free(ix.fork_first);
 	return err;
 }
 
-int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples,
-		 gsl_rng *rng, double *rciw, struct bs_ci *ci)
+int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples, gsl_rng *rng,
+		 double *rciw, struct bs_ci *ci)
 {
 	struct bs_ci c;
 	int err;
@@ -406,9 +397,8 @@ int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples,
 	return BS_OK;
 }
 
-int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b,
-		     double level, size_t n_resamples, gsl_rng *rng,
-		     struct bs_ci *out)
+int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double level,
+		     size_t n_resamples, gsl_rng *rng, struct bs_ci *out)
 {
 	struct hier_idx ia, ib;
 	struct bs_xrng g;
@@ -443,9 +433,8 @@ int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b,
 	}
 	err = bs_check_finite(rep, n_resamples);
 	if (!err)
-		err = bs_percentile_from_replicates(rep, n_resamples,
-						    ib.mean / ia.mean, level,
-						    out);
+		err =
+		    bs_percentile_from_replicates(rep, n_resamples, ib.mean / ia.mean, level, out);
 out:
 	free(rep);
 	free(ia.fork_first);
@@ -480,9 +469,8 @@ int bs_lag1_autocorr(const double *x, size_t n, double *r1)
 	return BS_OK;
 }
 
-int bs_block_bootstrap_ci(const double *x, size_t n, size_t block_len,
-			  bs_statistic_fn stat, void *ctx, double level,
-			  size_t n_resamples, gsl_rng *rng, double *r1,
+int bs_block_bootstrap_ci(const double *x, size_t n, size_t block_len, bs_statistic_fn stat,
+			  void *ctx, double level, size_t n_resamples, gsl_rng *rng, double *r1,
 			  struct bs_ci *out)
 {
 	int err = bs_check_finite(x, n);
@@ -519,8 +507,7 @@ int bs_block_bootstrap_ci(const double *x, size_t n, size_t block_len,
 		}
 		rep[r] = stat(buf, n, ctx);
 	}
-	err = isfinite(point) ? bs_percentile_from_replicates(
-					rep, n_resamples, point, level, out)
+	err = isfinite(point) ? bs_percentile_from_replicates(rep, n_resamples, point, level, out)
 			      : BS_ENONFINITE;
 	free(rep);
 	return err;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * desc.c - descriptive statistics, quantiles, outlier rules (.NET CF team 2007; Laaber et al. 2020 §5.3).
+ * desc.c - descriptive statistics, quantiles, outlier rules (.NET CF team 2007; Laaber et al. 2020
+ * §5.3).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,16 +15,26 @@
 const char *bs_stats_strerror(int err)
 {
 	switch (err) {
-	case BS_OK: return "success";
-	case BS_EEMPTY: return "empty input";
-	case BS_ETOOFEW: return "too few values";
-	case BS_ENONFINITE: return "NaN or infinite value";
-	case BS_ENEGATIVE: return "negative value where a duration is expected";
-	case BS_EZEROVAR: return "zero variance";
-	case BS_ETIED: return "all values tied";
-	case BS_EMISMATCH: return "mismatched array lengths";
-	case BS_ENOMEM: return "out of memory";
-	case BS_EINVAL: return "invalid argument";
+	case BS_OK:
+		return "success";
+	case BS_EEMPTY:
+		return "empty input";
+	case BS_ETOOFEW:
+		return "too few values";
+	case BS_ENONFINITE:
+		return "NaN or infinite value";
+	case BS_ENEGATIVE:
+		return "negative value where a duration is expected";
+	case BS_EZEROVAR:
+		return "zero variance";
+	case BS_ETIED:
+		return "all values tied";
+	case BS_EMISMATCH:
+		return "mismatched array lengths";
+	case BS_ENOMEM:
+		return "out of memory";
+	case BS_EINVAL:
+		return "invalid argument";
 	}
 	return "unknown statistics error";
 }
@@ -186,8 +197,8 @@ int bs_summarize(const double *x, size_t n, struct bs_summary *out)
 	return BS_OK;
 }
 
-int bs_outlier_bounds(const double *x, size_t n, enum bs_outlier_rule rule,
-		      double param, double *lo, double *hi)
+int bs_outlier_bounds(const double *x, size_t n, enum bs_outlier_rule rule, double param,
+		      double *lo, double *hi)
 {
 	int err = bs_check_finite(x, n);
 	double *s, med;
@@ -196,8 +207,7 @@ int bs_outlier_bounds(const double *x, size_t n, enum bs_outlier_rule rule,
 		return err;
 	if (!lo || !hi || !(param >= 0) || !isfinite(param))
 		return BS_EINVAL;
-	if (rule != BS_OUTLIER_MAGNITUDE && rule != BS_OUTLIER_TUKEY &&
-	    rule != BS_OUTLIER_MAD)
+	if (rule != BS_OUTLIER_MAGNITUDE && rule != BS_OUTLIER_TUKEY && rule != BS_OUTLIER_MAD)
 		return BS_EINVAL;
 	s = bs_sorted_copy(x, n);
 	if (!s)
@@ -238,9 +248,9 @@ int bs_outlier_bounds(const double *x, size_t n, enum bs_outlier_rule rule,
 	return BS_OK;
 }
 
-int bs_outliers(const double *x, size_t n, enum bs_outlier_rule rule,
-		double param, double *kept, size_t *kept_idx, size_t *n_kept,
-		double *removed, size_t *removed_idx, size_t *n_removed)
+int bs_outliers(const double *x, size_t n, enum bs_outlier_rule rule, double param, double *kept,
+		size_t *kept_idx, size_t *n_kept, double *removed, size_t *removed_idx,
+		size_t *n_removed)
 {
 	double lo, hi;
 	size_t nk = 0, nr = 0;

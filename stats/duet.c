@@ -39,8 +39,7 @@ double bs_overlap_rate(const struct bs_iter *a, const struct bs_iter *b)
 	return ra < rb ? ra : rb;
 }
 
-int bs_duet_overlaps(const struct bs_iter *a, size_t na,
-		     const struct bs_iter *b, size_t nb,
+int bs_duet_overlaps(const struct bs_iter *a, size_t na, const struct bs_iter *b, size_t nb,
 		     struct bs_overlap *out, size_t *n_out)
 {
 	size_t i = 0, j = 0, k = 0;
@@ -48,14 +47,11 @@ int bs_duet_overlaps(const struct bs_iter *a, size_t na,
 
 	if (!n_out || (!out && na + nb))
 		return BS_EINVAL;
-	if ((err = bs_duet_check_side(a, na)) ||
-	    (err = bs_duet_check_side(b, nb)))
+	if ((err = bs_duet_check_side(a, na)) || (err = bs_duet_check_side(b, nb)))
 		return err;
 	while (i < na && j < nb) {
-		int64_t s = a[i].start_ns > b[j].start_ns ? a[i].start_ns
-							  : b[j].start_ns;
-		int64_t e = a[i].end_ns < b[j].end_ns ? a[i].end_ns
-						      : b[j].end_ns;
+		int64_t s = a[i].start_ns > b[j].start_ns ? a[i].start_ns : b[j].start_ns;
+		int64_t e = a[i].end_ns < b[j].end_ns ? a[i].end_ns : b[j].end_ns;
 
 		if (s < e) {
 			out[k].a = i;
@@ -78,9 +74,8 @@ int bs_duet_overlaps(const struct bs_iter *a, size_t na,
 	return BS_OK;
 }
 
-int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type,
-		  double m, struct bs_pair *out, size_t *n_out,
-		  double *overlap_ns)
+int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type, double m,
+		  struct bs_pair *out, size_t *n_out, double *overlap_ns)
 {
 	int err;
 
@@ -95,7 +90,7 @@ int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type,
 		size_t n = run->na < run->nb ? run->na : run->nb;
 
 		for (size_t j = 0; j < n; j++)
-			out[j] = (struct bs_pair){ j, j };
+			out[j] = (struct bs_pair){j, j};
 		*n_out = n;
 		return BS_OK;
 	}
@@ -111,7 +106,7 @@ int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type,
 	if (!err) {
 		for (size_t i = 0; i < no; i++) {
 			if (ov[i].rate > m) {
-				out[k++] = (struct bs_pair){ ov[i].a, ov[i].b };
+				out[k++] = (struct bs_pair){ov[i].a, ov[i].b};
 				sum += (double)(ov[i].end_ns - ov[i].start_ns);
 			}
 		}
@@ -134,10 +129,10 @@ static double score(const struct bs_iter *it, const double *sc, size_t i)
 	return sc ? sc[i] : dur(&it[i]);
 }
 
-int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
-		    const struct bs_duet_opts *o, struct bs_duet_result *out)
+int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs, const struct bs_duet_opts *o,
+		    struct bs_duet_result *out)
 {
-	struct bs_duet_opts d = { 0 };
+	struct bs_duet_opts d = {0};
 	size_t tot_a = 0, tot_b = 0, maxp = 0, nobs = 0, npairs = 0;
 	double *obs = NULL, *da = NULL, *db = NULL, sum_dur = 0, sum_ov = 0;
 	double sum_x = 0, sum_sc = 0;
@@ -212,8 +207,7 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
 			sum_dur += dur(&run.b[i]);
 			sum_sc += db[tot_b++] = score(run.b, run.score_b, i);
 		}
-		err = bs_duet_pairs(&run, d.type, d.min_overlap, pairs, &np,
-				    &ovns);
+		err = bs_duet_pairs(&run, d.type, d.min_overlap, pairs, &np, &ovns);
 		if (err)
 			goto out;
 		sum_ov += 2 * ovns;
@@ -241,8 +235,7 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
 	out->mean_a = bs_mean(da, tot_a);
 	out->mean_b = bs_mean(db, tot_b);
 	out->grand_mean = sum_sc / (tot_a + tot_b);
-	out->rel_overlap_time =
-		d.type == BS_DUET_ASYNC && sum_dur > 0 ? sum_ov / sum_dur : NAN;
+	out->rel_overlap_time = d.type == BS_DUET_ASYNC && sum_dur > 0 ? sum_ov / sum_dur : NAN;
 	if (!npairs || nobs < 2) {
 		err = BS_ETOOFEW;
 		goto out;
@@ -254,13 +247,11 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
 		goto out;
 	}
 	gsl_rng_set(rng, (unsigned long)d.seed);
-	err = bs_bootstrap_ci(obs, nobs, bs_stat_mean, NULL, BS_CI_BCA,
-			      d.level, d.n_resamples, rng, NULL, &out->ci);
+	err = bs_bootstrap_ci(obs, nobs, bs_stat_mean, NULL, BS_CI_BCA, d.level, d.n_resamples, rng,
+			      NULL, &out->ci);
 	if (err)
 		goto out;
-	out->rel_ci_width = out->grand_mean > 0
-				    ? (out->ci.hi - out->ci.lo) / out->grand_mean
-				    : NAN;
+	out->rel_ci_width = out->grand_mean > 0 ? (out->ci.hi - out->ci.lo) / out->grand_mean : NAN;
 	out->ci_differs = out->ci.lo > 0 || out->ci.hi < 0;
 	err = bs_mannwhitneyu(da, tot_a, db, tot_b, BS_TWO_SIDED, &out->u);
 	if (err)
@@ -275,8 +266,7 @@ out:
 	return err;
 }
 
-int bs_duet_slow_b(const struct bs_iter *in, size_t n, double s,
-		   struct bs_iter *out)
+int bs_duet_slow_b(const struct bs_iter *in, size_t n, double s, struct bs_iter *out)
 {
 	int64_t shift = 0;
 	int err;
@@ -299,9 +289,8 @@ int bs_duet_slow_b(const struct bs_iter *in, size_t n, double s,
 	return BS_OK;
 }
 
-int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
-		const struct bs_duet_opts *o, double step, double max_s,
-		struct bs_mds *out)
+int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs, const struct bs_duet_opts *o,
+		double step, double max_s, struct bs_mds *out)
 {
 	struct bs_duet_run *slow;
 	struct bs_iter *buf;
@@ -340,8 +329,7 @@ int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
 		for (size_t r = 0; r < n_runs; r++) {
 			slow[r] = runs[r];
 			slow[r].b = buf + off;
-			err = bs_duet_slow_b(runs[r].b, runs[r].nb, s,
-					     buf + off);
+			err = bs_duet_slow_b(runs[r].b, runs[r].nb, s, buf + off);
 			if (err)
 				goto out;
 			if (runs[r].score_b) {
@@ -372,9 +360,8 @@ out:
 	return err;
 }
 
-int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq,
-		       const struct bs_duet_run *duet, size_t n_duet,
-		       double *speedup)
+int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq, const struct bs_duet_run *duet,
+		       size_t n_duet, double *speedup)
 {
 	double ts = 0, td = 0;
 
@@ -396,11 +383,9 @@ int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq,
 
 		if (!x->na || !x->nb)
 			return BS_EEMPTY;
-		s = x->a[0].start_ns < x->b[0].start_ns ? x->a[0].start_ns
-							: x->b[0].start_ns;
-		e = x->a[x->na - 1].end_ns > x->b[x->nb - 1].end_ns
-			    ? x->a[x->na - 1].end_ns
-			    : x->b[x->nb - 1].end_ns;
+		s = x->a[0].start_ns < x->b[0].start_ns ? x->a[0].start_ns : x->b[0].start_ns;
+		e = x->a[x->na - 1].end_ns > x->b[x->nb - 1].end_ns ? x->a[x->na - 1].end_ns
+								    : x->b[x->nb - 1].end_ns;
 		td += (double)(e - s);
 	}
 	if (!(td > 0))

@@ -62,8 +62,8 @@ static inline size_t bs_xrng_below(struct bs_xrng *g, size_t n)
  * (Lemire's 32-bit multiply-shift on each half, with rejection below the
  * threshold t = 2^32 mod n, computed once by the caller): halves the
  * generator cost of resampling. */
-static inline void bs_xrng_below2(struct bs_xrng *g, uint32_t n, uint32_t t,
-				  uint32_t *i, uint32_t *j)
+static inline void bs_xrng_below2(struct bs_xrng *g, uint32_t n, uint32_t t, uint32_t *i,
+				  uint32_t *j)
 {
 	for (;;) {
 		uint64_t x = bs_xrng_next(g);
@@ -91,8 +91,7 @@ static inline void bs_xrng_below2(struct bs_xrng *g, uint32_t n, uint32_t t,
  * onto [0, n^2), and rejecting l' < t = 2^32 mod n^2 (computed once by
  * the caller) makes the pair (i, j) exactly uniform on [0, n)^2. No
  * division; four indexes per generator step instead of two. */
-static inline void bs_xrng_below4(struct bs_xrng *g, uint32_t n, uint32_t t,
-				  uint32_t idx[4])
+static inline void bs_xrng_below4(struct bs_xrng *g, uint32_t n, uint32_t t, uint32_t idx[4])
 {
 	for (;;) {
 		uint64_t x = bs_xrng_next(g);
@@ -116,8 +115,7 @@ static inline void bs_xrng_below4(struct bs_xrng *g, uint32_t n, uint32_t t,
  * 0 < n < 2^32, four accumulators to break the add latency chain; four
  * indexes per generator step when n <= BS_BELOW4_MAX, else two. The
  * resample is never materialised. */
-static inline double bs_resample_sum(struct bs_xrng *g, const double *x,
-				     uint32_t n, size_t m)
+static inline double bs_resample_sum(struct bs_xrng *g, const double *x, uint32_t n, size_t m)
 {
 	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 	uint32_t i[4];

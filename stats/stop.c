@@ -25,21 +25,26 @@ static int resolve(const struct bs_stop_cfg *c, struct cfgv *v)
 		return BS_EINVAL;
 	v->crit = c->crit;
 	switch (c->crit) {
-	case BS_CRIT_CV: v->t = BS_STOP_T_CV; break;
-	case BS_CRIT_RCIW: v->t = BS_STOP_T_RCIW; break;
-	case BS_CRIT_KLD: v->t = BS_STOP_T_KLD; break;
-	default: return BS_EINVAL;
+	case BS_CRIT_CV:
+		v->t = BS_STOP_T_CV;
+		break;
+	case BS_CRIT_RCIW:
+		v->t = BS_STOP_T_RCIW;
+		break;
+	case BS_CRIT_KLD:
+		v->t = BS_STOP_T_KLD;
+		break;
+	default:
+		return BS_EINVAL;
 	}
 	if (c->threshold)
 		v->t = c->threshold;
 	v->window = c->window ? c->window : BS_STOP_WINDOW;
 	v->level = c->rciw_level ? c->rciw_level : BS_STOP_RCIW_LEVEL;
-	v->resamples = c->rciw_resamples ? c->rciw_resamples
-					 : BS_STOP_RCIW_RESAMPLES;
+	v->resamples = c->rciw_resamples ? c->rciw_resamples : BS_STOP_RCIW_RESAMPLES;
 	v->grid = c->kld_grid ? c->kld_grid : BS_KLD_GRID;
 	v->keep = c->kld_keep_outliers;
-	if (!isfinite(v->t) || !(v->level > 0 && v->level < 1) ||
-	    v->grid < 2)
+	if (!isfinite(v->t) || !(v->level > 0 && v->level < 1) || v->grid < 2)
 		return BS_EINVAL;
 	return BS_OK;
 }
@@ -74,8 +79,7 @@ int bs_stable_prob(const double *v, size_t n, double t, int *stable)
 	return BS_OK;
 }
 
-int bs_stop_stable(const struct bs_stop_cfg *cfg, const double *v, size_t n,
-		   int *stable)
+int bs_stop_stable(const struct bs_stop_cfg *cfg, const double *v, size_t n, int *stable)
 {
 	struct cfgv c;
 	int err = resolve(cfg, &c);
@@ -100,8 +104,7 @@ static int cv_of(const double *x, size_t n, double *cv)
 	return BS_OK;
 }
 
-static int criterion(const struct cfgv *c, const struct bs_hier *m,
-		     gsl_rng *rng, double *value)
+static int criterion(const struct cfgv *c, const struct bs_hier *m, gsl_rng *rng, double *value)
 {
 	size_t n = bs_hier_count(m);
 
@@ -111,14 +114,13 @@ static int criterion(const struct cfgv *c, const struct bs_hier *m,
 		return cv_of(m->x, n, value);
 	if (c->crit == BS_CRIT_RCIW) {
 		/* constant data: the interval is a point, RCIW 0 */
-		return bs_hier_rciw(m, c->level, c->resamples, rng, value,
-				    NULL);
+		return bs_hier_rciw(m, c->level, c->resamples, rng, value, NULL);
 	}
 	return BS_EINVAL;
 }
 
-int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
-		      gsl_rng *rng, double *value)
+int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m, gsl_rng *rng,
+		      double *value)
 {
 	struct cfgv c;
 	int err = resolve(cfg, &c);
@@ -138,8 +140,7 @@ static int tukey_filter(const double *x, size_t n, double **out, size_t *nout)
 
 	if (!k)
 		return BS_ENOMEM;
-	err = bs_outliers(x, n, BS_OUTLIER_TUKEY, 1.5, k, NULL, nout, NULL,
-			  NULL, NULL);
+	err = bs_outliers(x, n, BS_OUTLIER_TUKEY, 1.5, k, NULL, nout, NULL, NULL, NULL);
 	if (err) {
 		free(k);
 		return err;
@@ -148,8 +149,8 @@ static int tukey_filter(const double *x, size_t n, double **out, size_t *nout)
 	return BS_OK;
 }
 
-static int kld(const struct cfgv *c, const double *d1, size_t n1,
-	       const double *d2, size_t n2, double *p)
+static int kld(const struct cfgv *c, const double *d1, size_t n1, const double *d2, size_t n2,
+	       double *p)
 {
 	struct bs_kld r;
 	double *f1 = NULL, *f2 = NULL;
@@ -174,8 +175,8 @@ static int kld(const struct cfgv *c, const double *d1, size_t n1,
 	return err;
 }
 
-int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1,
-		const double *d2, size_t n2, double *p)
+int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1, const double *d2,
+		size_t n2, double *p)
 {
 	struct cfgv c;
 	int err = resolve(cfg, &c);
@@ -201,8 +202,8 @@ static size_t iter_off(const struct bs_hier *h, size_t i)
 	return o;
 }
 
-static int warmup_vector(const struct cfgv *c, const struct bs_hier *it,
-			 size_t upto, gsl_rng *rng, double *v)
+static int warmup_vector(const struct cfgv *c, const struct bs_hier *it, size_t upto, gsl_rng *rng,
+			 double *v)
 {
 	size_t s = upto - c->window - 1; /* i' (0-based) */
 	size_t base = iter_off(it, s);
@@ -215,15 +216,14 @@ static int warmup_vector(const struct cfgv *c, const struct bs_hier *it,
 		if (c->crit == BS_CRIT_KLD) {
 			size_t mid = iter_off(it, x);
 
-			err = kld(c, it->x + base, mid - base, it->x + base,
-				  end - base, &v[e]);
+			err = kld(c, it->x + base, mid - base, it->x + base, end - base, &v[e]);
 		} else {
 			size_t cnt = x - s + 1;
 			struct bs_hier h = {
-				.x = it->x + base,
-				.n_forks = 1,
-				.n_iters = &cnt,
-				.n_invs = it->n_invs ? it->n_invs + s : NULL,
+			    .x = it->x + base,
+			    .n_forks = 1,
+			    .n_iters = &cnt,
+			    .n_invs = it->n_invs ? it->n_invs + s : NULL,
 			};
 
 			err = criterion(c, &h, rng, &v[e]);
@@ -242,16 +242,15 @@ static int check_hier_durations(const struct bs_hier *h)
 	return n ? bs_check_durations(h->x, n) : BS_EINVAL;
 }
 
-int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it,
-		     size_t upto, gsl_rng *rng, double *v)
+int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it, size_t upto,
+		     gsl_rng *rng, double *v)
 {
 	struct cfgv c;
 	int err = resolve(cfg, &c);
 
 	if (err)
 		return err;
-	if (!it || !v || it->n_forks != 1 || !it->n_iters ||
-	    (c.crit == BS_CRIT_RCIW && !rng))
+	if (!it || !v || it->n_forks != 1 || !it->n_iters || (c.crit == BS_CRIT_RCIW && !rng))
 		return BS_EINVAL;
 	if (upto > it->n_iters[0])
 		return BS_EINVAL;
@@ -276,8 +275,8 @@ static size_t fork_values(const struct bs_hier *m, size_t f)
 	return o;
 }
 
-int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
-		   gsl_rng *rng, double *v, size_t *nv)
+int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m, gsl_rng *rng, double *v,
+		   size_t *nv)
 {
 	struct cfgv c;
 	int err = resolve(cfg, &c);
@@ -294,8 +293,8 @@ int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
 		if (m->n_forks < 2)
 			return BS_ETOOFEW;
 		for (size_t x = 2; x <= m->n_forks; x++) {
-			err = kld(&c, m->x, fork_values(m, x - 1), m->x,
-				  fork_values(m, x), &v[x - 2]);
+			err = kld(&c, m->x, fork_values(m, x - 1), m->x, fork_values(m, x),
+				  &v[x - 2]);
 			if (err)
 				return err;
 		}
@@ -427,8 +426,8 @@ void bs_stopper_next_fork(struct bs_stopper *st)
 	st->wn.n = 0;
 }
 
-int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n,
-			  int *stable, double *vec, size_t *nvec)
+int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n, int *stable,
+			  double *vec, size_t *nvec)
 {
 	int err;
 
@@ -440,14 +439,12 @@ int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n,
 		/* slide: drop the oldest iteration */
 		size_t drop = st->wn.d[0];
 
-		memmove(st->wx.d, st->wx.d + drop,
-			(st->wx.n - drop) * sizeof(double));
+		memmove(st->wx.d, st->wx.d + drop, (st->wx.n - drop) * sizeof(double));
 		st->wx.n -= drop;
 		memmove(st->wn.d, st->wn.d + 1, st->c.window * sizeof(size_t));
 		st->wn.n--;
 	}
-	if ((err = dvec_push(&st->wx, inv, n)) ||
-	    (err = zvec_push(&st->wn, n)))
+	if ((err = dvec_push(&st->wx, inv, n)) || (err = zvec_push(&st->wn, n)))
 		return err;
 	*stable = 0;
 	if (nvec)
@@ -455,7 +452,7 @@ int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n,
 	if (st->wn.n < st->c.window + 1)
 		return BS_OK;
 	size_t cnt = st->wn.n;
-	struct bs_hier h = { st->wx.d, 1, &cnt, st->wn.d };
+	struct bs_hier h = {st->wx.d, 1, &cnt, st->wn.d};
 
 	err = warmup_vector(&st->c, &h, cnt, st->rng, st->wvec);
 	if (err)
@@ -464,14 +461,12 @@ int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n,
 		memcpy(vec, st->wvec, st->c.window * sizeof(double));
 	if (nvec)
 		*nvec = st->c.window;
-	return st->c.crit == BS_CRIT_KLD
-		       ? bs_stable_prob(st->wvec, st->c.window, st->c.t, stable)
-		       : bs_stable_var(st->wvec, st->c.window, st->c.t, stable);
+	return st->c.crit == BS_CRIT_KLD ? bs_stable_prob(st->wvec, st->c.window, st->c.t, stable)
+					 : bs_stable_var(st->wvec, st->c.window, st->c.t, stable);
 }
 
-int bs_stopper_fork_add(struct bs_stopper *st, const double *x,
-			size_t n_iters, const size_t *n_invs, int *stable,
-			double *vec, size_t *nvec)
+int bs_stopper_fork_add(struct bs_stopper *st, const double *x, size_t n_iters,
+			const size_t *n_invs, int *stable, double *vec, size_t *nvec)
 {
 	size_t nv = 0, before;
 	double e = 0;
@@ -491,8 +486,7 @@ int bs_stopper_fork_add(struct bs_stopper *st, const double *x,
 	if ((err = bs_check_durations(x, nv)))
 		return err;
 	before = st->mx.n;
-	if ((err = dvec_push(&st->mx, x, nv)) ||
-	    (err = zvec_push(&st->m_iters, n_iters)))
+	if ((err = dvec_push(&st->mx, x, nv)) || (err = zvec_push(&st->m_iters, n_iters)))
 		return err;
 	for (size_t i = 0; i < n_iters; i++)
 		if ((err = zvec_push(&st->m_invs, n_invs ? n_invs[i] : 1)))
@@ -508,8 +502,7 @@ int bs_stopper_fork_add(struct bs_stopper *st, const double *x,
 	st->m2 += m2b + d * d * na * nb / nn;
 	st->cnt = nn;
 
-	struct bs_hier h = { st->mx.d, st->m_iters.n, st->m_iters.d,
-			     st->m_invs.d };
+	struct bs_hier h = {st->mx.d, st->m_iters.n, st->m_iters.d, st->m_invs.d};
 	*stable = 0;
 	if (nvec)
 		*nvec = 0;
@@ -536,7 +529,6 @@ int bs_stopper_fork_add(struct bs_stopper *st, const double *x,
 		memcpy(vec, st->fvec.d, st->fvec.n * sizeof(double));
 	if (nvec)
 		*nvec = st->fvec.n;
-	return st->c.crit == BS_CRIT_KLD
-		       ? bs_stable_prob(st->fvec.d, st->fvec.n, st->c.t, stable)
-		       : bs_stable_var(st->fvec.d, st->fvec.n, st->c.t, stable);
+	return st->c.crit == BS_CRIT_KLD ? bs_stable_prob(st->fvec.d, st->fvec.n, st->c.t, stable)
+					 : bs_stable_var(st->fvec.d, st->fvec.n, st->c.t, stable);
 }

@@ -47,8 +47,7 @@ static inline uint64_t key_of(double d)
 
 static inline double double_of(uint64_t k)
 {
-	uint64_t u = (k & 0x8000000000000000ULL) ? k & ~0x8000000000000000ULL
-						  : ~k;
+	uint64_t u = (k & 0x8000000000000000ULL) ? k & ~0x8000000000000000ULL : ~k;
 	double d;
 
 	memcpy(&d, &u, sizeof(d));
@@ -123,8 +122,7 @@ double bs_select(double *x, size_t n, size_t k)
 		/* median of three pivot, Hoare partition */
 		size_t mid = lo + (hi - lo) / 2;
 		double a = x[lo], b = x[mid], c = x[hi];
-		double p = a < b ? (b < c ? b : (a < c ? c : a))
-				 : (a < c ? a : (b < c ? c : b));
+		double p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
 		size_t i = lo, j = hi;
 
 		while (i <= j) {

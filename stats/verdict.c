@@ -8,14 +8,13 @@
 #include "benchscope/stats_desc.h"
 #include "benchscope/stats_verdict.h"
 
-int bs_verdict_make(double mean_a, const struct bs_ci *ci, double mds,
-		    double mds_max, struct bs_verdict *v)
+int bs_verdict_make(double mean_a, const struct bs_ci *ci, double mds, double mds_max,
+		    struct bs_verdict *v)
 {
 	double lv;
 
-	if (!ci || !v || !(mean_a > 0) || !isfinite(mean_a) ||
-	    !isfinite(ci->lo) || !isfinite(ci->hi) || !isfinite(ci->point) ||
-	    ci->lo > ci->hi)
+	if (!ci || !v || !(mean_a > 0) || !isfinite(mean_a) || !isfinite(ci->lo) ||
+	    !isfinite(ci->hi) || !isfinite(ci->point) || ci->lo > ci->hi)
 		return BS_EINVAL;
 	lv = ci->level * 100;
 	v->level = ci->level;
@@ -27,13 +26,13 @@ int bs_verdict_make(double mean_a, const struct bs_ci *ci, double mds,
 	if (ci->hi < 0) {
 		v->kind = BS_VERDICT_SLOWER;
 		snprintf(v->text, sizeof(v->text),
-			 "B is %.1f %% slower than A, %g %% CI [%.1f, %.1f] %%",
-			 v->pct, lv, v->lo_pct, v->hi_pct);
+			 "B is %.1f %% slower than A, %g %% CI [%.1f, %.1f] %%", v->pct, lv,
+			 v->lo_pct, v->hi_pct);
 	} else if (ci->lo > 0) {
 		v->kind = BS_VERDICT_FASTER;
 		snprintf(v->text, sizeof(v->text),
-			 "B is %.1f %% faster than A, %g %% CI [%.1f, %.1f] %%",
-			 -v->pct, lv, -v->hi_pct, -v->lo_pct);
+			 "B is %.1f %% faster than A, %g %% CI [%.1f, %.1f] %%", -v->pct, lv,
+			 -v->hi_pct, -v->lo_pct);
 	} else {
 		v->kind = BS_VERDICT_NO_DIFFERENCE;
 		if (!isnan(v->mds_pct))
@@ -48,18 +47,16 @@ int bs_verdict_make(double mean_a, const struct bs_ci *ci, double mds,
 				 lv, v->lo_pct, v->hi_pct, v->mds_max_pct);
 		else
 			snprintf(v->text, sizeof(v->text),
-				 "no difference detected (%g %% CI [%.1f, %.1f] %%)",
-				 lv, v->lo_pct, v->hi_pct);
+				 "no difference detected (%g %% CI [%.1f, %.1f] %%)", lv, v->lo_pct,
+				 v->hi_pct);
 	}
 	return BS_OK;
 }
 
-int bs_verdict_from_duet(const struct bs_duet_result *r,
-			 const struct bs_mds *m, double mds_max,
+int bs_verdict_from_duet(const struct bs_duet_result *r, const struct bs_mds *m, double mds_max,
 			 struct bs_verdict *out)
 {
 	if (!r)
 		return BS_EINVAL;
-	return bs_verdict_make(r->mean_a, &r->ci, m ? m->mds_ci : NAN,
-			       m ? mds_max : NAN, out);
+	return bs_verdict_make(r->mean_a, &r->ci, m ? m->mds_ci : NAN, m ? mds_max : NAN, out);
 }

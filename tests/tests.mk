@@ -71,6 +71,7 @@ unit-test: $(STATS_TESTS) $(USER_TESTS)
 sanitize: $(ASAN_TESTS) $(ASAN)/benchscope
 
 test: deps
+	$(Q)$(MAKE) --no-print-directory format-check
 	$(Q)$(MAKE) --no-print-directory all unit-test sanitize
 	$(Q)BUILD=$(BUILD) tests/run-tests
 

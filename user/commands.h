@@ -3,8 +3,8 @@
 #ifndef BENCHSCOPE_COMMANDS_H
 #define BENCHSCOPE_COMMANDS_H
 
-
-/** `benchscope run`: 0 ok, 1 runtime error, 2 usage/input, 3 no iteration, 4 harness failed, 130 interrupted. */
+/** `benchscope run`: 0 ok, 1 runtime error, 2 usage/input, 3 no iteration, 4 harness failed, 130
+ * interrupted. */
 int cmd_run(int argc, char **argv);
 
 /**
@@ -29,7 +29,8 @@ int cmd_replay(int argc, char **argv);
 /** `benchscope waste`: 0 ok, 1 runtime error, 2 usage or bad input, 4 the program failed. */
 int cmd_waste(int argc, char **argv);
 
-/** `benchscope doctor`: 0 everything run and duet need works, 6 something lacking (exit_status.h). */
+/** `benchscope doctor`: 0 everything run and duet need works, 6 something lacking (exit_status.h).
+ */
 int cmd_doctor(int argc, char **argv);
 
 #endif

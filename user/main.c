@@ -14,14 +14,14 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } commands[] = {
-	{ "run", cmd_run, "measure every iteration of a harness (probes + kernel accounting)" },
-	{ "report", cmd_report, "render a trace: table, JSON, CSV, Markdown" },
-	{ "duet", cmd_duet, "A/B duet: both versions measured together (async, sync) or in turn" },
-	{ "import", cmd_import, "turn existing results (duet CSV) into a trace" },
-	{ "replay", cmd_replay, "compute stoppage points post hoc on a recorded trace" },
-	{ "waste", cmd_waste, "dead stores, silent stores and silent loads (hardware watchpoints)" },
-	{ "calibrate", cmd_calibrate, "measure what one probe hit costs here (uprobe, uretprobe, USDT)" },
-	{ "doctor", cmd_doctor, "what this machine can do for benchscope, and what it costs, measured" },
+    {"run", cmd_run, "measure every iteration of a harness (probes + kernel accounting)"},
+    {"report", cmd_report, "render a trace: table, JSON, CSV, Markdown"},
+    {"duet", cmd_duet, "A/B duet: both versions measured together (async, sync) or in turn"},
+    {"import", cmd_import, "turn existing results (duet CSV) into a trace"},
+    {"replay", cmd_replay, "compute stoppage points post hoc on a recorded trace"},
+    {"waste", cmd_waste, "dead stores, silent stores and silent loads (hardware watchpoints)"},
+    {"calibrate", cmd_calibrate, "measure what one probe hit costs here (uprobe, uretprobe, USDT)"},
+    {"doctor", cmd_doctor, "what this machine can do for benchscope, and what it costs, measured"},
 };
 
 static void usage(FILE *f)
@@ -31,7 +31,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: benchscope COMMAND [OPTIONS] ...\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n`benchscope COMMAND --help` for a command's options; `benchscope --version`.\n");
+	fprintf(f,
+		"\n`benchscope COMMAND --help` for a command's options; `benchscope --version`.\n");
 }
 
 int main(int argc, char **argv)

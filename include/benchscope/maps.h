@@ -15,8 +15,8 @@
 /** Value of the `tracked` map (key: tgid): a process whose threads are measured. */
 struct bs_tracked_proc {
 	__u64 iter_seq; /**< next iteration index in this process */
-	__u32 depth;    /**< 0: the root process user space started */
-	__u32 side;     /**< duet side: 0 none, 1 A, 2 B (inherited through fork) */
+	__u32 depth;	/**< 0: the root process user space started */
+	__u32 side;	/**< duet side: 0 none, 1 A, 2 B (inherited through fork) */
 };
 
 /** Key of the `spill` map: an iteration record that did not fit the ring buffer. */

@@ -22,20 +22,21 @@
 
 /** Tags of the records in the ring buffer (first field of every record). */
 enum bs_rec_type {
-	BS_REC_ITER = 1, /**< struct bs_iter_rec */
-	BS_REC_PROC = 2, /**< struct bs_proc_rec */
+	BS_REC_ITER = 1,    /**< struct bs_iter_rec */
+	BS_REC_PROC = 2,    /**< struct bs_proc_rec */
 	BS_REC_BARRIER = 3, /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
 };
 
 /** bs_iter_rec.flags */
 enum bs_iter_flags {
-	BS_ITER_F_INVOC = 1u << 0,        /**< invocations is valid */
-	BS_ITER_F_INVOC_BAD = 1u << 1,    /**< invocation count read but implausible */
-	BS_ITER_F_SPILLED = 1u << 2,      /**< delivered via the spill map (ring buffer was full) */
-	BS_ITER_F_EXIT = 1u << 3,         /**< ended by thread exit, not by the end probe */
-	BS_ITER_F_NESTED = 1u << 4,       /**< a begin arrived while the iteration was open; restarted */
-	BS_ITER_F_WARMUP = 1u << 5,       /**< labelled warmup by the stopper (user space only) */
-	BS_ITER_F_AFTER_STOP = 1u << 6,   /**< arrived after the stopper ended its fork (user space only) */
+	BS_ITER_F_INVOC = 1u << 0,     /**< invocations is valid */
+	BS_ITER_F_INVOC_BAD = 1u << 1, /**< invocation count read but implausible */
+	BS_ITER_F_SPILLED = 1u << 2,   /**< delivered via the spill map (ring buffer was full) */
+	BS_ITER_F_EXIT = 1u << 3,      /**< ended by thread exit, not by the end probe */
+	BS_ITER_F_NESTED = 1u << 4, /**< a begin arrived while the iteration was open; restarted */
+	BS_ITER_F_WARMUP = 1u << 5, /**< labelled warmup by the stopper (user space only) */
+	BS_ITER_F_AFTER_STOP =
+	    1u << 6, /**< arrived after the stopper ended its fork (user space only) */
 };
 
 /**
@@ -71,11 +72,12 @@ struct bs_iter_rec {
 	__u64 irq_ns;
 	__u64 softirq_ns;
 	__u64 steal_ns;
-	__u64 sched_delay_ns; /**< kernel's own sched_info.run_delay delta (cross-check of runq_wait_ns) */
-	__u32 nvcsw;      /**< voluntary context switches */
-	__u32 nivcsw;     /**< involuntary context switches (preemptions) */
-	__u32 migrations; /**< CPU migrations */
-	__u32 probe;      /**< boundary pair that delimited it (0: the first) */
+	__u64 sched_delay_ns; /**< kernel's own sched_info.run_delay delta (cross-check of
+				 runq_wait_ns) */
+	__u32 nvcsw;	      /**< voluntary context switches */
+	__u32 nivcsw;	      /**< involuntary context switches (preemptions) */
+	__u32 migrations;     /**< CPU migrations */
+	__u32 probe;	      /**< boundary pair that delimited it (0: the first) */
 };
 
 /** bs_proc_rec.kind */
@@ -105,7 +107,7 @@ struct bs_interferer_key {
 
 /** Value of the interferer map. */
 struct bs_interferer_val {
-	__u64 ns; /**< CPU time taken while the victim was waiting */
+	__u64 ns;	      /**< CPU time taken while the victim was waiting */
 	__u32 interferer_pid; /**< its process (tgid) */
 	__u32 _pad;
 	char comm[BS_COMM_LEN];
@@ -116,7 +118,7 @@ struct bs_interferer_val {
  * interferer map at the end of a run and stores it in the trace.
  */
 struct bs_interferer_rec {
-	__u32 victim_pid;     /**< tracked process (tgid) that waited */
+	__u32 victim_pid; /**< tracked process (tgid) that waited */
 	__u32 interferer_tid;
 	__u32 interferer_pid;
 	__u32 _pad;
@@ -126,14 +128,14 @@ struct bs_interferer_rec {
 
 /** Drop and health counters, one slot per CPU (BPF .bss, summed by user space). */
 struct bs_counters {
-	__u64 iter_emitted;      /**< iteration records written to the ring buffer */
-	__u64 iter_spilled;      /**< iteration records written to the spill map instead */
-	__u64 iter_lost;         /**< iteration records lost (ring and spill both full) */
-	__u64 proc_lost;         /**< process records lost (ring buffer full) */
-	__u64 thread_map_full;   /**< begins ignored because the thread map was full */
+	__u64 iter_emitted;	 /**< iteration records written to the ring buffer */
+	__u64 iter_spilled;	 /**< iteration records written to the spill map instead */
+	__u64 iter_lost;	 /**< iteration records lost (ring and spill both full) */
+	__u64 proc_lost;	 /**< process records lost (ring buffer full) */
+	__u64 thread_map_full;	 /**< begins ignored because the thread map was full */
 	__u64 end_without_begin; /**< end probes that hit with no open iteration */
-	__u64 interferer_full;   /**< interferer time dropped (map full) */
-	__u64 barrier_lost;      /**< barrier records lost (barrier ring buffer full) */
+	__u64 interferer_full;	 /**< interferer time dropped (map full) */
+	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
 };
 
 /** bs_barrier_rec.kind */
@@ -155,12 +157,12 @@ enum bs_barrier_kind {
  * them).
  */
 struct bs_barrier_rec {
-	__u32 type;  /**< BS_REC_BARRIER */
-	__u32 kind;  /**< enum bs_barrier_kind */
-	__u32 gen;   /**< barrier generation (one per sync run), set by user space */
-	__u32 side;  /**< side that emitted it: 0 A, 1 B */
-	__u64 index; /**< rendezvous index within the run, from 0 */
-	__u64 ts_ns; /**< WAIT, RELEASE*: the emitter's iteration begin; RESUME: the new begin */
+	__u32 type;	/**< BS_REC_BARRIER */
+	__u32 kind;	/**< enum bs_barrier_kind */
+	__u32 gen;	/**< barrier generation (one per sync run), set by user space */
+	__u32 side;	/**< side that emitted it: 0 A, 1 B */
+	__u64 index;	/**< rendezvous index within the run, from 0 */
+	__u64 ts_ns;	/**< WAIT, RELEASE*: the emitter's iteration begin; RESUME: the new begin */
 	__u64 other_ns; /**< RELEASE*: the other side's begin as it arrived (before any stop) */
 	__u32 pid;	/**< emitting process (tgid) */
 	__u32 other_pid; /**< RELEASE*: the other side's process */

@@ -45,8 +45,8 @@ struct bs_ci {
 	double lo, hi; /* interval bounds */
 	double level;  /* confidence level, e.g. 0.95 */
 	size_t n_resamples;
-	double z0;     /* BCa bias correction (0 for percentile) */
-	double accel;  /* BCa acceleration (0 for percentile) */
+	double z0;    /* BCa bias correction (0 for percentile) */
+	double accel; /* BCa acceleration (0 for percentile) */
 };
 
 /**
@@ -65,10 +65,9 @@ struct bs_ci {
  * a statistic value not finite), BS_EZEROVAR (BCa with constant jackknife
  * values, e.g. constant data), BS_ENOMEM.
  */
-int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat,
-		    void *ctx, enum bs_ci_method method, double level,
-		    size_t n_resamples, gsl_rng *rng, double *replicates,
-		    struct bs_ci *out);
+int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat, void *ctx,
+		    enum bs_ci_method method, double level, size_t n_resamples, gsl_rng *rng,
+		    double *replicates, struct bs_ci *out);
 
 /**
  * bs_bca_from_replicates - the BCa interval from a given bootstrap
@@ -76,15 +75,13 @@ int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat,
  * Deterministic; lets tests check the BCa formula on fixed replicates.
  * Same errors as bs_bootstrap_ci.
  */
-int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat,
-			   void *ctx, const double *rep, size_t nrep,
-			   double level, struct bs_ci *out);
+int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat, void *ctx,
+			   const double *rep, size_t nrep, double level, struct bs_ci *out);
 
 /** bs_percentile_from_replicates - percentile interval of rep[0..nrep-1]
  * around point. Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ENONFINITE,
  * BS_ENOMEM. */
-int bs_percentile_from_replicates(const double *rep, size_t nrep,
-				  double point, double level,
+int bs_percentile_from_replicates(const double *rep, size_t nrep, double point, double level,
 				  struct bs_ci *out);
 
 /**
@@ -113,16 +110,16 @@ size_t bs_hier_count(const struct bs_hier *h);
  * Returns BS_OK, BS_EINVAL (NULL, level, n_resamples < 2, a zero count),
  * BS_EEMPTY, BS_ENONFINITE, BS_ENOMEM.
  */
-int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples,
-		    gsl_rng *rng, struct bs_ci *out);
+int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples, gsl_rng *rng,
+		    struct bs_ci *out);
 
 /**
  * bs_hier_rciw - relative CI width of the mean, (hi - lo) / point, with
  * bs_hier_ci_mean (Laaber et al. 2020: 99 %, 1000 resamples). Same errors, plus
  * BS_EINVAL when the mean is 0.
  */
-int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples,
-		 gsl_rng *rng, double *rciw, struct bs_ci *ci);
+int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples, gsl_rng *rng,
+		 double *rciw, struct bs_ci *ci);
 
 /**
  * bs_hier_ratio_ci - percentile CI of mean(b) / mean(a), each replicate
@@ -131,9 +128,8 @@ int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples,
  * point = mean(b) / mean(a). Same errors as bs_hier_ci_mean, plus
  * BS_EINVAL when mean(a) == 0.
  */
-int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b,
-		     double level, size_t n_resamples, gsl_rng *rng,
-		     struct bs_ci *out);
+int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double level,
+		     size_t n_resamples, gsl_rng *rng, struct bs_ci *out);
 
 /**
  * bs_lag1_autocorr - lag-1 autocorrelation of a series,
@@ -153,9 +149,8 @@ int bs_lag1_autocorr(const double *x, size_t n, double *r1);
  * Returns BS_OK, BS_EINVAL (block_len > n, level, n_resamples < 2),
  * BS_EEMPTY, BS_ETOOFEW (n < 2), BS_ENONFINITE, BS_ENOMEM.
  */
-int bs_block_bootstrap_ci(const double *x, size_t n, size_t block_len,
-			  bs_statistic_fn stat, void *ctx, double level,
-			  size_t n_resamples, gsl_rng *rng, double *r1,
+int bs_block_bootstrap_ci(const double *x, size_t n, size_t block_len, bs_statistic_fn stat,
+			  void *ctx, double level, size_t n_resamples, gsl_rng *rng, double *r1,
 			  struct bs_ci *out);
 
 #endif

@@ -18,15 +18,15 @@
 /** Error codes returned (negated enum values) by every stats function. */
 enum bs_stats_err {
 	BS_OK = 0,
-	BS_EEMPTY = -1,     /* an input array has no element */
+	BS_EEMPTY = -1,	    /* an input array has no element */
 	BS_ETOOFEW = -2,    /* fewer elements than the method needs (e.g. n < 2) */
 	BS_ENONFINITE = -3, /* an input value is NaN or +-Inf */
 	BS_ENEGATIVE = -4,  /* a duration / count that must be >= 0 is negative */
 	BS_EZEROVAR = -5,   /* all values equal where variance is needed */
-	BS_ETIED = -6,      /* all values tied where ranks must differ */
+	BS_ETIED = -6,	    /* all values tied where ranks must differ */
 	BS_EMISMATCH = -7,  /* arrays that must have equal lengths do not */
-	BS_ENOMEM = -8,     /* allocation failed */
-	BS_EINVAL = -9,     /* a parameter is out of range (level, q, NULL...) */
+	BS_ENOMEM = -8,	    /* allocation failed */
+	BS_EINVAL = -9,	    /* a parameter is out of range (level, q, NULL...) */
 };
 
 /** A static English description of an error code (never NULL). */
@@ -50,11 +50,11 @@ struct bs_summary {
 	double cv;  /* sd / mean; NAN when n < 2 or mean == 0 */
 	double min; /* "raw speed" */
 	double max;
-	double q1;  /* 25 % quantile, NumPy linear definition */
-	double q3;  /* 75 % quantile */
+	double q1;	     /* 25 % quantile, NumPy linear definition */
+	double q3;	     /* 75 % quantile */
 	double mean_trimmed; /* mean without the fastest and the slowest value
 				("gymnastics"); = mean when n < 3 */
-	double geomean;      /* geometric mean; NAN if any value <= 0 */
+	double geomean;	     /* geometric mean; NAN if any value <= 0 */
 };
 
 /**
@@ -98,8 +98,8 @@ int bs_sample_var(const double *x, size_t n, double *var);
 /** Outlier rules (.NET CF team 2007; Laaber et al. 2020 §5.3): which values a rule removes. */
 enum bs_outlier_rule {
 	BS_OUTLIER_MAGNITUDE = 1, /* x > factor * median (factor 10); .NET CF team 2007 */
-	BS_OUTLIER_TUKEY = 2,     /* x < Q1 - k IQR or x > Q3 + k IQR (k 1.5) */
-	BS_OUTLIER_MAD = 3,       /* |x - median| > k * 1.4826 * MAD (k 3) */
+	BS_OUTLIER_TUKEY = 2,	  /* x < Q1 - k IQR or x > Q3 + k IQR (k 1.5) */
+	BS_OUTLIER_MAD = 3,	  /* |x - median| > k * 1.4826 * MAD (k 3) */
 };
 
 /**
@@ -116,13 +116,13 @@ enum bs_outlier_rule {
  * Returns BS_OK, BS_EINVAL (NULL x, unknown rule, negative param),
  * BS_EEMPTY, BS_ENONFINITE, BS_ENOMEM.
  */
-int bs_outliers(const double *x, size_t n, enum bs_outlier_rule rule,
-		double param, double *kept, size_t *kept_idx, size_t *n_kept,
-		double *removed, size_t *removed_idx, size_t *n_removed);
+int bs_outliers(const double *x, size_t n, enum bs_outlier_rule rule, double param, double *kept,
+		size_t *kept_idx, size_t *n_kept, double *removed, size_t *removed_idx,
+		size_t *n_removed);
 
 /** The thresholds bs_outliers applies: values outside [lo, hi] are removed
  * (lo = -INFINITY for MAGNITUDE). Same errors as bs_outliers. */
-int bs_outlier_bounds(const double *x, size_t n, enum bs_outlier_rule rule,
-		      double param, double *lo, double *hi);
+int bs_outlier_bounds(const double *x, size_t n, enum bs_outlier_rule rule, double param,
+		      double *lo, double *hi);
 
 #endif

@@ -26,10 +26,10 @@ struct bs_iter {
 
 /** One overlapping pair (Drozdík 2023 §3.3.2). */
 struct bs_overlap {
-	size_t a, b;            /* iteration indexes in A and B */
-	int64_t start_ns;       /* max of the starts */
-	int64_t end_ns;         /* min of the ends; > start_ns */
-	double rate;            /* min(overlap/dur_A, overlap/dur_B) in (0,1] */
+	size_t a, b;	  /* iteration indexes in A and B */
+	int64_t start_ns; /* max of the starts */
+	int64_t end_ns;	  /* min of the ends; > start_ns */
+	double rate;	  /* min(overlap/dur_A, overlap/dur_B) in (0,1] */
 };
 
 /**
@@ -47,8 +47,7 @@ int bs_duet_check_side(const struct bs_iter *it, size_t n);
  * pairs exist); *n_out receives the count. Empty sides give 0 pairs.
  * Returns BS_OK, BS_EINVAL (NULL, unordered side), BS_ENEGATIVE.
  */
-int bs_duet_overlaps(const struct bs_iter *a, size_t na,
-		     const struct bs_iter *b, size_t nb,
+int bs_duet_overlaps(const struct bs_iter *a, size_t na, const struct bs_iter *b, size_t nb,
 		     struct bs_overlap *out, size_t *n_out);
 
 /** bs_overlap_rate - overlap_rate of two iterations; 0 when they do not
@@ -75,8 +74,8 @@ struct bs_duet_run {
 
 enum bs_duet_type {
 	BS_DUET_SEQUENTIAL = 0, /* A then B; pairs iteration j with j */
-	BS_DUET_SYNC = 1,       /* synchronised duet; pairs j with j */
-	BS_DUET_ASYNC = 2,      /* pairs by overlap_rate > min_overlap */
+	BS_DUET_SYNC = 1,	/* synchronised duet; pairs j with j */
+	BS_DUET_ASYNC = 2,	/* pairs by overlap_rate > min_overlap */
 };
 
 struct bs_pair {
@@ -92,41 +91,40 @@ struct bs_pair {
  * Returns BS_OK, BS_EINVAL (NULL, bad type, m outside [0, 1)), errors of
  * bs_duet_overlaps.
  */
-int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type,
-		  double m, struct bs_pair *out, size_t *n_out,
-		  double *overlap_ns);
+int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type, double m,
+		  struct bs_pair *out, size_t *n_out, double *overlap_ns);
 
 /** Options of bs_duet_analyze; zero fields take the defaults shown. */
 struct bs_duet_opts {
 	enum bs_duet_type type;
 	double min_overlap;   /* m = 0.4 */
-	double level;         /* 0.95 */
+	double level;	      /* 0.95 */
 	size_t n_resamples;   /* 9999 */
-	double alpha;         /* U test significance, 0.05 */
+	double alpha;	      /* U test significance, 0.05 */
 	int runs_merged;      /* 0: run-means sampling (one mean of X per run);
 				 1: every pair's X is one observation */
 	int drop_warmup_half; /* 1: drop the first half (floor(n/2)) of each
 				 side's iterations of every run (the thesis'
 				 Java convention, Drozdík 2023 §4.2) */
-	uint64_t seed;        /* bootstrap seed */
+	uint64_t seed;	      /* bootstrap seed */
 };
 
 /** Result of the CI test and the U test of one benchmark. Scores are the
  * runs' score_a/score_b where given, else durations (ns). */
 struct bs_duet_result {
-	size_t n_runs, n_pairs;     /* runs used, pairs over all runs */
-	size_t n_obs;               /* bootstrap observations */
-	double mean_a, mean_b;      /* mean scores of A and B */
-	double grand_mean;          /* mean of all A and B scores */
-	double mean_diff;           /* mean of X = score_A - score_B */
-	struct bs_ci ci;            /* BCa CI of the mean of X (score unit) */
-	double rel_ci_width;        /* (hi - lo) / grand_mean */
-	int ci_differs;             /* CI excludes 0 */
-	struct bs_mwu u;            /* A's scores vs B's, two-sided */
-	int u_differs;              /* u.p < alpha */
-	double rel_overlap_time;    /* async: sum 2 overlap / sum durations
-				       (timestamps, never scores); NAN for
-				       the other types */
+	size_t n_runs, n_pairs;	 /* runs used, pairs over all runs */
+	size_t n_obs;		 /* bootstrap observations */
+	double mean_a, mean_b;	 /* mean scores of A and B */
+	double grand_mean;	 /* mean of all A and B scores */
+	double mean_diff;	 /* mean of X = score_A - score_B */
+	struct bs_ci ci;	 /* BCa CI of the mean of X (score unit) */
+	double rel_ci_width;	 /* (hi - lo) / grand_mean */
+	int ci_differs;		 /* CI excludes 0 */
+	struct bs_mwu u;	 /* A's scores vs B's, two-sided */
+	int u_differs;		 /* u.p < alpha */
+	double rel_overlap_time; /* async: sum 2 overlap / sum durations
+				    (timestamps, never scores); NAN for
+				    the other types */
 };
 
 /**
@@ -139,8 +137,8 @@ struct bs_duet_result {
  * observations equal: BCa undefined), BS_ETIED (U test on all-equal
  * durations), BS_ENOMEM.
  */
-int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
-		    const struct bs_duet_opts *o, struct bs_duet_result *out);
+int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs, const struct bs_duet_opts *o,
+		    struct bs_duet_result *out);
 
 /**
  * bs_duet_slow_b - B's iterations slowed by a factor (1 + s): every
@@ -150,15 +148,14 @@ int bs_duet_analyze(const struct bs_duet_run *runs, size_t n_runs,
  * rounded to whole ns. out holds n entries (may not alias in).
  * Returns BS_OK, BS_EINVAL (s < 0 or not finite, NULL), BS_ENEGATIVE.
  */
-int bs_duet_slow_b(const struct bs_iter *in, size_t n, double s,
-		   struct bs_iter *out);
+int bs_duet_slow_b(const struct bs_iter *in, size_t n, double s, struct bs_iter *out);
 
 /** MDS search result. */
 struct bs_mds {
-	double mds_ci;     /* smallest s (fraction, e.g. 0.03) the CI test
-			      detects; NAN if none up to max */
-	double mds_u;      /* same for the U test */
-	int differs_at_0;  /* bit 0: CI test, bit 1: U test detect at s = 0 */
+	double mds_ci;	  /* smallest s (fraction, e.g. 0.03) the CI test
+			     detects; NAN if none up to max */
+	double mds_u;	  /* same for the U test */
+	int differs_at_0; /* bit 0: CI test, bit 1: U test detect at s = 0 */
 };
 
 /**
@@ -170,17 +167,15 @@ struct bs_mds {
  * follow). Each s reuses opts->seed.
  * Returns the errors of bs_duet_analyze (at s = 0), BS_EINVAL.
  */
-int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs,
-		const struct bs_duet_opts *o, double step, double max_s,
-		struct bs_mds *out);
+int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs, const struct bs_duet_opts *o,
+		double step, double max_s, struct bs_mds *out);
 
 /**
  * bs_runtime_speedup - mean sequential run time (A's span + B's span) /
  * mean duet run time (latest end - earliest start) (Drozdík 2023 §5.2.1).
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY (no run or an empty side).
  */
-int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq,
-		       const struct bs_duet_run *duet, size_t n_duet,
-		       double *speedup);
+int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq, const struct bs_duet_run *duet,
+		       size_t n_duet, double *speedup);
 
 #endif

@@ -30,15 +30,15 @@ int bs_silverman_bandwidth(const double *x, size_t n, double *h);
  * Returns BS_OK, BS_EINVAL (NULL, h <= 0, npts < 2, hi <= lo),
  * BS_EEMPTY, BS_ENONFINITE, BS_ENOMEM.
  */
-int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi,
-		size_t npts, double *dens);
+int bs_kde_grid(const double *x, size_t n, double h, double lo, double hi, size_t npts,
+		double *dens);
 
 /** Details of one KLD comparison. */
 struct bs_kld {
-	double p;          /* similarity probability 2^-KL12 * 2^-KL21 */
+	double p;	   /* similarity probability 2^-KL12 * 2^-KL21 */
 	double kl12, kl21; /* KL(d1||d2), KL(d2||d1) in bits */
-	double lo, hi;     /* grid range */
-	double h1, h2;     /* bandwidths used */
+	double lo, hi;	   /* grid range */
+	double h1, h2;	   /* bandwidths used */
 };
 
 /**
@@ -57,7 +57,7 @@ struct bs_kld {
  * Returns BS_OK, BS_EINVAL (NULL, npts == 1), BS_EEMPTY, BS_ENONFINITE,
  * BS_ENEGATIVE, BS_ENOMEM.
  */
-int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2,
-		size_t npts, struct bs_kld *out);
+int bs_kld_prob(const double *d1, size_t n1, const double *d2, size_t n2, size_t npts,
+		struct bs_kld *out);
 
 #endif

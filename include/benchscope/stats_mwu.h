@@ -14,16 +14,16 @@
 
 enum bs_alternative {
 	BS_TWO_SIDED = 0,
-	BS_LESS = 1,    /* x stochastically less than y */
+	BS_LESS = 1,	/* x stochastically less than y */
 	BS_GREATER = 2, /* x stochastically greater than y */
 };
 
 struct bs_mwu {
-	double u1;  /* U statistic of x: R1 - n1 (n1 + 1) / 2 (SciPy's) */
-	double u2;  /* n1 n2 - u1 */
-	double p;   /* p-value for the alternative */
-	double z;   /* standardised statistic (NAN when exact) */
-	int exact;  /* 1 when the exact distribution was used */
+	double u1; /* U statistic of x: R1 - n1 (n1 + 1) / 2 (SciPy's) */
+	double u2; /* n1 n2 - u1 */
+	double p;  /* p-value for the alternative */
+	double z;  /* standardised statistic (NAN when exact) */
+	int exact; /* 1 when the exact distribution was used */
 };
 
 /**
@@ -33,8 +33,8 @@ struct bs_mwu {
  * 0), BS_ENONFINITE, BS_ETIED (all n1 + n2 values equal: the statistic has
  * no variance and SciPy's p would be degenerate), BS_ENOMEM.
  */
-int bs_mannwhitneyu(const double *x, size_t n1, const double *y, size_t n2,
-		    enum bs_alternative alt, struct bs_mwu *out);
+int bs_mannwhitneyu(const double *x, size_t n1, const double *y, size_t n2, enum bs_alternative alt,
+		    struct bs_mwu *out);
 
 /**
  * bs_mwu_exact_sf - P(U >= k) under H0 with sample sizes m and n (no ties),

@@ -31,30 +31,30 @@
 #include "benchscope/stats_boot.h"
 
 enum bs_criterion {
-	BS_CRIT_CV = 1,   /* coefficient of variation sd/mean, stable_var */
+	BS_CRIT_CV = 1,	  /* coefficient of variation sd/mean, stable_var */
 	BS_CRIT_RCIW = 2, /* hierarchical bootstrap RCIW of the mean, stable_var */
 	BS_CRIT_KLD = 3,  /* KLD similarity probability, stable_prob */
 };
 
-#define BS_STOP_WINDOW 5       /* s_W */
-#define BS_STOP_T_CV 0.01
-#define BS_STOP_T_RCIW 0.03
-#define BS_STOP_T_KLD 0.99
-#define BS_STOP_RCIW_LEVEL 0.99
+#define BS_STOP_WINDOW	       5 /* s_W */
+#define BS_STOP_T_CV	       0.01
+#define BS_STOP_T_RCIW	       0.03
+#define BS_STOP_T_KLD	       0.99
+#define BS_STOP_RCIW_LEVEL     0.99
 #define BS_STOP_RCIW_RESAMPLES 1000
 
 /** Configuration; zero fields take the paper's defaults. */
 struct bs_stop_cfg {
 	enum bs_criterion crit;
 	double threshold;      /* 0.01 CV, 0.03 RCIW, 0.99 KLD */
-	size_t window;         /* s_W = 5 */
+	size_t window;	       /* s_W = 5 */
 	double rciw_level;     /* 0.99 */
 	size_t rciw_resamples; /* 1000 */
 	size_t kld_grid;       /* 1000 */
 	int kld_keep_outliers; /* 0: drop values outside the Tukey fences
 				  (1.5 IQR) of each sample before KLD
 				  (Laaber et al. 2020 §5.3) */
-	uint64_t seed;         /* RCIW resampling seed (incremental object) */
+	uint64_t seed;	       /* RCIW resampling seed (incremental object) */
 };
 
 /** bs_stable_var - *stable = max(v) - min(v) <= t (Laaber et al. 2020 §4.2.3).
@@ -73,16 +73,16 @@ int bs_stable_prob(const double *v, size_t n, double t, int *stable);
  * BS_EEMPTY, BS_ETOOFEW (CV of one value), BS_ENONFINITE, BS_ENOMEM.
  * Source: Laaber et al. 2020 §4.2.3.
  */
-int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
-		      gsl_rng *rng, double *value);
+int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m, gsl_rng *rng,
+		      double *value);
 
 /**
  * bs_stop_kld - KLD similarity (bs_kld_prob) of d1[0..n1-1] vs
  * d2[0..n2-1] (durations >= 0) after the configured outlier removal
  * (Tukey fences of each sample; Laaber et al. 2020 §5.3). Errors of bs_kld_prob.
  */
-int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1,
-		const double *d2, size_t n2, double *p);
+int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1, const double *d2,
+		size_t n2, double *p);
 
 /**
  * bs_warmup_vector - the warmup vector after iteration upto (1-based) of
@@ -91,8 +91,8 @@ int bs_stop_kld(const struct bs_stop_cfg *cfg, const double *d1, size_t n1,
  * rng: needed for RCIW only. Returns BS_OK, BS_ETOOFEW (upto <=
  * window), BS_EINVAL, errors of the criterion.
  */
-int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it,
-		     size_t upto, gsl_rng *rng, double *v);
+int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it, size_t upto,
+		     gsl_rng *rng, double *v);
 
 /**
  * bs_fork_vector - the fork vector over all forks of m; v must hold
@@ -100,13 +100,12 @@ int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it,
  * Returns BS_OK, BS_EINVAL, BS_ETOOFEW (KLD with one fork), errors of the
  * criterion.
  */
-int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m,
-		   gsl_rng *rng, double *v, size_t *nv);
+int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m, gsl_rng *rng, double *v,
+		   size_t *nv);
 
 /** bs_stop_stable - apply the criterion's stable function and threshold to
  * a vector. */
-int bs_stop_stable(const struct bs_stop_cfg *cfg, const double *v, size_t n,
-		   int *stable);
+int bs_stop_stable(const struct bs_stop_cfg *cfg, const double *v, size_t n, int *stable);
 
 /*
  * Incremental checkpoints (Algorithm 1 lines 7 and 10). The object keeps
@@ -132,8 +131,8 @@ void bs_stopper_free(struct bs_stopper *st);
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ENONFINITE, BS_ENEGATIVE,
  * BS_ENOMEM.
  */
-int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n,
-			  int *stable, double *vec, size_t *nvec);
+int bs_stopper_warmup_add(struct bs_stopper *st, const double *inv, size_t n, int *stable,
+			  double *vec, size_t *nvec);
 
 /** bs_stopper_next_fork - forget the warmup window (a new fork starts). */
 void bs_stopper_next_fork(struct bs_stopper *st);
@@ -146,8 +145,7 @@ void bs_stopper_next_fork(struct bs_stopper *st);
  * forks so far) receives the vector, *nvec its length.
  * Same errors as bs_stopper_warmup_add.
  */
-int bs_stopper_fork_add(struct bs_stopper *st, const double *x,
-			size_t n_iters, const size_t *n_invs, int *stable,
-			double *vec, size_t *nvec);
+int bs_stopper_fork_add(struct bs_stopper *st, const double *x, size_t n_iters,
+			const size_t *n_invs, int *stable, double *vec, size_t *nvec);
 
 #endif

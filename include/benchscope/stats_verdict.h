@@ -19,13 +19,13 @@ enum bs_verdict_kind {
 
 struct bs_verdict {
 	enum bs_verdict_kind kind;
-	double pct;            /* (mean_B - mean_A) / mean_A * 100 from the
+	double pct;	       /* (mean_B - mean_A) / mean_A * 100 from the
 				  paired mean difference; > 0: B slower */
 	double lo_pct, hi_pct; /* CI of pct */
-	double level;          /* e.g. 0.95 */
-	double mds_pct;        /* MDS in %; NAN when not detected/unknown */
+	double level;	       /* e.g. 0.95 */
+	double mds_pct;	       /* MDS in %; NAN when not detected/unknown */
 	double mds_max_pct;    /* largest slowdown searched; NAN unknown */
-	char text[200];        /* the sentence, NUL-terminated */
+	char text[200];	       /* the sentence, NUL-terminated */
 };
 
 /**
@@ -35,13 +35,12 @@ struct bs_verdict {
  * Returns BS_OK, BS_EINVAL (NULL, mean_a <= 0 or not finite, CI not
  * finite or lo > hi).
  */
-int bs_verdict_make(double mean_a, const struct bs_ci *diff_ci, double mds,
-		    double mds_max, struct bs_verdict *out);
+int bs_verdict_make(double mean_a, const struct bs_ci *diff_ci, double mds, double mds_max,
+		    struct bs_verdict *out);
 
 /** bs_verdict_from_duet - the same from bs_duet_analyze's result and an
  * optional bs_duet_mds result (NULL: unknown; mds_max as searched). */
-int bs_verdict_from_duet(const struct bs_duet_result *r,
-			 const struct bs_mds *m, double mds_max,
+int bs_verdict_from_duet(const struct bs_duet_result *r, const struct bs_mds *m, double mds_max,
 			 struct bs_verdict *out);
 
 #endif

@@ -43,13 +43,13 @@ static inline void ktest_done_(double t0)
 }
 
 #undef RUN_TEST
-#define RUN_TEST(fn)                                \
-	do {                                        \
-		double t0_ = ktest_now_();          \
-		test_begin_(#fn);                   \
-		fn();                               \
-		test_end_();                        \
-		ktest_done_(t0_);                   \
+#define RUN_TEST(fn)                                                                               \
+	do {                                                                                       \
+		double t0_ = ktest_now_();                                                         \
+		test_begin_(#fn);                                                                  \
+		fn();                                                                              \
+		test_end_();                                                                       \
+		ktest_done_(t0_);                                                                  \
 	} while (0)
 
 /*
@@ -77,11 +77,11 @@ static inline int ktest_relaxed(const char *what)
 	return 1;
 }
 
-#define NEED_BPF()                                          \
-	do {                                                \
-		const char *why_ = ktest_unavailable();     \
-		if (why_)                                   \
-			SKIP("%s", why_);                   \
+#define NEED_BPF()                                                                                 \
+	do {                                                                                       \
+		const char *why_ = ktest_unavailable();                                            \
+		if (why_)                                                                          \
+			SKIP("%s", why_);                                                          \
 	} while (0)
 
 /*
@@ -119,13 +119,13 @@ static inline const char *ktest_unavailable(void)
 }
 
 /* Skip the current test unless BPF works and capability @id is there. */
-#define NEED_CAP(id)                                        \
-	do {                                                \
-		const char *why_ = ktest_unavailable();     \
-		if (!why_)                                  \
-			why_ = ktest_lacks(id);             \
-		if (why_)                                   \
-			SKIP("%s", why_);                   \
+#define NEED_CAP(id)                                                                               \
+	do {                                                                                       \
+		const char *why_ = ktest_unavailable();                                            \
+		if (!why_)                                                                         \
+			why_ = ktest_lacks(id);                                                    \
+		if (why_)                                                                          \
+			SKIP("%s", why_);                                                          \
 	} while (0)
 
 static inline const char *ktest_build(void)
@@ -158,10 +158,10 @@ static inline const char *ktmp(const char *name)
 }
 
 struct kresult {
-	int status;        /* wait status of benchscope */
-	int exit_code;     /* WEXITSTATUS, or 128+signal */
-	char out[65536];   /* stdout */
-	char err[16384];   /* stderr */
+	int status;	 /* wait status of benchscope */
+	int exit_code;	 /* WEXITSTATUS, or 128+signal */
+	char out[65536]; /* stdout */
+	char err[16384]; /* stderr */
 };
 
 static inline void slurp(const char *path, char *buf, size_t len)

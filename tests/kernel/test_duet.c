@@ -18,10 +18,11 @@
 #include "ktest.h"
 
 #define BENCHSCOPE kpath("benchscope")
-#define ITER_LOOP kpath("progs/iter_loop")
+#define ITER_LOOP  kpath("progs/iter_loop")
 
 /* One benchmark, short runs: about 0.4 s per side and run. */
-#define GB_ARGS " --benchmark_filter=BM_SortInts --benchmark_min_time=0.03 --benchmark_repetitions=5"
+#define GB_ARGS                                                                                    \
+	" --benchmark_filter=BM_SortInts --benchmark_min_time=0.03 --benchmark_repetitions=5"
 
 static char cmd_a[4200], cmd_b[4200], sym_iter[4200];
 
@@ -60,7 +61,7 @@ static json_object *nth_event(const struct bs_dataset *ds, const char *kind, siz
 /* The analysis the report prints: the verdict of `method` of benchmark 0. */
 static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, struct bs_dmres *out)
 {
-	struct bs_danalysis_opts o = { .seed = 1, .no_mds = true, .n_resamples = 2000 };
+	struct bs_danalysis_opts o = {.seed = 1, .no_mds = true, .n_resamples = 2000};
 	struct bs_duet_data *d = NULL;
 	struct bs_duet_analysis *an = NULL;
 	char err[512];
@@ -124,11 +125,28 @@ static void test_aa_no_tool_bias(void)
 {
 	const char *trace = ktmp("aabias.trace");
 	char cmd[4200], err[256];
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--no-calibrate", "--iter",
-			 sym_iter, "--method", "async", "--runs", "5", "--seed", "7", "-o",
-			 (char *)trace, "-A", cmd, "-B", cmd, NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--no-calibrate",
+			"--iter",
+			sym_iter,
+			"--method",
+			"async",
+			"--runs",
+			"5",
+			"--seed",
+			"7",
+			"-o",
+			(char *)trace,
+			"-A",
+			cmd,
+			"-B",
+			cmd,
+			NULL};
 	static double own[2][4096];
-	size_t n[2] = { 0, 0 };
+	size_t n[2] = {0, 0};
 	struct bs_duet_data *d = NULL;
 	struct kresult r;
 	struct bs_dataset *ds;
@@ -158,10 +176,11 @@ static void test_aa_no_tool_bias(void)
 		FAILF("no median of duration - lost");
 		goto out;
 	}
-	fprintf(stderr,
-		"    A/A iter_loop 2 ms (run-queue wait %.1f %%): median duration - lost: A %.1f us, "
-		"B %.1f us (B %+.3f %%)\n",
-		100 * runq_share(ds), med[0] / 1e3, med[1] / 1e3, (med[1] / med[0] - 1) * 100);
+	fprintf(
+	    stderr,
+	    "    A/A iter_loop 2 ms (run-queue wait %.1f %%): median duration - lost: A %.1f us, "
+	    "B %.1f us (B %+.3f %%)\n",
+	    100 * runq_share(ds), med[0] / 1e3, med[1] / 1e3, (med[1] / med[0] - 1) * 100);
 	if (verdict_of(ds, BS_DM_ASYNC, &v))
 		fprintf(stderr, "      verdict: %s\n", v.verdict);
 	if (ktest_relaxed("A/A tool bias")) {
@@ -194,9 +213,25 @@ static void test_aa_no_difference(void)
 {
 	const char *trace = ktmp("aa.trace");
 	char seed[16];
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--preset", "gbench",
-			 "--method", "async", "--runs", "10", "--seed", seed, "-o", (char *)trace,
-			 "-A", cmd_a, "-B", cmd_a, NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--preset",
+			"gbench",
+			"--method",
+			"async",
+			"--runs",
+			"10",
+			"--seed",
+			seed,
+			"-o",
+			(char *)trace,
+			"-A",
+			cmd_a,
+			"-B",
+			cmd_a,
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	struct bs_dmres v;
@@ -218,8 +253,10 @@ static void test_aa_no_difference(void)
 				attempt + 1, 100 * runq_share(ds), v.verdict);
 			if (v.unexpl.n_runs)
 				fprintf(stderr,
-					"      %zu of %zu runs unexplained (host noise); without them: %s\n",
-					v.unexpl.n_runs, v.unexpl.n_checked, v.unexpl.verdict_without);
+					"      %zu of %zu runs unexplained (host noise); without "
+					"them: %s\n",
+					v.unexpl.n_runs, v.unexpl.n_checked,
+					v.unexpl.verdict_without);
 			quiet = !v.res.ci_differs || fabs(v.v.pct) < 1.5 ||
 				(v.unexpl.n_runs && v.unexpl.has_verdict_without &&
 				 !strncmp(v.unexpl.verdict_without, "no difference", 13));
@@ -229,7 +266,9 @@ static void test_aa_no_difference(void)
 		bs_dataset_free(ds);
 	}
 	if (!quiet && (busy || ktest_relaxed("A/A duet accuracy")))
-		fprintf(stderr, "    A/A accuracy not judged: the machine was busy (run-queue wait > %.0f %%)\n",
+		fprintf(stderr,
+			"    A/A accuracy not judged: the machine was busy (run-queue wait > %.0f "
+			"%%)\n",
 			100 * BUSY_SHARE);
 	else
 		CHECK(quiet);
@@ -281,10 +320,29 @@ static double third_party_share(const struct bs_dataset *ds)
 static void test_b_slower_detected(void)
 {
 	const char *trace = ktmp("ab.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--preset", "gbench",
-			 "--method", "async", "--runs", "8", "--fail-on-regression", "2",
-			 "--cpus", "A=0,B=0", "--seed", "1", "-o", (char *)trace, "-A", cmd_a,
-			 "-B", cmd_b, NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--preset",
+			"gbench",
+			"--method",
+			"async",
+			"--runs",
+			"8",
+			"--fail-on-regression",
+			"2",
+			"--cpus",
+			"A=0,B=0",
+			"--seed",
+			"1",
+			"-o",
+			(char *)trace,
+			"-A",
+			cmd_a,
+			"-B",
+			cmd_b,
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	struct bs_dmres v;
@@ -342,9 +400,24 @@ static void test_sync_release_skew(void)
 {
 	const char *trace = ktmp("sync.trace");
 	char cmd[4200];
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--no-calibrate", "--iter",
-			 sym_iter, "--method", "sync", "--runs", "3", "-o", (char *)trace, "-A", cmd,
-			 "-B", cmd, NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--no-calibrate",
+			"--iter",
+			sym_iter,
+			"--method",
+			"sync",
+			"--runs",
+			"3",
+			"-o",
+			(char *)trace,
+			"-A",
+			cmd,
+			"-B",
+			cmd,
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	int64_t skews[4096];
@@ -358,9 +431,11 @@ static void test_sync_release_skew(void)
 	for (e = 0; e < 3; e++) {
 		json_object *ev = nth_event(ds, "duet_run", e), *bar = bs_json_get(ev, "barrier");
 		json_object *sk = bs_json_get(bar, "skew_ns");
-		uint32_t pa = (uint32_t)json_object_get_int(ev_member(bs_json_get(ev, "sides"), "A", "pid"));
-		uint32_t pb = (uint32_t)json_object_get_int(ev_member(bs_json_get(ev, "sides"), "B", "pid"));
-		uint64_t ba[256] = { 0 }, bb[256] = { 0 };
+		uint32_t pa =
+		    (uint32_t)json_object_get_int(ev_member(bs_json_get(ev, "sides"), "A", "pid"));
+		uint32_t pb =
+		    (uint32_t)json_object_get_int(ev_member(bs_json_get(ev, "sides"), "B", "pid"));
+		uint64_t ba[256] = {0}, bb[256] = {0};
 		size_t na = 0, nb = 0, k;
 
 		if (!ev || !bar || !sk) {
@@ -387,7 +462,7 @@ static void test_sync_release_skew(void)
 				  "released by the exit-time fallback under slow timing)")) {
 			/* every pair still accounted for: by the barrier or the fallback */
 			CHECK_INT_EQ(json_object_get_int(bs_json_get(bar, "released")) +
-					     json_object_get_int(bs_json_get(bar, "timeouts")),
+					 json_object_get_int(bs_json_get(bar, "timeouts")),
 				     na);
 			CHECK_INT_EQ(json_object_array_length(sk),
 				     json_object_get_int(bs_json_get(bar, "released")));
@@ -409,7 +484,9 @@ static void test_sync_release_skew(void)
 	CHECK(n_skews >= (ktest_emulated() ? 18u : 36u));
 	if (n_skews) {
 		qsort(skews, n_skews, sizeof(skews[0]), cmp_i64);
-		fprintf(stderr, "    sync release skew: median %.1f us, p90 %.1f us, max %.1f us (%zu releases)\n",
+		fprintf(stderr,
+			"    sync release skew: median %.1f us, p90 %.1f us, max %.1f us (%zu "
+			"releases)\n",
 			(double)skews[n_skews / 2] / 1e3, (double)skews[n_skews * 9 / 10] / 1e3,
 			(double)skews[n_skews - 1] / 1e3, n_skews);
 		if (skews[n_skews / 2] >= 1000000 && !ktest_relaxed("median release skew < 1 ms"))
@@ -430,12 +507,31 @@ static void test_failing_sides(void)
 {
 	const char *trace = ktmp("fail.trace"), *counter = ktmp("fail.count");
 	char bcmd[8192], acmd[4200];
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--no-calibrate", "--iter",
-			 sym_iter, "--method", "async", "--schedule", "fixed", "--runs", "5",
-			 "--timeout", "1", "-o", (char *)trace, "-A", acmd, "-B", bcmd, NULL };
-	static const char *const want[] = { NULL, "B did not reach its iteration probe within 1 s",
-					    "B exited with status 1",
-					    "B was killed by signal 11", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--no-calibrate",
+			"--iter",
+			sym_iter,
+			"--method",
+			"async",
+			"--schedule",
+			"fixed",
+			"--runs",
+			"5",
+			"--timeout",
+			"1",
+			"-o",
+			(char *)trace,
+			"-A",
+			acmd,
+			"-B",
+			bcmd,
+			NULL};
+	static const char *const want[] = {NULL, "B did not reach its iteration probe within 1 s",
+					   "B exited with status 1", "B was killed by signal 11",
+					   NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t e;
@@ -465,14 +561,14 @@ static void test_failing_sides(void)
 		if (want[e]) {
 			CHECK(reason && strstr(reason, want[e]));
 			if (!reason || !strstr(reason, want[e]))
-				fprintf(stderr, "    run %zu: '%s', want '%s'\n", e, reason ? reason : "(null)",
-					want[e]);
+				fprintf(stderr, "    run %zu: '%s', want '%s'\n", e,
+					reason ? reason : "(null)", want[e]);
 		}
 	}
 	/* the failing side's own message is quoted */
 	{
 		const char *reason =
-			json_object_get_string(bs_json_get(nth_event(ds, "duet_run", 2), "reason"));
+		    json_object_get_string(bs_json_get(nth_event(ds, "duet_run", 2), "reason"));
 
 		CHECK(reason && strstr(reason, "bad input"));
 	}
@@ -484,10 +580,19 @@ static void test_failing_sides(void)
 /* A command that cannot run is bad input (exit 2, one line), before any run. */
 static void test_bad_command(void)
 {
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "--iter", sym_iter, "-o", (char *)ktmp("x.trace"),
-			 "-A", (char *)ITER_LOOP, "-B", "/nonexistent/prog 1", NULL };
-	char *argv2[] = { (char *)BENCHSCOPE, "duet", "--iter", sym_iter, "-A", (char *)ITER_LOOP,
-			  "-B", "prog; rm -rf x", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"--iter",
+			sym_iter,
+			"-o",
+			(char *)ktmp("x.trace"),
+			"-A",
+			(char *)ITER_LOOP,
+			"-B",
+			"/nonexistent/prog 1",
+			NULL};
+	char *argv2[] = {(char *)BENCHSCOPE, "duet", "--iter",	       sym_iter, "-A",
+			 (char *)ITER_LOOP,  "-B",   "prog; rm -rf x", NULL};
 	struct kresult r;
 
 	NEED_BPF();
@@ -509,10 +614,30 @@ static void test_stop_ci_probes_cpus(void)
 {
 	const char *trace = ktmp("stop.trace");
 	char acmd[4200], pa[4300];
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--no-calibrate", "--probe-A",
-			 pa, "--probe-B", pa, "--method", "async", "--runs", "3:10", "--stop-ci",
-			 "0.5", "--cpus", "A=0,B=1", "-o", (char *)trace, "-A", acmd, "-B", acmd,
-			 NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--no-calibrate",
+			"--probe-A",
+			pa,
+			"--probe-B",
+			pa,
+			"--method",
+			"async",
+			"--runs",
+			"3:10",
+			"--stop-ci",
+			"0.5",
+			"--cpus",
+			"A=0,B=1",
+			"-o",
+			(char *)trace,
+			"-A",
+			acmd,
+			"-B",
+			acmd,
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i;
@@ -528,15 +653,21 @@ static void test_stop_ci_probes_cpus(void)
 	/* one decision per run, always; that the CI is narrow enough after 3
 	 * runs is a statistical bound that emulation noise breaks */
 	CHECK_INT_EQ(count_events(ds, "duet_stop_check"), count_events(ds, "duet_run"));
-	if (count_events(ds, "duet_run") == 3 || !ktest_relaxed("--stop-ci 0.5 stops after 3 runs")) {
+	if (count_events(ds, "duet_run") == 3 ||
+	    !ktest_relaxed("--stop-ci 0.5 stops after 3 runs")) {
 		CHECK_INT_EQ(count_events(ds, "duet_run"), 3);
-		CHECK(!strcmp(json_object_get_string(bs_json_get(nth_event(ds, "duet_stop_check", 2), "decision")) ?: "",
+		CHECK(!strcmp(json_object_get_string(
+				  bs_json_get(nth_event(ds, "duet_stop_check", 2), "decision"))
+				  ?: "",
 			      "stop"));
-		CHECK(!strcmp(json_object_get_string(bs_json_get(nth_event(ds, "duet_stop_check", 1), "decision")) ?: "",
+		CHECK(!strcmp(json_object_get_string(
+				  bs_json_get(nth_event(ds, "duet_stop_check", 1), "decision"))
+				  ?: "",
 			      "continue"));
 		CHECK(json_object_get_boolean(ev_member(ds->end, "status_runs", "stopped_by_ci")));
 	}
-	CHECK(!strcmp(json_object_get_string(ev_member(nth_event(ds, "duet_run", 0), "cpus", "A")) ?: "",
+	CHECK(!strcmp(json_object_get_string(ev_member(nth_event(ds, "duet_run", 0), "cpus", "A"))
+			  ?: "",
 		      "0"));
 	CHECK(bs_json_get(bs_json_get(ds->context, "duet"), "smt_siblings") != NULL);
 	CHECK_INT_EQ(ds->n_iters, (size_t)count_events(ds, "duet_run") * 2 * 30);
@@ -561,9 +692,24 @@ static void test_interrupt_keeps_trace(void)
 {
 	const char *trace = ktmp("int.trace");
 	char acmd[4200];
-	char *argv[] = { (char *)BENCHSCOPE, "duet", "-q", "--no-mds", "--no-calibrate", "--iter",
-			 sym_iter, "--method", "all", "--runs", "50", "-o", (char *)trace, "-A",
-			 acmd, "-B", acmd, NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--no-calibrate",
+			"--iter",
+			sym_iter,
+			"--method",
+			"all",
+			"--runs",
+			"50",
+			"-o",
+			(char *)trace,
+			"-A",
+			acmd,
+			"-B",
+			acmd,
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 

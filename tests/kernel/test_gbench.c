@@ -21,10 +21,20 @@ static int attempt(int final)
 {
 	const char *trace = ktmp("gb.trace"), *gbjson = ktmp("gb.json");
 	char outarg[300];
-	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--preset", "gbench", "-o",
-			 (char *)trace, "--", (char *)kpath("progs/gbench_example"),
-			 "--benchmark_repetitions=4", "--benchmark_min_time=0.05", outarg,
-			 "--benchmark_out_format=json", NULL };
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"gbench",
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/gbench_example"),
+			"--benchmark_repetitions=4",
+			"--benchmark_min_time=0.05",
+			outarg,
+			"--benchmark_out_format=json",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *root, *benches;
@@ -57,7 +67,10 @@ static int attempt(int final)
 		real_time = json_object_get_double(v);
 		if (json_object_object_get_ex(b, "time_unit", &v))
 			unit = json_object_get_string(v);
-		scale = !strcmp(unit, "us") ? 1e3 : !strcmp(unit, "ms") ? 1e6 : !strcmp(unit, "s") ? 1e9 : 1;
+		scale = !strcmp(unit, "us")   ? 1e3
+			: !strcmp(unit, "ms") ? 1e6
+			: !strcmp(unit, "s")  ? 1e9
+					      : 1;
 		want = real_time * scale * (double)iters;
 		/* the next run in the trace with that invocation count */
 		while (cursor < ds->n_iters && ds->iters[cursor].invocations != (uint64_t)iters)
@@ -69,7 +82,8 @@ static int attempt(int final)
 		CHECK(ds->iters[cursor].flags & BS_ITER_F_INVOC);
 		if (fabs(dur_ns(&ds->iters[cursor]) - want) > 0.02 * want) {
 			bad++;
-			fprintf(stderr, "%s: run %zu: benchscope %.0f ns, Google Benchmark %.0f ns\n",
+			fprintf(stderr,
+				"%s: run %zu: benchscope %.0f ns, Google Benchmark %.0f ns\n",
 				final ? "FAIL" : "note", cursor, dur_ns(&ds->iters[cursor]), want);
 		}
 		matched++;

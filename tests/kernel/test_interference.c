@@ -26,9 +26,23 @@ static struct bs_dataset *run_pinned(bool competitor, const char *ss_file, pid_t
 {
 	const char *trace = ktmp(competitor ? "contended.trace" : "alone.trace");
 	char sym[4200], cpu[8], ssenv[300];
-	char *argv[] = { "/usr/bin/taskset", "-c", cpu, (char *)kpath("benchscope"), "run", "-q",
-			 "--iter", sym, "-o", (char *)trace, "--", "/usr/bin/env", ssenv,
-			 (char *)kpath("progs/iter_loop"), "30", "20000", NULL };
+	char *argv[] = {"/usr/bin/taskset",
+			"-c",
+			cpu,
+			(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--iter",
+			sym,
+			"-o",
+			(char *)trace,
+			"--",
+			"/usr/bin/env",
+			ssenv,
+			(char *)kpath("progs/iter_loop"),
+			"30",
+			"20000",
+			NULL};
 	struct kresult r;
 	pid_t cp = -1;
 

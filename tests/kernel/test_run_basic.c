@@ -7,7 +7,7 @@
 #include "ktest.h"
 
 #define BENCHSCOPE kpath("benchscope")
-#define ITER_LOOP kpath("progs/iter_loop")
+#define ITER_LOOP  kpath("progs/iter_loop")
 
 static char sym_iter[4200], sym_nosuch[4200];
 
@@ -15,8 +15,9 @@ static char sym_iter[4200], sym_nosuch[4200];
 static void test_iter_uprobe_counts_and_durations(void)
 {
 	const char *trace = ktmp("iter.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
-			 (char *)ITER_LOOP, "40", "2000", NULL };
+	char *argv[] = {(char *)BENCHSCOPE, "run", "-q",	  "--iter",
+			sym_iter,	    "-o",  (char *)trace, "--",
+			(char *)ITER_LOOP,  "40",  "2000",	  NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i, n_ok = 0;
@@ -36,7 +37,7 @@ static void test_iter_uprobe_counts_and_durations(void)
 		 * 2-vCPU VM it may be longer, by what the record says it lost */
 		if (d >= 2000e3 && d - (double)it->runq_wait_ns - (double)it->irq_ns -
 					   (double)it->softirq_ns - (double)it->steal_ns <
-					   2000e3 + 1500e3)
+				       2000e3 + 1500e3)
 			n_ok++;
 		CHECK_INT_EQ(it->blocked_ns, 0);
 		CHECK(!(it->flags & BS_ITER_F_INVOC));
@@ -52,8 +53,9 @@ static void test_iter_uprobe_counts_and_durations(void)
 static void test_blocked_time_ground_truth(void)
 {
 	const char *trace = ktmp("sleep.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
-			 (char *)ITER_LOOP, "20", "1000", "5000", NULL };
+	char *argv[] = {
+	    (char *)BENCHSCOPE, "run", "-q",   "--iter", sym_iter, "-o", (char *)trace, "--",
+	    (char *)ITER_LOOP,	"20",  "1000", "5000",	 NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i;
@@ -95,12 +97,13 @@ static void test_blocked_time_ground_truth(void)
 static void test_threads(void)
 {
 	const char *trace = ktmp("threads.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
-			 (char *)ITER_LOOP, "15", "500", "0", "3", NULL };
+	char *argv[] = {
+	    (char *)BENCHSCOPE, "run", "-q",  "--iter", sym_iter, "-o", (char *)trace, "--",
+	    (char *)ITER_LOOP,	"15",  "500", "0",	"3",	  NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	uint32_t tids[8];
-	size_t n_tids = 0, i, j, per[8] = { 0 };
+	size_t n_tids = 0, i, j, per[8] = {0};
 
 	NEED_BPF();
 	ds = krun_ok(&r, argv, trace);
@@ -128,8 +131,8 @@ static void test_process_preset(void)
 {
 	const char *trace = ktmp("proc.trace");
 	char script[4400];
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--preset", "process", "-o", (char *)trace,
-			 "--", "/bin/sh", "-c", script, NULL };
+	char *argv[] = {(char *)BENCHSCOPE, "run", "-q",      "--preset", "process", "-o",
+			(char *)trace,	    "--",  "/bin/sh", "-c",	  script,    NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i;
@@ -153,23 +156,35 @@ static void test_process_preset(void)
 /* Bad input: one-line error, non-zero exit, no crash. */
 static void test_missing_symbol_names_closest(void)
 {
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_nosuch, "-o",
-			 (char *)ktmp("x.trace"), "--", (char *)ITER_LOOP, "1", "1", NULL };
+	char *argv[] = {(char *)BENCHSCOPE,
+			"run",
+			"-q",
+			"--iter",
+			sym_nosuch,
+			"-o",
+			(char *)ktmp("x.trace"),
+			"--",
+			(char *)ITER_LOOP,
+			"1",
+			"1",
+			NULL};
 	struct kresult r;
 
 	krun(&r, argv);
 	CHECK_INT_EQ(r.exit_code, 2);
-	CHECK(strstr(r.err, "bs_iteration") != NULL); /* the closest match is named */
+	CHECK(strstr(r.err, "bs_iteration") != NULL);		 /* the closest match is named */
 	CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1); /* one line */
 }
 
 static void test_missing_binary_and_library(void)
 {
-	char *a1[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", "x:y", "--", "/nonexistent/harness", NULL };
-	char *a2[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", "libnosuchlib:fn", "--", (char *)ITER_LOOP,
-		       "1", "1", NULL };
-	char *a3[] = { (char *)BENCHSCOPE, "run", "-q", "--preset", "nosuch", "--", (char *)ITER_LOOP, NULL };
-	char *a4[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", "x:y", NULL };
+	char *a1[] = {(char *)BENCHSCOPE,     "run", "-q", "--iter", "x:y", "--",
+		      "/nonexistent/harness", NULL};
+	char *a2[] = {(char *)BENCHSCOPE, "run", "-q", "--iter", "libnosuchlib:fn", "--",
+		      (char *)ITER_LOOP,  "1",	 "1",  NULL};
+	char *a3[] = {(char *)BENCHSCOPE, "run", "-q", "--preset", "nosuch", "--",
+		      (char *)ITER_LOOP,  NULL};
+	char *a4[] = {(char *)BENCHSCOPE, "run", "-q", "--iter", "x:y", NULL};
 	struct kresult r;
 
 	krun(&r, a1);
@@ -190,8 +205,9 @@ static void test_missing_binary_and_library(void)
 static void test_probe_never_fires(void)
 {
 	const char *trace = ktmp("never.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
-			 (char *)ITER_LOOP, "0", "1", NULL };
+	char *argv[] = {(char *)BENCHSCOPE, "run", "-q",	  "--iter",
+			sym_iter,	    "-o",  (char *)trace, "--",
+			(char *)ITER_LOOP,  "0",   "1",		  NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 
@@ -213,8 +229,9 @@ static void test_probe_never_fires(void)
 static void test_harness_fails(void)
 {
 	const char *trace = ktmp("fail.trace");
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
-			 (char *)ITER_LOOP, "3", "100", "0", "1", "7", NULL };
+	char *argv[] = {
+	    (char *)BENCHSCOPE, "run", "-q",  "--iter", sym_iter, "-o", (char *)trace, "--",
+	    (char *)ITER_LOOP,	"3",   "100", "0",	"1",	  "7",	NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 
@@ -234,8 +251,9 @@ static void test_harness_fails(void)
  * appears; returns the trace read back (NULL after a failed check). */
 static struct bs_dataset *run_and_signal(int sig, const char *trace, struct kresult *r)
 {
-	char *argv[] = { (char *)BENCHSCOPE, "run", "-q", "--iter", sym_iter, "-o", (char *)trace, "--",
-			 (char *)ITER_LOOP, "100000", "1000", NULL };
+	char *argv[] = {(char *)BENCHSCOPE, "run",    "-q",	     "--iter",
+			sym_iter,	    "-o",     (char *)trace, "--",
+			(char *)ITER_LOOP,  "100000", "1000",	     NULL};
 
 	krun_sig(r, argv, 1500, sig, trace);
 	return kload(trace);

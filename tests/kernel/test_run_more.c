@@ -12,8 +12,20 @@ static void test_usdt_boundaries(void)
 {
 	const char *trace = ktmp("usdt.trace");
 	char b[4200], e[4200];
-	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--begin", b, "--end", e, "-o",
-			 (char *)trace, "--", (char *)kpath("progs/usdt_loop"), "100", "500", NULL };
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--begin",
+			b,
+			"--end",
+			e,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/usdt_loop"),
+			"100",
+			"500",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i, n_ok = 0;
@@ -47,8 +59,20 @@ static void test_usdt_boundaries(void)
 static void test_usdt_missing_names_closest(void)
 {
 	char b[4200], e[4200];
-	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--begin", b, "--end", e, "-o",
-			 (char *)ktmp("x.trace"), "--", (char *)kpath("progs/usdt_loop"), "1", "1", NULL };
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--begin",
+			b,
+			"--end",
+			e,
+			"-o",
+			(char *)ktmp("x.trace"),
+			"--",
+			(char *)kpath("progs/usdt_loop"),
+			"1",
+			"1",
+			NULL};
 	struct kresult r;
 
 	snprintf(b, sizeof(b), "usdt:%s:benchscope_test:iter_begn", kpath("progs/usdt_loop"));
@@ -63,8 +87,20 @@ static void test_user(void)
 {
 	const char *trace = ktmp("user.trace"), *idfile = ktmp("uid");
 	char script[600];
-	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--user", "nobody", "--preset",
-			 "process", "-o", (char *)trace, "--", "/bin/sh", "-c", script, NULL };
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--user",
+			"nobody",
+			"--preset",
+			"process",
+			"-o",
+			(char *)trace,
+			"--",
+			"/bin/sh",
+			"-c",
+			script,
+			NULL};
 	struct passwd *pw = getpwnam("nobody");
 	struct kresult r;
 	struct bs_dataset *ds;
@@ -93,8 +129,16 @@ static void test_user(void)
 	unlink(idfile);
 	unlink(trace);
 	{
-		char *bad[] = { (char *)kpath("benchscope"), "run", "-q", "--user", "no-such-user-x",
-				"--preset", "process", "--", "/bin/true", NULL };
+		char *bad[] = {(char *)kpath("benchscope"),
+			       "run",
+			       "-q",
+			       "--user",
+			       "no-such-user-x",
+			       "--preset",
+			       "process",
+			       "--",
+			       "/bin/true",
+			       NULL};
 		krun(&r, bad);
 		CHECK_INT_EQ(r.exit_code, 2);
 		CHECK(strstr(r.err, "no-such-user-x") != NULL);
@@ -109,8 +153,21 @@ static void test_begin_end_two_functions(void)
 {
 	const char *trace = ktmp("be.trace");
 	char b[4200], e[64] = "libc:nanosleep";
-	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--begin", b, "--end", e, "-o",
-			 (char *)trace, "--", (char *)kpath("progs/iter_loop"), "10", "1000", "3000", NULL };
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--begin",
+			b,
+			"--end",
+			e,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/iter_loop"),
+			"10",
+			"1000",
+			"3000",
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i;
@@ -143,9 +200,10 @@ static void test_report_reproduces_run(void)
 {
 	const char *trace = ktmp("rep.trace");
 	char sym[4200];
-	char *argv[] = { (char *)kpath("benchscope"), "run", "--iter", sym, "-o", (char *)trace, "--",
-			 (char *)kpath("progs/iter_loop"), "20", "300", NULL };
-	char *rep[] = { (char *)kpath("benchscope"), "report", (char *)trace, NULL };
+	char *argv[] = {
+	    (char *)kpath("benchscope"),      "run", "--iter", sym, "-o", (char *)trace, "--",
+	    (char *)kpath("progs/iter_loop"), "20",  "300",    NULL};
+	char *rep[] = {(char *)kpath("benchscope"), "report", (char *)trace, NULL};
 	static struct kresult r1, r2;
 	const char *o1, *o2;
 
@@ -167,9 +225,21 @@ static void test_report_reproduces_run(void)
 /* Without privileges: refused (6) in one line that names what is missing. */
 static void test_unprivileged(void)
 {
-	char *argv[] = { "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-			 "--inh-caps=-all", (char *)kpath("benchscope"), "run", "-q", "--preset", "process",
-			 "-o", "/tmp/bs-ktest-unpriv.trace", "--", "/bin/true", NULL };
+	char *argv[] = {"/usr/bin/setpriv",
+			"--reuid=65534",
+			"--regid=65534",
+			"--clear-groups",
+			"--inh-caps=-all",
+			(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"process",
+			"-o",
+			"/tmp/bs-ktest-unpriv.trace",
+			"--",
+			"/bin/true",
+			NULL};
 	struct kresult r;
 
 	if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK))
@@ -186,14 +256,24 @@ static void test_harness_killed_by_signal(void)
 {
 	const char *trace = ktmp("sig.trace");
 	char script[4400];
-	char *argv[] = { (char *)kpath("benchscope"), "run", "-q", "--preset", "process", "-o",
-			 (char *)trace, "--", "/bin/sh", "-c", script, NULL };
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"process",
+			"-o",
+			(char *)trace,
+			"--",
+			"/bin/sh",
+			"-c",
+			script,
+			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 
 	NEED_BPF();
-	snprintf(script, sizeof(script), "%s 1 1000; %s 1 1000; kill -SEGV $$", kpath("progs/iter_loop"),
-		 kpath("progs/iter_loop"));
+	snprintf(script, sizeof(script), "%s 1 1000; %s 1 1000; kill -SEGV $$",
+		 kpath("progs/iter_loop"), kpath("progs/iter_loop"));
 	krun(&r, argv);
 	CHECK_INT_EQ(r.exit_code, 4);
 	CHECK(strstr(r.err, "signal 11") != NULL);

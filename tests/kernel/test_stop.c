@@ -212,10 +212,11 @@ static void test_settle_cv(void)
 				spread = fmax(spread, fabs(window[k] / med - 1));
 		if (!disturbed && spread > 0.003) {
 			disturbed = true;
-			fprintf(stderr,
-				"    fork %zu: durations of iterations 10-15 spread %.2f %% from their "
-				"median (no kernel-seen interference): upper bound not checked\n",
-				i + 1, 100 * spread);
+			fprintf(
+			    stderr,
+			    "    fork %zu: durations of iterations 10-15 spread %.2f %% from their "
+			    "median (no kernel-seen interference): upper bound not checked\n",
+			    i + 1, 100 * spread);
 		}
 		if (!disturbed) {
 			quiet++;

@@ -258,8 +258,13 @@ static void test_from_trace_and_exec(void)
 	CHECK(a && b && !strcmp(a, b));
 	/* an export to stdout is all stdout carries: it parses as JSON */
 	{
-		char *argv3[] = {(char *)BENCHSCOPE, "waste", "--from-trace", (char *)trace,
-				 "--json", "-", NULL};
+		char *argv3[] = {(char *)BENCHSCOPE,
+				 "waste",
+				 "--from-trace",
+				 (char *)trace,
+				 "--json",
+				 "-",
+				 NULL};
 		json_object *j;
 
 		krun(&r2, argv3);
@@ -423,8 +428,8 @@ static void test_refused_without_watchpoints(void)
 	const char *trace = ktmp("r.trace"), *mark = ktmp("r.mark");
 	static struct kresult r;
 	char hv[160];
-	char *argv[] = {(char *)BENCHSCOPE, "waste", "-o", (char *)trace, "--", "/usr/bin/touch",
-			(char *)mark, NULL};
+	char *argv[] = {(char *)BENCHSCOPE, "waste",	  "-o", (char *)trace, "--",
+			"/usr/bin/touch",   (char *)mark, NULL};
 	char *pid1[] = {(char *)BENCHSCOPE, "waste", "-p", "1", "-o", (char *)trace, NULL};
 
 	NEED_BPF();

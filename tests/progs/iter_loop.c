@@ -40,7 +40,7 @@ __attribute__((noinline)) void bs_iteration(long w_us, long s_us)
 	while (cpu_us() < end)
 		x++;
 	if (s_us > 0) {
-		struct timespec ts = { s_us / 1000000, (s_us % 1000000) * 1000 };
+		struct timespec ts = {s_us / 1000000, (s_us % 1000000) * 1000};
 		nanosleep(&ts, NULL);
 	}
 }

@@ -23,7 +23,8 @@ static void BM_IO(benchmark::State &state)
 	int k = 0;
 	for (auto _ : state) {
 		off_t off = (off_t)(k % 256) * 4096;
-		if (pwrite(fd, buf.data(), buf.size(), off) < 0 || pread(fd, in.data(), in.size(), off) < 0)
+		if (pwrite(fd, buf.data(), buf.size(), off) < 0 ||
+		    pread(fd, in.data(), in.size(), off) < 0)
 			state.SkipWithError("I/O failed");
 		if ((++k & 255) == 0)
 			fdatasync(fd);

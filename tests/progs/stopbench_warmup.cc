@@ -24,7 +24,9 @@ static void BM_Warmup(benchmark::State &state)
 	double factor = 1;
 	for (auto _ : state) {
 		if ((k++ & 63) == 0) {
-			double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+			double t =
+			    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+				.count();
 			factor = 1 + 2 * std::exp(-t / 0.15);
 		}
 		benchmark::DoNotOptimize(work((int)(2000 * factor)));

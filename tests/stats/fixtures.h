@@ -42,8 +42,7 @@ static inline int fix_load(struct fixture *f, const char *file)
 	size_t cap = 0;
 
 	memset(f, 0, sizeof(*f));
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures/stats",
-		 file);
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures/stats", file);
 	fp = fopen(path, "r");
 	if (!fp) {
 		fprintf(stderr, "fixture %s: cannot open\n", path);
@@ -85,8 +84,7 @@ bad:
 
 /* the values of record name (NULL if absent, which fails the caller's
  * check); *n receives the count */
-static inline const double *fix_get(const struct fixture *f, const char *name,
-				    size_t *n)
+static inline const double *fix_get(const struct fixture *f, const char *name, size_t *n)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		if (!strcmp(f->r[i].name, name)) {

@@ -31,11 +31,9 @@ static bs_statistic_fn stat_by_name(const char *s)
 static void test_vs_scipy(void)
 {
 	static const char *const cases[][2] = {
-		{ "small", "mean" },     { "small", "median" },
-		{ "tied", "mean" },      { "skewed", "mean" },
-		{ "skewed", "median" },  { "skewed", "geomean" },
-		{ "bimodal", "mean" },   { "bimodal", "median" },
-		{ "iters", "mean" },     { "large", "mean" },
+	    {"small", "mean"},	  {"small", "median"},	 {"tied", "mean"},    {"skewed", "mean"},
+	    {"skewed", "median"}, {"skewed", "geomean"}, {"bimodal", "mean"}, {"bimodal", "median"},
+	    {"iters", "mean"},	  {"large", "mean"},
 	};
 	struct fixture f;
 	const double *par;
@@ -69,25 +67,22 @@ static void test_vs_scipy(void)
 			struct bs_ci ci;
 			const double *ref;
 
-			snprintf(k, sizeof(k), "%s.%s.%s", cases[c][0],
-				 cases[c][1], m ? "percentile" : "BCa");
+			snprintf(k, sizeof(k), "%s.%s.%s", cases[c][0], cases[c][1],
+				 m ? "percentile" : "BCa");
 			ref = fix_get(&f, k, NULL);
 			CHECK(ref != NULL);
 			if (!ref)
 				continue;
-			CHECK_INT_EQ(bs_bootstrap_ci(x, n,
-						     stat_by_name(cases[c][1]),
-						     NULL, m ? BS_CI_PERCENTILE
-							     : BS_CI_BCA,
-						     level, (size_t)B, rng, NULL,
-						     &ci),
+			CHECK_INT_EQ(bs_bootstrap_ci(x, n, stat_by_name(cases[c][1]), NULL,
+						     m ? BS_CI_PERCENTILE : BS_CI_BCA, level,
+						     (size_t)B, rng, NULL, &ci),
 				     BS_OK);
 			double tl = 5 * ref[1] * sqrt(1 + 1 / K) + floor_;
 			double th = 5 * ref[3] * sqrt(1 + 1 / K) + floor_;
 
 			if (fabs(ci.lo - ref[0]) > tl || fabs(ci.hi - ref[2]) > th)
-				FAILF("%s: [%g, %g] vs SciPy [%g, %g] tol %g %g",
-				      k, ci.lo, ci.hi, ref[0], ref[2], tl, th);
+				FAILF("%s: [%g, %g] vs SciPy [%g, %g] tol %g %g", k, ci.lo, ci.hi,
+				      ref[0], ref[2], tl, th);
 			CHECK(ci.lo <= ci.point && ci.point <= ci.hi);
 		}
 	}
@@ -101,10 +96,8 @@ out:
  * to rounding. */
 static void test_bca_fixed_replicates(void)
 {
-	static const char *const cases[][2] = { { "skewed", "mean" },
-						 { "bimodal", "median" },
-						 { "small", "mean" },
-						 { "iters", "geomean" } };
+	static const char *const cases[][2] = {
+	    {"skewed", "mean"}, {"bimodal", "median"}, {"small", "mean"}, {"iters", "geomean"}};
 	struct fixture f;
 
 	if (fix_load(&f, "boot.txt"))
@@ -126,15 +119,14 @@ static void test_bca_fixed_replicates(void)
 		CHECK(x && rep && ref && pr);
 		if (!x || !rep || !ref || !pr)
 			continue;
-		CHECK_INT_EQ(bs_bca_from_replicates(x, n, stat_by_name(cases[c][1]),
-						    NULL, rep, nr, 0.95, &ci),
+		CHECK_INT_EQ(bs_bca_from_replicates(x, n, stat_by_name(cases[c][1]), NULL, rep, nr,
+						    0.95, &ci),
 			     BS_OK);
 		CHECK_NEAR(ci.lo, ref[0], 0, 1e-12);
 		CHECK_NEAR(ci.hi, ref[1], 0, 1e-12);
 		CHECK_NEAR(ci.z0, ref[2], 1e-12, 1e-10);
 		CHECK_NEAR(ci.accel, ref[3], 1e-12, 1e-9); /* a ~ 0: rounding */
-		CHECK_INT_EQ(bs_percentile_from_replicates(rep, nr, 0, 0.95, &ci),
-			     BS_OK);
+		CHECK_INT_EQ(bs_percentile_from_replicates(rep, nr, 0, 0.95, &ci), BS_OK);
 		CHECK_NEAR(ci.lo, pr[0], 0, 1e-14);
 		CHECK_NEAR(ci.hi, pr[1], 0, 1e-14);
 	}
@@ -150,23 +142,23 @@ static void test_reproducible_and_replicates(void)
 	for (int i = 0; i < 50; i++)
 		x[i] = 100 + 0.37 * i + (i * 37 % 17);
 	gsl_rng_set(r, 7);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 50, bs_stat_median, NULL, BS_CI_BCA,
-				     0.9, 300, r, rep1, &a), BS_OK);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 50, bs_stat_median, NULL, BS_CI_BCA, 0.9, 300, r, rep1, &a),
+		     BS_OK);
 	gsl_rng_set(r, 7);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 50, bs_stat_median, NULL, BS_CI_BCA,
-				     0.9, 300, r, rep2, &b), BS_OK);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 50, bs_stat_median, NULL, BS_CI_BCA, 0.9, 300, r, rep2, &b),
+		     BS_OK);
 	CHECK(!memcmp(rep1, rep2, sizeof(rep1)));
 	CHECK(a.lo == b.lo && a.hi == b.hi);
 	/* replicates exposed: the interval follows from them */
 	struct bs_ci c;
 
-	CHECK_INT_EQ(bs_bca_from_replicates(x, 50, bs_stat_median, NULL, rep1,
-					    300, 0.9, &c), BS_OK);
+	CHECK_INT_EQ(bs_bca_from_replicates(x, 50, bs_stat_median, NULL, rep1, 300, 0.9, &c),
+		     BS_OK);
 	CHECK(c.lo == a.lo && c.hi == a.hi);
 	/* a different seed gives a different bootstrap distribution */
 	gsl_rng_set(r, 8);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 50, bs_stat_median, NULL, BS_CI_BCA,
-				     0.9, 300, r, rep2, &b), BS_OK);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 50, bs_stat_median, NULL, BS_CI_BCA, 0.9, 300, r, rep2, &b),
+		     BS_OK);
 	CHECK(memcmp(rep1, rep2, sizeof(rep1)));
 	/* median statistic agrees with bs_quantile */
 	double med, cp[50];
@@ -182,42 +174,45 @@ static void test_reproducible_and_replicates(void)
 
 static void test_bad_input(void)
 {
-	double x[] = { 1, 2, 3, 4 }, c[] = { 5, 5, 5, 5 }, nanx[] = { 1, NAN };
+	double x[] = {1, 2, 3, 4}, c[] = {5, 5, 5, 5}, nanx[] = {1, NAN};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	struct bs_ci ci;
 
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 0, bs_stat_mean, NULL, BS_CI_BCA, 0.95,
-				     100, r, NULL, &ci), BS_EEMPTY);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 1, bs_stat_mean, NULL, BS_CI_BCA, 0.95,
-				     100, r, NULL, &ci), BS_ETOOFEW);
-	CHECK_INT_EQ(bs_bootstrap_ci(nanx, 2, bs_stat_mean, NULL, BS_CI_BCA,
-				     0.95, 100, r, NULL, &ci), BS_ENONFINITE);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, BS_CI_BCA, 1.0,
-				     100, r, NULL, &ci), BS_EINVAL);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, BS_CI_BCA, 0.95,
-				     1, r, NULL, &ci), BS_EINVAL);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, 7, 0.95, 100, r,
-				     NULL, &ci), BS_EINVAL);
-	CHECK_INT_EQ(bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, BS_CI_BCA, 0.95,
-				     100, NULL, NULL, &ci), BS_EINVAL);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 0, bs_stat_mean, NULL, BS_CI_BCA, 0.95, 100, r, NULL, &ci),
+		     BS_EEMPTY);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 1, bs_stat_mean, NULL, BS_CI_BCA, 0.95, 100, r, NULL, &ci),
+		     BS_ETOOFEW);
+	CHECK_INT_EQ(
+	    bs_bootstrap_ci(nanx, 2, bs_stat_mean, NULL, BS_CI_BCA, 0.95, 100, r, NULL, &ci),
+	    BS_ENONFINITE);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, BS_CI_BCA, 1.0, 100, r, NULL, &ci),
+		     BS_EINVAL);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, BS_CI_BCA, 0.95, 1, r, NULL, &ci),
+		     BS_EINVAL);
+	CHECK_INT_EQ(bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, 7, 0.95, 100, r, NULL, &ci),
+		     BS_EINVAL);
+	CHECK_INT_EQ(
+	    bs_bootstrap_ci(x, 4, bs_stat_mean, NULL, BS_CI_BCA, 0.95, 100, NULL, NULL, &ci),
+	    BS_EINVAL);
 	/* zero variance: BCa undefined, percentile is the point */
-	CHECK_INT_EQ(bs_bootstrap_ci(c, 4, bs_stat_mean, NULL, BS_CI_BCA, 0.95,
-				     100, r, NULL, &ci), BS_EZEROVAR);
-	CHECK_INT_EQ(bs_bootstrap_ci(c, 4, bs_stat_mean, NULL, BS_CI_PERCENTILE,
-				     0.95, 100, r, NULL, &ci), BS_OK);
+	CHECK_INT_EQ(bs_bootstrap_ci(c, 4, bs_stat_mean, NULL, BS_CI_BCA, 0.95, 100, r, NULL, &ci),
+		     BS_EZEROVAR);
+	CHECK_INT_EQ(
+	    bs_bootstrap_ci(c, 4, bs_stat_mean, NULL, BS_CI_PERCENTILE, 0.95, 100, r, NULL, &ci),
+	    BS_OK);
 	CHECK(ci.lo == 5 && ci.hi == 5);
 	/* geomean of non-positive data */
-	double neg[] = { -1, 2, 3 };
+	double neg[] = {-1, 2, 3};
 
-	CHECK_INT_EQ(bs_bootstrap_ci(neg, 3, bs_stat_geomean, NULL,
-				     BS_CI_PERCENTILE, 0.95, 100, r, NULL, &ci),
+	CHECK_INT_EQ(bs_bootstrap_ci(neg, 3, bs_stat_geomean, NULL, BS_CI_PERCENTILE, 0.95, 100, r,
+				     NULL, &ci),
 		     BS_ENONFINITE);
 	double r1;
 
 	CHECK_INT_EQ(bs_lag1_autocorr(c, 4, &r1), BS_EZEROVAR);
 	CHECK_INT_EQ(bs_lag1_autocorr(x, 2, &r1), BS_ETOOFEW);
-	CHECK_INT_EQ(bs_block_bootstrap_ci(x, 4, 5, bs_stat_mean, NULL, 0.95,
-					   100, r, NULL, &ci), BS_EINVAL);
+	CHECK_INT_EQ(bs_block_bootstrap_ci(x, 4, 5, bs_stat_mean, NULL, 0.95, 100, r, NULL, &ci),
+		     BS_EINVAL);
 	gsl_rng_free(r);
 }
 
@@ -227,9 +222,9 @@ static void test_hierarchical(void)
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	/* 3 forks x 2 iterations x 2 invocations, each fork constant: only
 	 * the fork level varies, so the CI lies within the fork means */
-	double x[] = { 10, 10, 10, 10, 20, 20, 20, 20, 30, 30, 30, 30 };
-	size_t ni[] = { 2, 2, 2 }, nv[] = { 2, 2, 2, 2, 2, 2 };
-	struct bs_hier h = { x, 3, ni, nv };
+	double x[] = {10, 10, 10, 10, 20, 20, 20, 20, 30, 30, 30, 30};
+	size_t ni[] = {2, 2, 2}, nv[] = {2, 2, 2, 2, 2, 2};
+	struct bs_hier h = {x, 3, ni, nv};
 	struct bs_ci ci;
 	double rciw;
 
@@ -241,8 +236,8 @@ static void test_hierarchical(void)
 	/* resample means take only values (a + b + c) / 3 of fork means */
 	CHECK(fabs(ci.lo * 3 - round(ci.lo * 3)) < 1e-9 || ci.lo != ci.lo);
 	/* constant data: RCIW 0 */
-	double k[] = { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 };
-	struct bs_hier hk = { k, 3, ni, nv };
+	double k[] = {5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+	struct bs_hier hk = {k, 3, ni, nv};
 
 	CHECK_INT_EQ(bs_hier_rciw(&hk, 0.99, 200, r, &rciw, NULL), BS_OK);
 	CHECK_NEAR(rciw, 0, 0, 0);
@@ -253,7 +248,7 @@ static void test_hierarchical(void)
 
 	for (int i = 0; i < 100; i++)
 		y[i] = i + 1;
-	struct bs_hier hy = { y, 1, &one, NULL };
+	struct bs_hier hy = {y, 1, &one, NULL};
 
 	CHECK_INT_EQ(bs_hier_rciw(&hy, 0.99, 4000, r, &rciw, &ci), BS_OK);
 	double se = sqrt(833.25 / 100); /* population sd / sqrt(n) */
@@ -265,7 +260,7 @@ static void test_hierarchical(void)
 
 	for (int i = 0; i < 12; i++)
 		z[i] = 1.1 * x[i];
-	struct bs_hier hz = { z, 3, ni, nv };
+	struct bs_hier hz = {z, 3, ni, nv};
 
 	CHECK_INT_EQ(bs_hier_ratio_ci(&h, &hz, 0.95, 2000, r, &ci), BS_OK);
 	CHECK_NEAR(ci.point, 1.1, 1e-12, 0);
@@ -278,20 +273,20 @@ static void test_hierarchical(void)
 
 	for (int i = 0; i < 12; i++)
 		w[i] = 2 * k[i] + (i % 3) * 0.01;
-	struct bs_hier hw = { w, 3, ni, nv };
+	struct bs_hier hw = {w, 3, ni, nv};
 
 	CHECK_INT_EQ(bs_hier_ratio_ci(&hk, &hw, 0.95, 2000, r, &ci), BS_OK);
 	CHECK(ci.lo > 1.9 && ci.hi < 2.1);
 	/* bad input */
-	size_t zero[] = { 2, 0, 2 };
-	struct bs_hier hb = { x, 3, zero, NULL };
+	size_t zero[] = {2, 0, 2};
+	struct bs_hier hb = {x, 3, zero, NULL};
 
 	CHECK_INT_EQ(bs_hier_ci_mean(&hb, 0.99, 100, r, &ci), BS_EINVAL);
 	hb.n_forks = 0;
 	CHECK_INT_EQ(bs_hier_ci_mean(&hb, 0.99, 100, r, &ci), BS_EEMPTY);
-	double xn[] = { 1, INFINITY };
+	double xn[] = {1, INFINITY};
 	size_t two = 2;
-	struct bs_hier hn = { xn, 1, &two, NULL };
+	struct bs_hier hn = {xn, 1, &two, NULL};
 
 	CHECK_INT_EQ(bs_hier_ci_mean(&hn, 0.99, 100, r, &ci), BS_ENONFINITE);
 	gsl_rng_free(r);
@@ -308,7 +303,7 @@ static void test_block_and_acf(void)
 
 	if (fix_load(&f, "boot.txt"))
 		SKIP("fixture boot.txt missing");
-	const char *names[] = { "iters", "skewed" };
+	const char *names[] = {"iters", "skewed"};
 
 	for (int i = 0; i < 2; i++) {
 		char k[64];
@@ -340,20 +335,20 @@ static void test_block_and_acf(void)
 	struct bs_ci iid, blk;
 	double r1;
 
-	CHECK_INT_EQ(bs_bootstrap_ci(y, 400, bs_stat_mean, NULL,
-				     BS_CI_PERCENTILE, 0.95, 2000, r, NULL,
-				     &iid), BS_OK);
-	CHECK_INT_EQ(bs_block_bootstrap_ci(y, 400, 20, bs_stat_mean, NULL, 0.95,
-					   2000, r, &r1, &blk), BS_OK);
+	CHECK_INT_EQ(bs_bootstrap_ci(y, 400, bs_stat_mean, NULL, BS_CI_PERCENTILE, 0.95, 2000, r,
+				     NULL, &iid),
+		     BS_OK);
+	CHECK_INT_EQ(
+	    bs_block_bootstrap_ci(y, 400, 20, bs_stat_mean, NULL, 0.95, 2000, r, &r1, &blk), BS_OK);
 	CHECK(r1 > 0.6 && r1 < 0.95);
 	CHECK((blk.hi - blk.lo) > 2 * (iid.hi - iid.lo));
 	/* block length 1 is the iid bootstrap: similar width */
-	CHECK_INT_EQ(bs_block_bootstrap_ci(y, 400, 1, bs_stat_mean, NULL, 0.95,
-					   2000, r, NULL, &blk), BS_OK);
+	CHECK_INT_EQ(
+	    bs_block_bootstrap_ci(y, 400, 1, bs_stat_mean, NULL, 0.95, 2000, r, NULL, &blk), BS_OK);
 	CHECK_NEAR(blk.hi - blk.lo, iid.hi - iid.lo, 0, 0.15);
 	/* auto block length */
-	CHECK_INT_EQ(bs_block_bootstrap_ci(y, 400, 0, bs_stat_mean, NULL, 0.95,
-					   500, r, NULL, &blk), BS_OK);
+	CHECK_INT_EQ(bs_block_bootstrap_ci(y, 400, 0, bs_stat_mean, NULL, 0.95, 500, r, NULL, &blk),
+		     BS_OK);
 	gsl_rng_free(r);
 	fix_free(&f);
 }
@@ -366,7 +361,7 @@ static void test_block_and_acf(void)
  * mean + 6 sd, and the seed is fixed). */
 static void test_below4(void)
 {
-	static const uint32_t ns[] = { 1, 3, 7, 1000, BS_BELOW4_MAX };
+	static const uint32_t ns[] = {1, 3, 7, 1000, BS_BELOW4_MAX};
 	struct bs_xrng g;
 	uint32_t k[4];
 
@@ -380,7 +375,7 @@ static void test_below4(void)
 		}
 		CHECK_INT_EQ(bad, 0);
 	}
-	unsigned cnt[49] = { 0 };
+	unsigned cnt[49] = {0};
 	uint32_t t7 = -(7u * 7u) % (7u * 7u);
 	const int draws = 100000;
 

@@ -6,11 +6,10 @@
 
 #include "fixtures.h"
 
-
 static void test_summary_hand(void)
 {
 	/* values chosen so every field is known by hand */
-	double x[] = { 4, 1, 3, 2, 10 };
+	double x[] = {4, 1, 3, 2, 10};
 	struct bs_summary s;
 
 	CHECK_INT_EQ(bs_summarize(x, 5, &s), BS_OK);
@@ -29,7 +28,7 @@ static void test_summary_hand(void)
 
 static void test_summary_small_n(void)
 {
-	double one[] = { 7 }, two[] = { 2, 4 }, neg[] = { -1, 2, 3 };
+	double one[] = {7}, two[] = {2, 4}, neg[] = {-1, 2, 3};
 	struct bs_summary s;
 
 	CHECK_INT_EQ(bs_summarize(one, 1, &s), BS_OK);
@@ -47,7 +46,7 @@ static void test_summary_small_n(void)
 
 static void test_bad_input(void)
 {
-	double x[] = { 1, NAN, 3 }, y[] = { 1, INFINITY }, q;
+	double x[] = {1, NAN, 3}, y[] = {1, INFINITY}, q;
 	struct bs_summary s;
 
 	CHECK_INT_EQ(bs_summarize(x, 0, &s), BS_EEMPTY);
@@ -68,7 +67,7 @@ static void test_bad_input(void)
 
 static void test_quantile_hand(void)
 {
-	double x[] = { 10, 0, 30, 20 }, q;
+	double x[] = {10, 0, 30, 20}, q;
 
 	/* sorted 0 10 20 30: h = 3q */
 	CHECK_INT_EQ(bs_quantile(x, 4, 0.0, &q), BS_OK);
@@ -85,39 +84,35 @@ static void test_quantile_hand(void)
 
 static void test_outliers_hand(void)
 {
-	double x[] = { 10, 11, 12, 13, 500, 11, 12, 14, 9, 12 };
+	double x[] = {10, 11, 12, 13, 500, 11, 12, 14, 9, 12};
 	double kept[10], rem[10];
 	size_t ki[10], ri[10], nk, nr;
 
-	CHECK_INT_EQ(bs_outliers(x, 10, BS_OUTLIER_MAGNITUDE, 0, kept, ki, &nk,
-				 rem, ri, &nr), BS_OK);
+	CHECK_INT_EQ(bs_outliers(x, 10, BS_OUTLIER_MAGNITUDE, 0, kept, ki, &nk, rem, ri, &nr),
+		     BS_OK);
 	CHECK_INT_EQ(nk, 9);
 	CHECK_INT_EQ(nr, 1);
 	CHECK_NEAR(rem[0], 500, 0, 0);
 	CHECK_INT_EQ(ri[0], 4);
 	CHECK_INT_EQ(ki[4], 5);
-	CHECK_INT_EQ(bs_outliers(x, 10, BS_OUTLIER_TUKEY, 0, kept, NULL, &nk,
-				 rem, NULL, &nr), BS_OK);
+	CHECK_INT_EQ(bs_outliers(x, 10, BS_OUTLIER_TUKEY, 0, kept, NULL, &nk, rem, NULL, &nr),
+		     BS_OK);
 	CHECK_INT_EQ(nr, 1);
-	CHECK_INT_EQ(bs_outliers(x, 10, BS_OUTLIER_MAD, 0, NULL, NULL, &nk, rem,
-				 NULL, &nr), BS_OK);
+	CHECK_INT_EQ(bs_outliers(x, 10, BS_OUTLIER_MAD, 0, NULL, NULL, &nk, rem, NULL, &nr), BS_OK);
 	CHECK_INT_EQ(nr, 1);
 	CHECK_INT_EQ(nk + nr, 10);
 	/* MAD of 0: no scale, nothing removed */
-	double t[] = { 5, 5, 5, 5, 9 };
-	CHECK_INT_EQ(bs_outliers(t, 5, BS_OUTLIER_MAD, 0, NULL, NULL, &nk, NULL,
-				 NULL, &nr), BS_OK);
+	double t[] = {5, 5, 5, 5, 9};
+	CHECK_INT_EQ(bs_outliers(t, 5, BS_OUTLIER_MAD, 0, NULL, NULL, &nk, NULL, NULL, &nr), BS_OK);
 	CHECK_INT_EQ(nr, 0);
-	CHECK_INT_EQ(bs_outliers(t, 5, 99, 0, NULL, NULL, &nk, NULL, NULL, &nr),
+	CHECK_INT_EQ(bs_outliers(t, 5, 99, 0, NULL, NULL, &nk, NULL, NULL, &nr), BS_EINVAL);
+	CHECK_INT_EQ(bs_outliers(t, 5, BS_OUTLIER_TUKEY, -1, NULL, NULL, &nk, NULL, NULL, &nr),
 		     BS_EINVAL);
-	CHECK_INT_EQ(bs_outliers(t, 5, BS_OUTLIER_TUKEY, -1, NULL, NULL, &nk,
-				 NULL, NULL, &nr), BS_EINVAL);
-	CHECK_INT_EQ(bs_outliers(t, 0, BS_OUTLIER_TUKEY, 0, NULL, NULL, &nk,
-				 NULL, NULL, &nr), BS_EEMPTY);
+	CHECK_INT_EQ(bs_outliers(t, 0, BS_OUTLIER_TUKEY, 0, NULL, NULL, &nk, NULL, NULL, &nr),
+		     BS_EEMPTY);
 }
 
-static const char *const DS[] = { "small", "large", "tied", "skewed",
-				   "bimodal", "iters" };
+static const char *const DS[] = {"small", "large", "tied", "skewed", "bimodal", "iters"};
 
 /* NumPy reference: mean/median/sd/quantiles to 1e-12 relative (different
  * summation order), outlier indexes exactly */
@@ -161,10 +156,9 @@ static void test_numpy_reference(void)
 			CHECK_INT_EQ(bs_quantile(x, n, qs[i], &v), BS_OK);
 			CHECK_NEAR(v, q[i], 0, 1e-14);
 		}
-		static const enum bs_outlier_rule rules[] = {
-			BS_OUTLIER_MAGNITUDE, BS_OUTLIER_TUKEY, BS_OUTLIER_MAD
-		};
-		static const char *const rn[] = { "magnitude", "tukey", "mad" };
+		static const enum bs_outlier_rule rules[] = {BS_OUTLIER_MAGNITUDE, BS_OUTLIER_TUKEY,
+							     BS_OUTLIER_MAD};
+		static const char *const rn[] = {"magnitude", "tukey", "mad"};
 
 		for (int r2 = 0; r2 < 3; r2++) {
 			size_t idx[5000], nr, nk, ne;
@@ -172,8 +166,9 @@ static void test_numpy_reference(void)
 
 			snprintf(k, sizeof(k), "%s.out_%s", DS[d], rn[r2]);
 			e = fix_get(&f, k, &ne);
-			CHECK_INT_EQ(bs_outliers(x, n, rules[r2], 0, NULL, NULL,
-						 &nk, NULL, idx, &nr), BS_OK);
+			CHECK_INT_EQ(
+			    bs_outliers(x, n, rules[r2], 0, NULL, NULL, &nk, NULL, idx, &nr),
+			    BS_OK);
 			CHECK_INT_EQ(nr, ne);
 			CHECK_INT_EQ(nk + nr, n);
 			for (size_t i = 0; e && i < nr && i < ne; i++)

@@ -10,11 +10,11 @@
 
 #include "fixtures.h"
 
-#define IT(s, e) ((struct bs_iter){ (s), (e) })
+#define IT(s, e) ((struct bs_iter){(s), (e)})
 
 /* all overlapping pairs by brute force, in (a, b) order */
-static size_t brute(const struct bs_iter *a, size_t na, const struct bs_iter *b,
-		    size_t nb, struct bs_overlap *o)
+static size_t brute(const struct bs_iter *a, size_t na, const struct bs_iter *b, size_t nb,
+		    struct bs_overlap *o)
 {
 	size_t k = 0;
 
@@ -24,7 +24,7 @@ static size_t brute(const struct bs_iter *a, size_t na, const struct bs_iter *b,
 			int64_t e = a[i].end_ns < b[j].end_ns ? a[i].end_ns : b[j].end_ns;
 
 			if (s < e)
-				o[k++] = (struct bs_overlap){ i, j, s, e, 0 };
+				o[k++] = (struct bs_overlap){i, j, s, e, 0};
 		}
 	return k;
 }
@@ -34,26 +34,26 @@ static void test_overlaps_hand(void)
 	struct bs_overlap o[16];
 	size_t n;
 	/* A0 spans four B iterations; A1 overlaps the last of them */
-	struct bs_iter a[] = { IT(0, 100), IT(100, 200) };
-	struct bs_iter b[] = { IT(0, 10), IT(20, 30), IT(40, 50), IT(90, 120) };
+	struct bs_iter a[] = {IT(0, 100), IT(100, 200)};
+	struct bs_iter b[] = {IT(0, 10), IT(20, 30), IT(40, 50), IT(90, 120)};
 
 	CHECK_INT_EQ(bs_duet_overlaps(a, 2, b, 4, o, &n), BS_OK);
 	CHECK_INT_EQ(n, 5);
-	static const size_t ea[] = { 0, 0, 0, 0, 1 }, eb[] = { 0, 1, 2, 3, 3 };
+	static const size_t ea[] = {0, 0, 0, 0, 1}, eb[] = {0, 1, 2, 3, 3};
 
 	for (size_t i = 0; i < n && i < 5; i++) {
 		CHECK_INT_EQ(o[i].a, ea[i]);
 		CHECK_INT_EQ(o[i].b, eb[i]);
 	}
-	CHECK_NEAR(o[0].rate, 0.1, 1e-15, 0);  /* 10/100 vs 10/10 */
-	CHECK_NEAR(o[3].rate, 0.1, 1e-15, 0);  /* 10/100 vs 10/30 */
-	CHECK_NEAR(o[4].rate, 0.2, 1e-15, 0);  /* 20/100 vs 20/30 */
+	CHECK_NEAR(o[0].rate, 0.1, 1e-15, 0); /* 10/100 vs 10/10 */
+	CHECK_NEAR(o[3].rate, 0.1, 1e-15, 0); /* 10/100 vs 10/30 */
+	CHECK_NEAR(o[4].rate, 0.2, 1e-15, 0); /* 20/100 vs 20/30 */
 	CHECK(o[4].start_ns == 100 && o[4].end_ns == 120);
 	/* the same with the sides swapped */
 	CHECK_INT_EQ(bs_duet_overlaps(b, 4, a, 2, o, &n), BS_OK);
 	CHECK_INT_EQ(n, 5);
 	/* touching intervals do not overlap */
-	struct bs_iter t1[] = { IT(0, 10), IT(20, 30) }, t2[] = { IT(10, 20), IT(30, 40) };
+	struct bs_iter t1[] = {IT(0, 10), IT(20, 30)}, t2[] = {IT(10, 20), IT(30, 40)};
 
 	CHECK_INT_EQ(bs_duet_overlaps(t1, 2, t2, 2, o, &n), BS_OK);
 	CHECK_INT_EQ(n, 0);
@@ -69,12 +69,12 @@ static void test_overlaps_hand(void)
 	CHECK_INT_EQ(n, 0);
 	CHECK_INT_EQ(bs_duet_overlaps(NULL, 0, NULL, 0, NULL, &n), BS_OK);
 	/* zero-duration iteration overlaps nothing */
-	struct bs_iter z[] = { IT(5, 5) };
+	struct bs_iter z[] = {IT(5, 5)};
 
 	CHECK_INT_EQ(bs_duet_overlaps(z, 1, t1, 2, o, &n), BS_OK);
 	CHECK_INT_EQ(n, 0);
 	/* bad sides */
-	struct bs_iter neg[] = { IT(10, 5) }, uns[] = { IT(0, 10), IT(5, 20) };
+	struct bs_iter neg[] = {IT(10, 5)}, uns[] = {IT(0, 10), IT(5, 20)};
 
 	CHECK_INT_EQ(bs_duet_overlaps(neg, 1, t1, 2, o, &n), BS_ENEGATIVE);
 	CHECK_INT_EQ(bs_duet_overlaps(t1, 2, uns, 2, o, &n), BS_EINVAL);
@@ -124,11 +124,11 @@ static void test_overlaps_random(void)
 
 static void test_pairs_and_overlap_time(void)
 {
-	struct bs_iter a[] = { IT(0, 100), IT(100, 200), IT(200, 300) };
-	struct bs_iter b[] = { IT(0, 100), IT(100, 200), IT(200, 300) };
-	struct bs_iter c[] = { IT(50, 150), IT(150, 250) };
-	struct bs_duet_run run = { .a = a, .na = 3, .b = b, .nb = 3 },
-			   run2 = { .a = a, .na = 3, .b = c, .nb = 2 };
+	struct bs_iter a[] = {IT(0, 100), IT(100, 200), IT(200, 300)};
+	struct bs_iter b[] = {IT(0, 100), IT(100, 200), IT(200, 300)};
+	struct bs_iter c[] = {IT(50, 150), IT(150, 250)};
+	struct bs_duet_run run = {.a = a, .na = 3, .b = b, .nb = 3},
+			   run2 = {.a = a, .na = 3, .b = c, .nb = 2};
 	struct bs_pair p[8];
 	size_t n;
 	double ov;
@@ -151,7 +151,7 @@ static void test_pairs_and_overlap_time(void)
 
 static void test_slow_b_and_speedup(void)
 {
-	struct bs_iter b[] = { IT(0, 10), IT(15, 25), IT(30, 40) }, o[3];
+	struct bs_iter b[] = {IT(0, 10), IT(15, 25), IT(30, 40)}, o[3];
 
 	CHECK_INT_EQ(bs_duet_slow_b(b, 3, 0.1, o), BS_OK);
 	CHECK(o[0].start_ns == 0 && o[0].end_ns == 11);
@@ -161,10 +161,10 @@ static void test_slow_b_and_speedup(void)
 	CHECK_INT_EQ(bs_duet_slow_b(b, 3, 0, o), BS_OK);
 	CHECK(!memcmp(b, o, sizeof(b)));
 
-	struct bs_iter sa[] = { IT(0, 50), IT(50, 100) }, sb[] = { IT(100, 150), IT(150, 200) };
-	struct bs_iter da[] = { IT(0, 55), IT(55, 110) }, db[] = { IT(2, 62), IT(62, 120) };
-	struct bs_duet_run seq = { .a = sa, .na = 2, .b = sb, .nb = 2 },
-			   duet = { .a = da, .na = 2, .b = db, .nb = 2 };
+	struct bs_iter sa[] = {IT(0, 50), IT(50, 100)}, sb[] = {IT(100, 150), IT(150, 200)};
+	struct bs_iter da[] = {IT(0, 55), IT(55, 110)}, db[] = {IT(2, 62), IT(62, 120)};
+	struct bs_duet_run seq = {.a = sa, .na = 2, .b = sb, .nb = 2},
+			   duet = {.a = da, .na = 2, .b = db, .nb = 2};
 	double sp;
 
 	CHECK_INT_EQ(bs_runtime_speedup(&seq, 1, &duet, 1, &sp), BS_OK);
@@ -175,8 +175,7 @@ static void test_slow_b_and_speedup(void)
 /* a sync duet where B = A (1 + s) + tiny noise and A varies 15 % between
  * iterations: the paired CI test detects 1 %, the unpaired U test needs
  * more; at s = 0 neither reports a difference. Known by construction. */
-static void make_duet(struct bs_iter *a, struct bs_iter *b, int runs, int n,
-		      gsl_rng *r)
+static void make_duet(struct bs_iter *a, struct bs_iter *b, int runs, int n, gsl_rng *r)
 {
 	for (int k = 0; k < runs; k++) {
 		int64_t t = 1000000000LL * k;
@@ -199,15 +198,14 @@ static void test_mds_known(void)
 	static struct bs_iter a[R * N], b[R * N];
 	struct bs_duet_run runs[R];
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	struct bs_duet_opts o = { .type = BS_DUET_SYNC, .seed = 1,
-				  .n_resamples = 2000 };
+	struct bs_duet_opts o = {.type = BS_DUET_SYNC, .seed = 1, .n_resamples = 2000};
 	struct bs_duet_result res;
 	struct bs_mds m;
 
 	gsl_rng_set(r, 99);
 	make_duet(a, b, R, N, r);
 	for (int k = 0; k < R; k++)
-		runs[k] = (struct bs_duet_run){ .a = a + k * N, .na = N, .b = b + k * N, .nb = N };
+		runs[k] = (struct bs_duet_run){.a = a + k * N, .na = N, .b = b + k * N, .nb = N};
 	CHECK_INT_EQ(bs_duet_analyze(runs, R, &o, &res), BS_OK);
 	CHECK_INT_EQ(res.n_obs, R);
 	CHECK_INT_EQ(res.n_pairs, R * N);
@@ -229,7 +227,7 @@ static void test_mds_known(void)
 
 	for (int k = 0; k < R; k++) {
 		bs_duet_slow_b(b + k * N, N, 0.03, slow + k * N);
-		sr[k] = (struct bs_duet_run){ .a = a + k * N, .na = N, .b = slow + k * N, .nb = N };
+		sr[k] = (struct bs_duet_run){.a = a + k * N, .na = N, .b = slow + k * N, .nb = N};
 	}
 	o.type = BS_DUET_SYNC;
 	CHECK_INT_EQ(bs_duet_analyze(sr, R, &o, &res), BS_OK);
@@ -253,7 +251,7 @@ static void test_scores(void)
 	static double sa[R * N], sb[R * N];
 	struct bs_duet_run runs[R], sruns[R];
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	struct bs_duet_opts o = { .type = BS_DUET_ASYNC, .seed = 3, .n_resamples = 2000 };
+	struct bs_duet_opts o = {.type = BS_DUET_ASYNC, .seed = 3, .n_resamples = 2000};
 	struct bs_duet_result d, s;
 	struct bs_mds md, ms;
 
@@ -264,7 +262,7 @@ static void test_scores(void)
 		sb[i] = (double)(b[i].end_ns - b[i].start_ns) / 1024;
 	}
 	for (int k = 0; k < R; k++) {
-		runs[k] = (struct bs_duet_run){ .a = a + k * N, .na = N, .b = b + k * N, .nb = N };
+		runs[k] = (struct bs_duet_run){.a = a + k * N, .na = N, .b = b + k * N, .nb = N};
 		sruns[k] = runs[k];
 		sruns[k].score_a = sa + k * N;
 		sruns[k].score_b = sb + k * N;
@@ -332,15 +330,15 @@ static void test_real_duet(void)
 		char k[32];
 		size_t no, ne;
 
-		runs[r] = (struct bs_duet_run){ .a = it[2 * r], .na = 10, .b = it[2 * r + 1], .nb = 10 };
+		runs[r] =
+		    (struct bs_duet_run){.a = it[2 * r], .na = 10, .b = it[2 * r + 1], .nb = 10};
 		snprintf(k, sizeof(k), "run%d.overlaps", r);
 		const double *e = fix_get(&f, k, &ne);
 
 		CHECK(e != NULL);
 		if (!e)
 			goto out;
-		CHECK_INT_EQ(bs_duet_overlaps(it[2 * r], 10, it[2 * r + 1], 10, o, &no),
-			     BS_OK);
+		CHECK_INT_EQ(bs_duet_overlaps(it[2 * r], 10, it[2 * r + 1], 10, o, &no), BS_OK);
 		CHECK_INT_EQ(no * 5, ne);
 		for (size_t i = 0; i < no && 5 * i < ne; i++) {
 			CHECK_INT_EQ(o[i].a, e[5 * i]);
@@ -353,7 +351,7 @@ static void test_real_duet(void)
 	/* async CI test with runs merged (20 pairs; run means would leave 2
 	 * observations) vs scipy.stats.bootstrap(BCa, 9999): Monte-Carlo
 	 * tolerance as in test_boot (K = 20 SciPy seeds, 5 sd) */
-	struct bs_duet_opts o = { .type = BS_DUET_ASYNC, .runs_merged = 1, .seed = 4 };
+	struct bs_duet_opts o = {.type = BS_DUET_ASYNC, .runs_merged = 1, .seed = 4};
 	struct bs_duet_result res;
 	size_t nm;
 	const double *merged = fix_get(&f, "async.merged", &nm);
@@ -372,8 +370,7 @@ static void test_real_duet(void)
 	double tl = 5 * bca[1] * sqrt(1.05), th = 5 * bca[3] * sqrt(1.05);
 
 	if (fabs(res.ci.lo - bca[0]) > tl || fabs(res.ci.hi - bca[2]) > th)
-		FAILF("duet CI [%g, %g] vs SciPy [%g, %g]", res.ci.lo, res.ci.hi,
-		      bca[0], bca[2]);
+		FAILF("duet CI [%g, %g] vs SciPy [%g, %g]", res.ci.lo, res.ci.hi, bca[0], bca[2]);
 	CHECK_NEAR(res.rel_ci_width, (res.ci.hi - res.ci.lo) / gm[0], 0, 1e-12);
 	CHECK(res.u.u1 == u[0]);
 	CHECK_NEAR(res.u.p, u[1], 0, 1e-9);
@@ -405,11 +402,12 @@ out:
 
 static void test_analyze_bad_input(void)
 {
-	struct bs_iter a[] = { IT(0, 10), IT(10, 20), IT(20, 30) };
-	struct bs_iter neg[] = { IT(0, 10), IT(20, 15) };
-	struct bs_duet_run runs[2] = { { .a = a, .na = 3, .b = a, .nb = 3 }, { .a = a, .na = 3, .b = a, .nb = 3 } };
+	struct bs_iter a[] = {IT(0, 10), IT(10, 20), IT(20, 30)};
+	struct bs_iter neg[] = {IT(0, 10), IT(20, 15)};
+	struct bs_duet_run runs[2] = {{.a = a, .na = 3, .b = a, .nb = 3},
+				      {.a = a, .na = 3, .b = a, .nb = 3}};
 	struct bs_duet_result res;
-	struct bs_duet_opts o = { .type = BS_DUET_SYNC, .runs_merged = 1 };
+	struct bs_duet_opts o = {.type = BS_DUET_SYNC, .runs_merged = 1};
 
 	CHECK_INT_EQ(bs_duet_analyze(runs, 0, &o, &res), BS_EEMPTY);
 	/* identical A and B: every X is 0 */
@@ -429,16 +427,16 @@ static void test_analyze_bad_input(void)
 static void test_verdict_text(void)
 {
 	struct bs_verdict v;
-	struct bs_ci ci = { .point = -30, .lo = -50, .hi = -10, .level = 0.95 };
+	struct bs_ci ci = {.point = -30, .lo = -50, .hi = -10, .level = 0.95};
 
 	CHECK_INT_EQ(bs_verdict_make(1000, &ci, NAN, NAN, &v), BS_OK);
 	CHECK_INT_EQ(v.kind, BS_VERDICT_SLOWER);
 	CHECK(!strcmp(v.text, "B is 3.0 % slower than A, 95 % CI [1.0, 5.0] %"));
-	ci = (struct bs_ci){ .point = 20, .lo = 5, .hi = 35, .level = 0.95 };
+	ci = (struct bs_ci){.point = 20, .lo = 5, .hi = 35, .level = 0.95};
 	CHECK_INT_EQ(bs_verdict_make(1000, &ci, NAN, NAN, &v), BS_OK);
 	CHECK_INT_EQ(v.kind, BS_VERDICT_FASTER);
 	CHECK(!strcmp(v.text, "B is 2.0 % faster than A, 95 % CI [0.5, 3.5] %"));
-	ci = (struct bs_ci){ .point = 1, .lo = -10, .hi = 21, .level = 0.95 };
+	ci = (struct bs_ci){.point = 1, .lo = -10, .hi = 21, .level = 0.95};
 	CHECK_INT_EQ(bs_verdict_make(1000, &ci, 0.04, 0.15, &v), BS_OK);
 	CHECK_INT_EQ(v.kind, BS_VERDICT_NO_DIFFERENCE);
 	CHECK(!strcmp(v.text, "no difference detected (95 % CI [-2.1, 1.0] %); "

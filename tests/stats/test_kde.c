@@ -9,8 +9,7 @@
 
 static void test_bandwidth_and_density(void)
 {
-	static const char *const ds[] = { "small", "large", "tied", "skewed",
-					  "bimodal", "iters" };
+	static const char *const ds[] = {"small", "large", "tied", "skewed", "bimodal", "iters"};
 	struct fixture f, d;
 	size_t n, nd;
 
@@ -53,9 +52,8 @@ static void test_bandwidth_and_density(void)
  * via it SciPy's gaussian_kde), same data: rounding-level agreement. */
 static void test_kld_vs_reference(void)
 {
-	static const char *const cases[] = { "same", "shifted", "bimodal_half",
-					     "skewed", "tied", "one_vs_two",
-					     "point", "bench_2x500" };
+	static const char *const cases[] = {"same", "shifted",	  "bimodal_half", "skewed",
+					    "tied", "one_vs_two", "point",	  "bench_2x500"};
 	struct fixture f;
 
 	if (fix_load(&f, "kld.txt"))
@@ -117,7 +115,7 @@ static void test_kld_known(void)
 	CHECK_NEAR(r.p, s.p, 1e-12, 0);
 	CHECK(r.p < 1 && r.p > 0.5);
 	/* zero spread on both sides at different values */
-	double c1[] = { 3, 3 }, c2[] = { 9, 9 };
+	double c1[] = {3, 3}, c2[] = {9, 9};
 
 	CHECK_INT_EQ(bs_kld_prob(c1, 2, c2, 2, 0, &r), BS_OK);
 	CHECK_NEAR(r.p, 0, 0, 0);
@@ -161,8 +159,7 @@ static void test_kde_vs_direct(void)
 			}
 			ref /= n * h * sqrt(2 * M_PI);
 			if (fabs(dens[k] - ref) > 1e-10 * ref + 1e-300) {
-				FAILF("trial %d grid %d: %.17g vs %.17g", trial, k,
-				      dens[k], ref);
+				FAILF("trial %d grid %d: %.17g vs %.17g", trial, k, dens[k], ref);
 				break;
 			}
 		}
@@ -172,8 +169,8 @@ static void test_kde_vs_direct(void)
 
 static void test_bad_input(void)
 {
-	double x[] = { 1, 2, 3 }, neg[] = { 1, -2 }, nx[] = { 1, NAN }, h;
-	double c[] = { 4, 4, 4 }, dens[4];
+	double x[] = {1, 2, 3}, neg[] = {1, -2}, nx[] = {1, NAN}, h;
+	double c[] = {4, 4, 4}, dens[4];
 	struct bs_kld r;
 
 	CHECK_INT_EQ(bs_kld_prob(x, 0, x, 3, 0, &r), BS_EEMPTY);

@@ -12,13 +12,12 @@
 static void test_vs_scipy(void)
 {
 	static const char *const cases[] = {
-		"exact_small", "exact_8_30", "exact_3_200", "exact_separated",
-		"exact_1_1", "asym_9_9", "ties_small", "tied_ints", "large",
-		"identical", "skewed_vs_iters",
+	    "exact_small", "exact_8_30", "exact_3_200",	    "exact_separated",
+	    "exact_1_1",   "asym_9_9",	 "ties_small",	    "tied_ints",
+	    "large",	   "identical",	 "skewed_vs_iters",
 	};
-	static const char *const alts[] = { "two-sided", "less", "greater" };
-	static const enum bs_alternative av[] = { BS_TWO_SIDED, BS_LESS,
-						  BS_GREATER };
+	static const char *const alts[] = {"two-sided", "less", "greater"};
+	static const enum bs_alternative av[] = {BS_TWO_SIDED, BS_LESS, BS_GREATER};
 	struct fixture f;
 
 	if (fix_load(&f, "mwu.txt"))
@@ -59,7 +58,7 @@ static void test_vs_scipy(void)
 /* Textbook example (Shier 2004, in SciPy's docs): U = 17, p = 1/9 */
 static void test_hand(void)
 {
-	double m[] = { 19, 22, 16, 29, 24 }, w[] = { 20, 11, 17, 12 };
+	double m[] = {19, 22, 16, 29, 24}, w[] = {20, 11, 17, 12};
 	struct bs_mwu r;
 	double p;
 
@@ -89,7 +88,7 @@ static void test_hand(void)
 
 static void test_bad_input(void)
 {
-	double x[] = { 1, 2, 3 }, t[] = { 4, 4, 4 }, nx[] = { 1, NAN };
+	double x[] = {1, 2, 3}, t[] = {4, 4, 4}, nx[] = {1, NAN};
 	struct bs_mwu r;
 
 	CHECK_INT_EQ(bs_mannwhitneyu(x, 0, x, 3, BS_TWO_SIDED, &r), BS_EEMPTY);

@@ -8,11 +8,11 @@
 
 #include "fixtures.h"
 
-static size_t inv20[60], forks_ni[5] = { 10, 10, 10, 10, 10 }, forks_nv[50];
+static size_t inv20[60], forks_ni[5] = {10, 10, 10, 10, 10}, forks_nv[50];
 
 static void test_warmup_vs_reference(void)
 {
-	static const size_t uptos[] = { 6, 7, 12, 30, 60 };
+	static const size_t uptos[] = {6, 7, 12, 30, 60};
 	struct fixture f;
 	size_t n_it, n_inv;
 
@@ -25,12 +25,12 @@ static void test_warmup_vs_reference(void)
 	if (!it || !inv)
 		goto out;
 	size_t n1 = n_it;
-	struct bs_hier hs = { it, 1, &n1, NULL };
+	struct bs_hier hs = {it, 1, &n1, NULL};
 	size_t n60 = 60;
-	struct bs_hier hi = { inv, 1, &n60, inv20 };
+	struct bs_hier hi = {inv, 1, &n60, inv20};
 
 	for (int c = 0; c < 2; c++) {
-		struct bs_stop_cfg cfg = { .crit = c ? BS_CRIT_KLD : BS_CRIT_CV };
+		struct bs_stop_cfg cfg = {.crit = c ? BS_CRIT_KLD : BS_CRIT_CV};
 
 		for (size_t u = 0; u < 5; u++) {
 			for (int w = 0; w < 2; w++) {
@@ -38,28 +38,26 @@ static void test_warmup_vs_reference(void)
 				double v[5];
 				size_t nr;
 
-				snprintf(k, sizeof(k), "warm.%s.%s.%zu",
-					 w ? "inv" : "single", c ? "kld" : "cv",
-					 uptos[u]);
+				snprintf(k, sizeof(k), "warm.%s.%s.%zu", w ? "inv" : "single",
+					 c ? "kld" : "cv", uptos[u]);
 				const double *ref = fix_get(&f, k, &nr);
 
 				CHECK(ref && nr == 5);
 				if (!ref)
 					continue;
-				CHECK_INT_EQ(bs_warmup_vector(&cfg, w ? &hi : &hs,
-							      uptos[u], NULL, v),
-					     BS_OK);
+				CHECK_INT_EQ(
+				    bs_warmup_vector(&cfg, w ? &hi : &hs, uptos[u], NULL, v),
+				    BS_OK);
 				for (int e = 0; e < 5; e++)
 					if (fabs(v[e] - ref[e]) > 1e-9 * fabs(ref[e]) + 1e-12)
-						FAILF("%s[%d]: %.17g vs %.17g", k, e,
-						      v[e], ref[e]);
+						FAILF("%s[%d]: %.17g vs %.17g", k, e, v[e], ref[e]);
 			}
 		}
 	}
 	/* RCIW: Monte-Carlo tolerance, 5 sd of the Python spread over K
 	 * seeds, scaled by sqrt(1 + 1/K) */
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	struct bs_stop_cfg cfg = { .crit = BS_CRIT_RCIW };
+	struct bs_stop_cfg cfg = {.crit = BS_CRIT_RCIW};
 	const double *K = fix_get(&f, "rciw_seeds", NULL);
 
 	gsl_rng_set(rng, 11);
@@ -81,8 +79,7 @@ static void test_warmup_vs_reference(void)
 			double tol = 5 * sd[e] * sqrt(1 + 1 / K[0]);
 
 			if (fabs(v[e] - m[e]) > tol)
-				FAILF("rciw warmup %zu[%d]: %g vs %g +- %g", u, e,
-				      v[e], m[e], tol);
+				FAILF("rciw warmup %zu[%d]: %g vs %g +- %g", u, e, v[e], m[e], tol);
 		}
 	}
 	gsl_rng_free(rng);
@@ -107,11 +104,11 @@ static void test_fork_vs_reference(void)
 	CHECK(x && n == 1500 && rcv && rkl && rm && rs && K);
 	if (!x || !rcv || !rkl || !rm || !rs || !K)
 		goto out;
-	struct bs_hier h = { x, 5, forks_ni, forks_nv };
+	struct bs_hier h = {x, 5, forks_ni, forks_nv};
 	double v[5];
 	size_t nv;
-	struct bs_stop_cfg cv = { .crit = BS_CRIT_CV }, kl = { .crit = BS_CRIT_KLD },
-			   rc = { .crit = BS_CRIT_RCIW };
+	struct bs_stop_cfg cv = {.crit = BS_CRIT_CV}, kl = {.crit = BS_CRIT_KLD},
+			   rc = {.crit = BS_CRIT_RCIW};
 
 	CHECK_INT_EQ(bs_fork_vector(&cv, &h, NULL, v, &nv), BS_OK);
 	CHECK_INT_EQ(nv, 5);
@@ -133,10 +130,10 @@ static void test_fork_vs_reference(void)
 	}
 	/* incremental object: the same vectors, fork by fork */
 	for (int c = 0; c < 3; c++) {
-		struct bs_stop_cfg cfg = { .crit = c == 0 ? BS_CRIT_CV
-						   : c == 1 ? BS_CRIT_KLD
-							    : BS_CRIT_RCIW,
-					   .seed = 9 };
+		struct bs_stop_cfg cfg = {.crit = c == 0   ? BS_CRIT_CV
+						  : c == 1 ? BS_CRIT_KLD
+							   : BS_CRIT_RCIW,
+					  .seed = 9};
 		int err, stable;
 		struct bs_stopper *st = bs_stopper_new(&cfg, &err);
 		double vec[5];
@@ -146,9 +143,9 @@ static void test_fork_vs_reference(void)
 		if (!st)
 			continue;
 		for (int fk = 0; fk < 5; fk++) {
-			CHECK_INT_EQ(bs_stopper_fork_add(st, x + 300 * fk, 10,
-							 forks_nv, &stable, vec,
-							 &nvec), BS_OK);
+			CHECK_INT_EQ(bs_stopper_fork_add(st, x + 300 * fk, 10, forks_nv, &stable,
+							 vec, &nvec),
+				     BS_OK);
 		}
 		if (c == 0) {
 			CHECK_INT_EQ(nvec, 5);
@@ -161,8 +158,7 @@ static void test_fork_vs_reference(void)
 		} else {
 			CHECK_INT_EQ(nvec, 5);
 			for (int i = 0; i < 5; i++)
-				CHECK(fabs(vec[i] - rm[i]) <=
-				      5 * rs[i] * sqrt(1 + 1 / K[0]));
+				CHECK(fabs(vec[i] - rm[i]) <= 5 * rs[i] * sqrt(1 + 1 / K[0]));
 		}
 		bs_stopper_free(st);
 	}
@@ -191,13 +187,12 @@ static void settle(int i, int k, double *inv)
 
 static void test_settles_at_k_plus_window(void)
 {
-	static const enum bs_criterion crits[] = { BS_CRIT_CV, BS_CRIT_RCIW,
-						   BS_CRIT_KLD };
+	static const enum bs_criterion crits[] = {BS_CRIT_CV, BS_CRIT_RCIW, BS_CRIT_KLD};
 
 	for (int c = 0; c < 3; c++) {
 		for (int k = 1; k <= 12; k += 11) {
-			struct bs_stop_cfg cfg = { .crit = crits[c], .seed = 3,
-						   .rciw_resamples = 300 };
+			struct bs_stop_cfg cfg = {
+			    .crit = crits[c], .seed = 3, .rciw_resamples = 300};
 			int err, stable = 0, first = -1;
 			struct bs_stopper *st = bs_stopper_new(&cfg, &err);
 			double inv[20], vec[5];
@@ -209,23 +204,23 @@ static void test_settles_at_k_plus_window(void)
 				size_t nvec;
 
 				settle(i, k, inv);
-				CHECK_INT_EQ(bs_stopper_warmup_add(st, inv, 20, &stable,
-								   vec, &nvec),
-					     BS_OK);
+				CHECK_INT_EQ(
+				    bs_stopper_warmup_add(st, inv, 20, &stable, vec, &nvec), BS_OK);
 				CHECK_INT_EQ(nvec, i >= 6 ? 5 : 0);
 				if (stable && first < 0)
 					first = i;
 			}
 			if (first != k + 6)
 				FAILF("criterion %d, k = %d: stable first at %d, "
-				      "expected %d", crits[c], k, first, k + 6);
+				      "expected %d",
+				      crits[c], k, first, k + 6);
 			CHECK(stable);
 			/* a new fork forgets the window */
 			bs_stopper_next_fork(st);
 			size_t nvec;
 
-			CHECK_INT_EQ(bs_stopper_warmup_add(st, inv, 20, &stable, NULL,
-							   &nvec), BS_OK);
+			CHECK_INT_EQ(bs_stopper_warmup_add(st, inv, 20, &stable, NULL, &nvec),
+				     BS_OK);
 			CHECK(!stable && nvec == 0);
 			bs_stopper_free(st);
 		}
@@ -246,10 +241,10 @@ static void test_incremental_equals_batch(void)
 	if (!inv)
 		goto out;
 	size_t n60 = 60;
-	struct bs_hier h = { inv, 1, &n60, inv20 };
+	struct bs_hier h = {inv, 1, &n60, inv20};
 
 	for (int c = 0; c < 2; c++) {
-		struct bs_stop_cfg cfg = { .crit = c ? BS_CRIT_KLD : BS_CRIT_CV };
+		struct bs_stop_cfg cfg = {.crit = c ? BS_CRIT_KLD : BS_CRIT_CV};
 		int err, stable, bstable;
 		struct bs_stopper *st = bs_stopper_new(&cfg, &err);
 
@@ -260,8 +255,9 @@ static void test_incremental_equals_batch(void)
 			double v[5], b[5];
 			size_t nv;
 
-			CHECK_INT_EQ(bs_stopper_warmup_add(st, inv + 20 * (i - 1), 20,
-							   &stable, v, &nv), BS_OK);
+			CHECK_INT_EQ(
+			    bs_stopper_warmup_add(st, inv + 20 * (i - 1), 20, &stable, v, &nv),
+			    BS_OK);
 			if (i < 6)
 				continue;
 			CHECK_INT_EQ(bs_warmup_vector(&cfg, &h, i, NULL, b), BS_OK);
@@ -278,7 +274,7 @@ out:
 
 static void test_stable_functions(void)
 {
-	double v[] = { 0.02, 0.025, 0.029 }, p[] = { 0.995, 0.99, 0.989 };
+	double v[] = {0.02, 0.025, 0.029}, p[] = {0.995, 0.99, 0.989};
 	int s;
 
 	CHECK_INT_EQ(bs_stable_var(v, 3, 0.01, &s), BS_OK);
@@ -290,7 +286,7 @@ static void test_stable_functions(void)
 	CHECK_INT_EQ(bs_stable_prob(p + 1, 2, 0.99, &s), BS_OK);
 	CHECK(!s);
 	/* strict ">" for prob, "<=" for var, at the boundary */
-	double eq[] = { 0.5, 0.5 }, bd[] = { 0.0, 0.25 };
+	double eq[] = {0.5, 0.5}, bd[] = {0.0, 0.25};
 
 	bs_stable_prob(eq, 2, 0.5, &s);
 	CHECK(!s);
@@ -300,10 +296,10 @@ static void test_stable_functions(void)
 
 static void test_bad_input(void)
 {
-	struct bs_stop_cfg cfg = { .crit = BS_CRIT_CV }, bad = { .crit = 42 };
-	double x[] = { 1, 2, 3, 4, 5, 6, 7 }, neg[] = { 1, -1 }, v[5];
+	struct bs_stop_cfg cfg = {.crit = BS_CRIT_CV}, bad = {.crit = 42};
+	double x[] = {1, 2, 3, 4, 5, 6, 7}, neg[] = {1, -1}, v[5];
 	size_t n7 = 7, n5 = 5;
-	struct bs_hier h = { x, 1, &n7, NULL };
+	struct bs_hier h = {x, 1, &n7, NULL};
 	int err, s;
 	struct bs_stopper *st;
 
@@ -323,7 +319,7 @@ static void test_bad_input(void)
 		return;
 	CHECK_INT_EQ(bs_stopper_warmup_add(st, neg, 2, &s, NULL, NULL), BS_ENEGATIVE);
 	CHECK_INT_EQ(bs_stopper_warmup_add(st, x, 0, &s, NULL, NULL), BS_EEMPTY);
-	double nx[] = { NAN };
+	double nx[] = {NAN};
 
 	CHECK_INT_EQ(bs_stopper_warmup_add(st, nx, 1, &s, NULL, NULL), BS_ENONFINITE);
 	CHECK_INT_EQ(bs_stopper_fork_add(st, x, 0, NULL, &s, NULL, NULL), BS_EEMPTY);

@@ -309,12 +309,10 @@ static void test_import_renaissance_vs_scipy(void)
 		struct bs_duet_analysis *a2 = NULL;
 
 		fx_path(tr2, sizeof(tr2), "ren-real.trace");
-		CHECK_INT_EQ(
-		    run_cmd(cmd_import, "import",
-			    (const char *[]){"--format", "duet-csv",
-					     RENAISSANCE_CSV,
-					     "-o", tr2, NULL}),
-		    0);
+		CHECK_INT_EQ(run_cmd(cmd_import, "import",
+				     (const char *[]){"--format", "duet-csv", RENAISSANCE_CSV, "-o",
+						      tr2, NULL}),
+			     0);
 		if (!bs_dataset_load(tr2, &ds2, err, sizeof(err)) &&
 		    !bs_duet_data_build(ds2, &d2, err, sizeof(err)) &&
 		    !bs_duet_analysis_run(d2, &ao, &a2)) {

@@ -25,14 +25,18 @@ static int readelf_offset(const char *path, const char *sym, uint64_t *off)
 	char cmd[2048], out[4096];
 	uint64_t value, addr, shoff;
 	unsigned ndx;
-	snprintf(cmd, sizeof(cmd), "readelf -Ws --dyn-syms '%s' | awk '$8==\"%s\" && $7!=\"UND\" {print $2, $7; exit}'",
-		 path, sym);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "readelf -Ws --dyn-syms '%s' | awk '$8==\"%s\" && $7!=\"UND\" {print $2, $7; exit}'",
+	    path, sym);
 	if (cmd_output(cmd, out, sizeof(out)) || sscanf(out, "%" SCNx64 " %u", &value, &ndx) != 2)
 		return -1;
 	snprintf(cmd, sizeof(cmd),
-		 "readelf -SW '%s' | sed -n 's/^ *\\[ *%u\\] *[^ ]* *[^ ]* *\\([0-9a-f]*\\) *\\([0-9a-f]*\\).*/\\1 \\2/p'",
+		 "readelf -SW '%s' | sed -n 's/^ *\\[ *%u\\] *[^ ]* *[^ ]* *\\([0-9a-f]*\\) "
+		 "*\\([0-9a-f]*\\).*/\\1 \\2/p'",
 		 path, ndx);
-	if (cmd_output(cmd, out, sizeof(out)) || sscanf(out, "%" SCNx64 " %" SCNx64, &addr, &shoff) != 2)
+	if (cmd_output(cmd, out, sizeof(out)) ||
+	    sscanf(out, "%" SCNx64 " %" SCNx64, &addr, &shoff) != 2)
 		return -1;
 	*off = value - addr + shoff;
 	return 0;
@@ -53,9 +57,10 @@ static int byte_at(const char *path, uint64_t off)
 static void test_func_mangled_and_demangled(void)
 {
 	static const char *const names[][3] = {
-		{ BS_GBENCH_START_SYM, "benchmark::State::StartKeepRunning", "benchmark::State::StartKeepRunning()" },
-		{ BS_GBENCH_FINISH_SYM, "benchmark::State::FinishKeepRunning",
-		  "benchmark::State::FinishKeepRunning( )" },
+	    {BS_GBENCH_START_SYM, "benchmark::State::StartKeepRunning",
+	     "benchmark::State::StartKeepRunning()"},
+	    {BS_GBENCH_FINISH_SYM, "benchmark::State::FinishKeepRunning",
+	     "benchmark::State::FinishKeepRunning( )"},
 	};
 	char err[2048], name[256];
 	if (!*libbench)
@@ -66,8 +71,8 @@ static void test_func_mangled_and_demangled(void)
 			SKIP("readelf could not give the offset of %s", names[i][0]);
 		for (size_t j = 0; j < 3; j++) {
 			off = size = 0;
-			int r = bs_elf_find_func(libbench, names[i][j], &off, &size, name, sizeof(name), err,
-						 sizeof(err));
+			int r = bs_elf_find_func(libbench, names[i][j], &off, &size, name,
+						 sizeof(name), err, sizeof(err));
 			CHECK_INT_EQ(r, 0);
 			if (r)
 				fprintf(stderr, "  %s: %s\n", names[i][j], err);
@@ -84,15 +89,19 @@ static void test_func_closest_matches(void)
 	uint64_t off;
 	if (!*libbench)
 		SKIP("libbenchmark not installed");
-	CHECK_INT_EQ(bs_elf_find_func(libbench, "StartKeepRuning", &off, NULL, NULL, 0, err, sizeof(err)), -ENOENT);
+	CHECK_INT_EQ(
+	    bs_elf_find_func(libbench, "StartKeepRuning", &off, NULL, NULL, 0, err, sizeof(err)),
+	    -ENOENT);
 	CHECK(strstr(err, "symbol 'StartKeepRuning' not found in ") != NULL);
 	CHECK(strstr(err, "closest: benchmark::State::StartKeepRunning()") != NULL);
-	CHECK_INT_EQ(bs_elf_find_func(libbench, "benchmark::State::FinishKeepRuning", &off, NULL, NULL, 0, err,
-				      sizeof(err)),
+	CHECK_INT_EQ(bs_elf_find_func(libbench, "benchmark::State::FinishKeepRuning", &off, NULL,
+				      NULL, 0, err, sizeof(err)),
 		     -ENOENT);
 	CHECK(strstr(err, "benchmark::State::FinishKeepRunning()") != NULL);
 	/* Substring matches rank first. */
-	CHECK_INT_EQ(bs_elf_find_func(libbench, "KeepRunning", &off, NULL, NULL, 0, err, sizeof(err)), -ENOENT);
+	CHECK_INT_EQ(
+	    bs_elf_find_func(libbench, "KeepRunning", &off, NULL, NULL, 0, err, sizeof(err)),
+	    -ENOENT);
 	CHECK(strstr(err, "StartKeepRunning()") && strstr(err, "FinishKeepRunning()"));
 }
 
@@ -103,12 +112,12 @@ static void test_func_overloads(void)
 	if (!*libbench)
 		SKIP("libbenchmark not installed");
 	/* Six overloads in 1.7.1: ambiguous without parameters, unique with them. */
-	CHECK_INT_EQ(bs_elf_find_func(libbench, "benchmark::RunSpecifiedBenchmarks", &off, NULL, NULL, 0, err,
-				      sizeof(err)),
+	CHECK_INT_EQ(bs_elf_find_func(libbench, "benchmark::RunSpecifiedBenchmarks", &off, NULL,
+				      NULL, 0, err, sizeof(err)),
 		     -EINVAL);
 	CHECK(strstr(err, "ambiguous") && strstr(err, "benchmark::RunSpecifiedBenchmarks()"));
-	CHECK_INT_EQ(bs_elf_find_func(libbench, "benchmark::RunSpecifiedBenchmarks()", &off, NULL, name,
-				      sizeof(name), err, sizeof(err)),
+	CHECK_INT_EQ(bs_elf_find_func(libbench, "benchmark::RunSpecifiedBenchmarks()", &off, NULL,
+				      name, sizeof(name), err, sizeof(err)),
 		     0);
 	CHECK(strcmp(name, "_ZN9benchmark22RunSpecifiedBenchmarksEv") == 0);
 }
@@ -121,15 +130,18 @@ static void test_func_c_symbol(void)
 	if (access(path, R_OK))
 		SKIP("%s not built (make examples)", path);
 	/* main is in .symtab only (not exported). */
-	CHECK_INT_EQ(bs_elf_find_func(path, "main", &off, NULL, name, sizeof(name), err, sizeof(err)), 0);
+	CHECK_INT_EQ(
+	    bs_elf_find_func(path, "main", &off, NULL, name, sizeof(name), err, sizeof(err)), 0);
 	char cmd[PATH_MAX + 256], out[256];
 	snprintf(cmd, sizeof(cmd), "nm '%s' | awk '$3==\"main\" {print $1}'", path);
 	uint64_t value;
 	if (cmd_output(cmd, out, sizeof(out)) == 0 && sscanf(out, "%" SCNx64, &value) == 1 &&
 	    bs_elf_find_func(path, "main", &want, NULL, NULL, 0, err, sizeof(err)) == 0) {
 		/* For a PIE whose text segment maps at its file offset, value == offset. */
-		snprintf(cmd, sizeof(cmd), "objdump -d --start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64
-			 " '%s' | grep -c '<main>:'", value, value + 1, path);
+		snprintf(cmd, sizeof(cmd),
+			 "objdump -d --start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64
+			 " '%s' | grep -c '<main>:'",
+			 value, value + 1, path);
 		CHECK(cmd_output(cmd, out, sizeof(out)) == 0 && atoi(out) == 1);
 	}
 }
@@ -174,8 +186,9 @@ static void test_bad_input(void)
 	CHECK_INT_EQ(bs_elf_check_usdt(p, "a", "b", err, sizeof(err)), -ENOEXEC);
 	CHECK_INT_EQ(bs_elf_build_id(p, hex, sizeof(hex)), -ENOEXEC);
 	CHECK_INT_EQ(bs_elf_find_func(p, "", &off, NULL, NULL, 0, err, sizeof(err)), -EINVAL);
-	CHECK_INT_EQ(bs_elf_find_func("/nonexistent/file", "main", &off, NULL, NULL, 0, err, sizeof(err)),
-		     -ENOENT);
+	CHECK_INT_EQ(
+	    bs_elf_find_func("/nonexistent/file", "main", &off, NULL, NULL, 0, err, sizeof(err)),
+	    -ENOENT);
 	/* ELF magic followed by garbage. */
 	unsigned char junk[4096];
 	memcpy(junk, "\177ELF\2\1\1", 7);
@@ -187,15 +200,16 @@ static void test_bad_input(void)
 	CHECK(bs_elf_list_usdt(p, &v, &n) <= 0);
 	free(n ? v : NULL);
 	/* Truncated copies of real files: every prefix length must fail cleanly. */
-	const char *srcs[] = { libbench, "/usr/bin/python3.11" };
-	static const size_t cuts[] = { 10, 64, 200, 4096, 65536, 300000 };
+	const char *srcs[] = {libbench, "/usr/bin/python3.11"};
+	static const size_t cuts[] = {10, 64, 200, 4096, 65536, 300000};
 	for (size_t s = 0; s < 2; s++) {
 		if (!*srcs[s] || access(srcs[s], R_OK))
 			continue;
 		for (size_t c = 0; c < sizeof(cuts) / sizeof(cuts[0]); c++) {
 			snprintf(p, sizeof(p), "%s/trunc", dir);
 			copy_prefix(srcs[s], p, cuts[c]);
-			int r = bs_elf_find_func(p, BS_GBENCH_START_SYM, &off, NULL, NULL, 0, err, sizeof(err));
+			int r = bs_elf_find_func(p, BS_GBENCH_START_SYM, &off, NULL, NULL, 0, err,
+						 sizeof(err));
 			CHECK(r == -ENOEXEC || r == -ENOENT);
 			if (bs_elf_list_usdt(p, &v, &n) == 0)
 				free(v);
@@ -210,7 +224,8 @@ static void test_build_id(void)
 	char cmd[PATH_MAX + 128], want[256], hex[128];
 	if (!*libbench)
 		SKIP("libbenchmark not installed");
-	snprintf(cmd, sizeof(cmd), "readelf -n '%s' | awk '/Build ID:/ {print $3; exit}'", libbench);
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' | awk '/Build ID:/ {print $3; exit}'",
+		 libbench);
 	if (cmd_output(cmd, want, sizeof(want)) || !*want)
 		SKIP("readelf shows no build id");
 	want[strcspn(want, "\n")] = '\0';
@@ -251,7 +266,8 @@ static void test_usdt_loop_notes(void)
 	}
 	free(v);
 	CHECK_INT_EQ(bs_elf_check_usdt(path, "benchscope_test", "iter_end", err, sizeof(err)), 0);
-	CHECK_INT_EQ(bs_elf_check_usdt(path, "benchscope_test", "iter_begn", err, sizeof(err)), -ENOENT);
+	CHECK_INT_EQ(bs_elf_check_usdt(path, "benchscope_test", "iter_begn", err, sizeof(err)),
+		     -ENOENT);
 	CHECK(strstr(err, "closest: benchscope_test:iter_begin") != NULL);
 	if (*libbench) {
 		CHECK_INT_EQ(bs_elf_check_usdt(libbench, "x", "y", err, sizeof(err)), -ENOENT);
@@ -289,13 +305,15 @@ static int header_offsets(unsigned o[4])
 	temp_dir(dir, sizeof(dir));
 	if (!*dir)
 		return -1;
-	snprintf(cmd, sizeof(cmd),
-		 "cd %s && printf '%%s\\n' '#define private public' '#include <benchmark/benchmark.h>' "
-		 "'#include <cstddef>' '#include <cstdio>' 'using S = benchmark::State;' "
-		 "'int main() { std::printf(\"%%zu %%zu %%zu %%zu\\\\n\", offsetof(S, max_iterations), "
-		 "offsetof(S, started_), offsetof(S, finished_), offsetof(S, error_occurred_)); }' > o.cc && "
-		 "g++ -w -o o o.cc -lbenchmark 2>/dev/null && ./o",
-		 dir);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "cd %s && printf '%%s\\n' '#define private public' '#include <benchmark/benchmark.h>' "
+	    "'#include <cstddef>' '#include <cstdio>' 'using S = benchmark::State;' "
+	    "'int main() { std::printf(\"%%zu %%zu %%zu %%zu\\\\n\", offsetof(S, max_iterations), "
+	    "offsetof(S, started_), offsetof(S, finished_), offsetof(S, error_occurred_)); }' > "
+	    "o.cc && "
+	    "g++ -w -o o o.cc -lbenchmark 2>/dev/null && ./o",
+	    dir);
 	int r = cmd_output(cmd, out, sizeof(out));
 	temp_dir_remove(dir);
 	return r == 0 && sscanf(out, "%u %u %u %u", &o[0], &o[1], &o[2], &o[3]) == 4 ? 0 : -1;
@@ -329,8 +347,10 @@ static void test_gbench_layout(void)
 		FAILF("could not compile the offsetof() check with g++ and the installed header");
 	}
 	/* The compiled code reads the same fields: !started_ && !finished_, then max_iterations. */
-	snprintf(cmd, sizeof(cmd), "objdump -d --no-show-raw-insn --start-address=0x%" PRIx64
-		 " --stop-address=0x%" PRIx64 " '%s'", s, s + 0x200, lib);
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d --no-show-raw-insn --start-address=0x%" PRIx64
+		 " --stop-address=0x%" PRIx64 " '%s'",
+		 s, s + 0x200, lib);
 	CHECK_INT_EQ(cmd_output(cmd, dis, sizeof(dis)), 0);
 	char pat[64];
 	snprintf(pat, sizeof(pat), "cmpb   $0x0,0x%x(%%rdi)", l.off_started);
@@ -343,7 +363,8 @@ static void test_gbench_layout(void)
 
 static void test_gbench_versions(void)
 {
-	char exe[PATH_MAX], dir[64], p[PATH_MAX], cmd[PATH_MAX * 3], out[64], lib[PATH_MAX], err[2048], ver[32];
+	char exe[PATH_MAX], dir[64], p[PATH_MAX], cmd[PATH_MAX * 3], out[64], lib[PATH_MAX],
+	    err[2048], ver[32];
 	uint64_t s, f;
 	struct bs_gbench_layout l;
 	prog_path("gbench_example", exe, sizeof(exe));
@@ -351,16 +372,20 @@ static void test_gbench_versions(void)
 		SKIP("libbenchmark or %s missing (make examples)", exe);
 	temp_dir(dir, sizeof(dir));
 	/* A copy installed as another version: refused, not read at guessed offsets. */
-	snprintf(cmd, sizeof(cmd), "cd %s && mkdir a b && cp '%s' a/libbenchmark.so.1.8.0 && "
-		 "ln -s libbenchmark.so.1.8.0 a/libbenchmark.so.1debian && cp '%s' b/libbenchmark.so.1debian",
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir a b && cp '%s' a/libbenchmark.so.1.8.0 && "
+		 "ln -s libbenchmark.so.1.8.0 a/libbenchmark.so.1debian && cp '%s' "
+		 "b/libbenchmark.so.1debian",
 		 dir, libbench, libbench);
 	if (!*dir || cmd_output(cmd, out, sizeof(out)))
 		SKIP("could not prepare copies of libbenchmark");
 	char *saved = getenv("LD_LIBRARY_PATH") ? strdup(getenv("LD_LIBRARY_PATH")) : NULL;
 	snprintf(p, sizeof(p), "%s/a", dir);
 	setenv("LD_LIBRARY_PATH", p, 1);
-	CHECK_INT_EQ(bs_gbench_resolve(exe, lib, sizeof(lib), &s, &f, &l, err, sizeof(err)), -ENOTSUP);
-	CHECK(strstr(err, "libbenchmark 1.8.0 has no verified State layout (verified: 1.7.1)") != NULL);
+	CHECK_INT_EQ(bs_gbench_resolve(exe, lib, sizeof(lib), &s, &f, &l, err, sizeof(err)),
+		     -ENOTSUP);
+	CHECK(strstr(err, "libbenchmark 1.8.0 has no verified State layout (verified: 1.7.1)") !=
+	      NULL);
 	CHECK(strstr(err, "--begin/--end") != NULL);
 	/* A copy whose name carries no version: recognised by its build-id. */
 	snprintf(p, sizeof(p), "%s/b", dir);
@@ -379,7 +404,8 @@ static void test_gbench_versions(void)
 	/* A program without Google Benchmark. */
 	prog_path("usdt_loop", p, sizeof(p));
 	if (!access(p, R_OK)) {
-		CHECK_INT_EQ(bs_gbench_resolve(p, lib, sizeof(lib), &s, &f, &l, err, sizeof(err)), -ENOENT);
+		CHECK_INT_EQ(bs_gbench_resolve(p, lib, sizeof(lib), &s, &f, &l, err, sizeof(err)),
+			     -ENOENT);
 		CHECK(strstr(err, "does not look like a Google Benchmark program") != NULL);
 	}
 }

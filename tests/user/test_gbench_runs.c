@@ -18,12 +18,13 @@ static void fill(struct bs_iter_rec *r, size_t n, const unsigned long long *inv,
 
 static void test_three_benchmarks_with_repetitions(void)
 {
-	static const unsigned long long inv[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 2856000, 2856000,
-						  2856000, 1, 10, 100, 1000, 10000, 86929, 86929, 1, 10, 100,
-						  1000, 10208, 10208, 10208 };
+	static const unsigned long long inv[] = {1,	  10,	   100,	    1000,    10000, 100000,
+						 1000000, 2856000, 2856000, 2856000, 1,	    10,
+						 100,	  1000,	   10000,   86929,   86929, 1,
+						 10,	  100,	   1000,    10208,   10208, 10208};
 	enum { N = sizeof(inv) / sizeof(inv[0]) };
-	static const long want[N] = { -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1, -1, -1, -1, -1, 1, 1,
-				      -1, -1, -1, -1, 2, 2, 2 };
+	static const long want[N] = {-1, -1, -1, -1, -1, -1, -1, 0,  0,	 0, -1, -1,
+				     -1, -1, -1, 1,  1,	 -1, -1, -1, -1, 2, 2,	2};
 	struct bs_iter_rec r[N];
 	long g[N];
 
@@ -36,8 +37,8 @@ static void test_three_benchmarks_with_repetitions(void)
 /* repetitions=1, the last calibration run long enough to be the result */
 static void test_single_run_per_benchmark(void)
 {
-	static const unsigned long long inv[] = { 1, 10, 100, 1000, 1, 10, 500 };
-	static const long want[] = { -1, -1, -1, 0, -1, -1, 1 };
+	static const unsigned long long inv[] = {1, 10, 100, 1000, 1, 10, 500};
+	static const long want[] = {-1, -1, -1, 0, -1, -1, 1};
 	struct bs_iter_rec r[7];
 	long g[7];
 
@@ -50,7 +51,7 @@ static void test_single_run_per_benchmark(void)
 /* two threads interleaved: each thread's sequence is read on its own */
 static void test_threads_interleaved(void)
 {
-	static const unsigned long long a[] = { 1, 1, 50, 50, 50, 50 };
+	static const unsigned long long a[] = {1, 1, 50, 50, 50, 50};
 	struct bs_iter_rec r[6];
 	long g[6];
 
@@ -65,7 +66,7 @@ static void test_threads_interleaved(void)
 
 static void test_no_counts_and_empty(void)
 {
-	static const unsigned long long inv[] = { 0, 0, 0 };
+	static const unsigned long long inv[] = {0, 0, 0};
 	struct bs_iter_rec r[3];
 	long g[3];
 

@@ -17,7 +17,8 @@
 static int ldd_path(const char *env, const char *exe, const char *name, char *out, size_t len)
 {
 	char cmd[PATH_MAX * 2], buf[PATH_MAX];
-	snprintf(cmd, sizeof(cmd), "%s ldd '%s' | awk '$1==\"%s\" && $2==\"=>\" {print $3; exit}'", env, exe, name);
+	snprintf(cmd, sizeof(cmd), "%s ldd '%s' | awk '$1==\"%s\" && $2==\"=>\" {print $3; exit}'",
+		 env, exe, name);
 	if (cmd_output(cmd, buf, sizeof(buf)) || !*buf)
 		return -1;
 	buf[strcspn(buf, "\n")] = '\0';
@@ -59,8 +60,9 @@ static void test_which(void)
 
 static void test_gbench_spellings(void)
 {
-	static const char *const spellings[] = { "libbenchmark", "benchmark", "libbenchmark.so.1debian",
-						  "libbenchmark.so", "libbenchmark.so.1.7.1" };
+	static const char *const spellings[] = {"libbenchmark", "benchmark",
+						"libbenchmark.so.1debian", "libbenchmark.so",
+						"libbenchmark.so.1.7.1"};
 	char exe[PATH_MAX], want[PATH_MAX], out[PATH_MAX], err[2048];
 	prog_path("gbench_example", exe, sizeof(exe));
 	if (access(exe, R_OK))
@@ -69,9 +71,11 @@ static void test_gbench_spellings(void)
 		SKIP("ldd does not show libbenchmark.so.1debian for %s", exe);
 	for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
 		out[0] = '\0';
-		CHECK_INT_EQ(bs_resolve_binary(exe, spellings[i], out, sizeof(out), err, sizeof(err)), 0);
+		CHECK_INT_EQ(
+		    bs_resolve_binary(exe, spellings[i], out, sizeof(out), err, sizeof(err)), 0);
 		if (strcmp(out, want) != 0)
-			FAILF("'%s' resolved to '%s', ldd says '%s' (%s)", spellings[i], out, want, err);
+			FAILF("'%s' resolved to '%s', ldd says '%s' (%s)", spellings[i], out, want,
+			      err);
 	}
 }
 
@@ -83,9 +87,10 @@ static void test_libc_and_self(void)
 		SKIP("%s not built (make examples)", exe);
 	if (ldd_path("", exe, "libc.so.6", want, sizeof(want)))
 		SKIP("ldd does not show libc.so.6");
-	const char *names[] = { "libc", "c", "libc.so.6", "libc.so" };
+	const char *names[] = {"libc", "c", "libc.so.6", "libc.so"};
 	for (size_t i = 0; i < 4; i++) {
-		CHECK_INT_EQ(bs_resolve_binary(exe, names[i], out, sizeof(out), err, sizeof(err)), 0);
+		CHECK_INT_EQ(bs_resolve_binary(exe, names[i], out, sizeof(out), err, sizeof(err)),
+			     0);
 		CHECK(strcmp(out, want) == 0);
 	}
 	/* BIN equal to the program's basename is the program. */
@@ -94,7 +99,8 @@ static void test_libc_and_self(void)
 	/* A path is taken as is. */
 	CHECK_INT_EQ(bs_resolve_binary(exe, "/bin/sh", out, sizeof(out), err, sizeof(err)), 0);
 	CHECK(realpath("/bin/sh", want) && strcmp(out, want) == 0);
-	CHECK_INT_EQ(bs_resolve_binary(exe, "./no/such/lib.so", out, sizeof(out), err, sizeof(err)), -ENOENT);
+	CHECK_INT_EQ(bs_resolve_binary(exe, "./no/such/lib.so", out, sizeof(out), err, sizeof(err)),
+		     -ENOENT);
 	CHECK(strstr(err, "no/such/lib.so") != NULL);
 }
 
@@ -109,9 +115,13 @@ static void test_not_loaded(void)
 	CHECK(strstr(err, "(it loads: libbenchmark.so.1debian, libstdc++.so.6") != NULL);
 	CHECK(strstr(err, "libc.so.6") != NULL);
 	/* "benchmark_main" must not match libbenchmark by prefix. */
-	CHECK_INT_EQ(bs_resolve_binary(exe, "benchmark_main", out, sizeof(out), err, sizeof(err)), -ENOENT);
-	CHECK_INT_EQ(bs_resolve_binary("/nonexistent/prog", "libc", out, sizeof(out), err, sizeof(err)), -ENOENT);
-	CHECK_INT_EQ(bs_resolve_binary("/etc/hostname", "libc", out, sizeof(out), err, sizeof(err)), -ENOEXEC);
+	CHECK_INT_EQ(bs_resolve_binary(exe, "benchmark_main", out, sizeof(out), err, sizeof(err)),
+		     -ENOENT);
+	CHECK_INT_EQ(
+	    bs_resolve_binary("/nonexistent/prog", "libc", out, sizeof(out), err, sizeof(err)),
+	    -ENOENT);
+	CHECK_INT_EQ(bs_resolve_binary("/etc/hostname", "libc", out, sizeof(out), err, sizeof(err)),
+		     -ENOEXEC);
 }
 
 /* The closure equals the set of files ldd lists (vDSO aside). */
@@ -123,8 +133,10 @@ static void test_needed_libs_match_ldd(void)
 	prog_path("gbench_example", exe, sizeof(exe));
 	if (access(exe, R_OK))
 		SKIP("%s not built (make examples)", exe);
-	snprintf(cmd, sizeof(cmd), "ldd '%s' | awk '$2==\"=>\" {print $3} $1 ~ /^\\// {print $1}' | xargs -r realpath",
-		 exe);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "ldd '%s' | awk '$2==\"=>\" {print $3} $1 ~ /^\\// {print $1}' | xargs -r realpath",
+	    exe);
 	if (cmd_output(cmd, buf, sizeof(buf)) || !*buf)
 		SKIP("ldd failed");
 	CHECK_INT_EQ(bs_needed_libs(exe, &v, &n), 0);
@@ -151,11 +163,14 @@ static void test_rpath_runpath_origin(void)
 	snprintf(cmd, sizeof(cmd),
 		 "cd %s && mkdir -p lib bin other && echo 'int bs_demo(void){return 7;}' > l.c && "
 		 "cc -shared -fPIC -Wl,-soname,libbsdemo.so.1 -o lib/libbsdemo.so.1.0.0 l.c && "
-		 "ln -s libbsdemo.so.1.0.0 lib/libbsdemo.so.1 && ln -s libbsdemo.so.1 lib/libbsdemo.so && "
+		 "ln -s libbsdemo.so.1.0.0 lib/libbsdemo.so.1 && ln -s libbsdemo.so.1 "
+		 "lib/libbsdemo.so && "
 		 "cp lib/libbsdemo.so.1.0.0 other/libbsdemo.so.1 && "
 		 "echo 'int bs_demo(void); int main(void){return bs_demo()-7;}' > m.c && "
-		 "cc -o bin/runpath m.c -Llib -lbsdemo -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' && "
-		 "cc -o bin/rpath m.c -Llib -lbsdemo -Wl,--disable-new-dtags,-rpath,'${ORIGIN}/../lib' && "
+		 "cc -o bin/runpath m.c -Llib -lbsdemo "
+		 "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' && "
+		 "cc -o bin/rpath m.c -Llib -lbsdemo "
+		 "-Wl,--disable-new-dtags,-rpath,'${ORIGIN}/../lib' && "
 		 "bin/runpath && bin/rpath",
 		 dir);
 	if (cmd_output(cmd, out, sizeof(out))) {
@@ -165,10 +180,11 @@ static void test_rpath_runpath_origin(void)
 	char *saved = getenv("LD_LIBRARY_PATH") ? strdup(getenv("LD_LIBRARY_PATH")) : NULL;
 	unsetenv("LD_LIBRARY_PATH");
 	snprintf(want, sizeof(want), "%s/lib/libbsdemo.so.1.0.0", dir);
-	const char *progs[] = { "runpath", "rpath" };
+	const char *progs[] = {"runpath", "rpath"};
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(exe, sizeof(exe), "%s/bin/%s", dir, progs[i]);
-		CHECK_INT_EQ(bs_resolve_binary(exe, "bsdemo", out, sizeof(out), err, sizeof(err)), 0);
+		CHECK_INT_EQ(bs_resolve_binary(exe, "bsdemo", out, sizeof(out), err, sizeof(err)),
+			     0);
 		CHECK(strcmp(out, want) == 0);
 	}
 	/* LD_LIBRARY_PATH comes after DT_RPATH but before DT_RUNPATH, as ldd shows. */
@@ -178,13 +194,17 @@ static void test_rpath_runpath_origin(void)
 	snprintf(env, sizeof(env), "LD_LIBRARY_PATH=%s/other", dir);
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(exe, sizeof(exe), "%s/bin/%s", dir, progs[i]);
-		CHECK_INT_EQ(bs_resolve_binary(exe, "libbsdemo.so.1", out, sizeof(out), err, sizeof(err)), 0);
-		if (ldd_path(env, exe, "libbsdemo.so.1", ldd_want, sizeof(ldd_want)) == 0 && strcmp(out, ldd_want))
+		CHECK_INT_EQ(
+		    bs_resolve_binary(exe, "libbsdemo.so.1", out, sizeof(out), err, sizeof(err)),
+		    0);
+		if (ldd_path(env, exe, "libbsdemo.so.1", ldd_want, sizeof(ldd_want)) == 0 &&
+		    strcmp(out, ldd_want))
 			FAILF("%s: resolved %s, ldd says %s", progs[i], out, ldd_want);
 	}
 	snprintf(want, sizeof(want), "%s/other/libbsdemo.so.1", dir);
 	snprintf(exe, sizeof(exe), "%s/bin/runpath", dir);
-	CHECK(bs_resolve_binary(exe, "bsdemo", out, sizeof(out), err, sizeof(err)) == 0 && !strcmp(out, want));
+	CHECK(bs_resolve_binary(exe, "bsdemo", out, sizeof(out), err, sizeof(err)) == 0 &&
+	      !strcmp(out, want));
 	if (saved)
 		setenv("LD_LIBRARY_PATH", saved, 1);
 	else

@@ -26,7 +26,8 @@ int bs_elf_open(const char *path, struct bs_elf *ef, char *err, size_t errlen)
 	ef->elf = elf_begin(ef->fd, ELF_C_READ, NULL);
 	if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF || !gelf_getehdr(ef->elf, &ef->ehdr)) {
 		int e = elf_errno();
-		snprintf(err, errlen, "%s is not an ELF file%s%s", path, e ? ": " : "", e ? elf_errmsg(e) : "");
+		snprintf(err, errlen, "%s is not an ELF file%s%s", path, e ? ": " : "",
+			 e ? elf_errmsg(e) : "");
 		bs_elf_close(ef);
 		return -ENOEXEC;
 	}

@@ -24,7 +24,8 @@ static uint64_t read_addr(const unsigned char *p, int is64)
 	return v;
 }
 
-/* Copy the NUL-terminated string at *p (inside [*p, end)) to out; advance *p. -1 if unterminated. */
+/* Copy the NUL-terminated string at *p (inside [*p, end)) to out; advance *p. -1 if unterminated.
+ */
 static int take_string(const char **p, const char *end, char *out, size_t outlen)
 {
 	const char *z = memchr(*p, '\0', (size_t)(end - *p));
@@ -36,8 +37,8 @@ static int take_string(const char **p, const char *end, char *out, size_t outlen
 }
 
 /* Decode one stapsdt note descriptor; 0 on success. base_shift corrects prelinked addresses. */
-static int decode_stapsdt(struct bs_elf *ef, const char *desc, size_t len, int have_base, uint64_t base_addr,
-			  struct bs_usdt_note *out)
+static int decode_stapsdt(struct bs_elf *ef, const char *desc, size_t len, int have_base,
+			  uint64_t base_addr, struct bs_usdt_note *out)
 {
 	int is64 = gelf_getclass(ef->elf) == ELFCLASS64;
 	size_t asz = is64 ? 8 : 4;
@@ -74,7 +75,8 @@ int bs_elf_list_usdt(const char *path, struct bs_usdt_note **notes, size_t *n)
 	int have_base = bs_elf_find_section(&ef, ".stapsdt.base", &bsh) != NULL;
 	size_t cap = 0, off = 0, next, name_off, desc_off;
 	GElf_Nhdr nh;
-	while (data && off < data->d_size && (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+	while (data && off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 		const char *base = data->d_buf;
 		off = next;
 		if (nh.n_type != STAPSDT_NOTE_TYPE || nh.n_namesz != sizeof("stapsdt") ||
@@ -90,7 +92,8 @@ int bs_elf_list_usdt(const char *path, struct bs_usdt_note **notes, size_t *n)
 			*notes = v;
 			cap = ncap;
 		}
-		if (decode_stapsdt(&ef, base + desc_off, nh.n_descsz, have_base, bsh.sh_addr, &(*notes)[*n]) == 0)
+		if (decode_stapsdt(&ef, base + desc_off, nh.n_descsz, have_base, bsh.sh_addr,
+				   &(*notes)[*n]) == 0)
 			(*n)++;
 	}
 	if (ret || !*n) {
@@ -102,7 +105,8 @@ int bs_elf_list_usdt(const char *path, struct bs_usdt_note **notes, size_t *n)
 	return ret;
 }
 
-int bs_elf_check_usdt(const char *path, const char *provider, const char *name, char *err, size_t errlen)
+int bs_elf_check_usdt(const char *path, const char *provider, const char *name, char *err,
+		      size_t errlen)
 {
 	struct bs_usdt_note *v;
 	size_t n;
@@ -111,7 +115,8 @@ int bs_elf_check_usdt(const char *path, const char *provider, const char *name, 
 		if (ret == -ENOEXEC)
 			snprintf(err, errlen, "%s is not an ELF file", path);
 		else
-			snprintf(err, errlen, "cannot read USDT probes of %s: %s", path, strerror(-ret));
+			snprintf(err, errlen, "cannot read USDT probes of %s: %s", path,
+				 strerror(-ret));
 		return ret;
 	}
 	if (!n) {
@@ -135,7 +140,8 @@ int bs_elf_check_usdt(const char *path, const char *provider, const char *name, 
 	if (ret) {
 		char list[1024];
 		bs_suggest_format(&sug, list, sizeof(list));
-		snprintf(err, errlen, "USDT probe '%s' not found in %s; closest: %s", want, path, list);
+		snprintf(err, errlen, "USDT probe '%s' not found in %s; closest: %s", want, path,
+			 list);
 	}
 	bs_suggest_free(&sug);
 	free(v);
@@ -147,7 +153,8 @@ static int find_build_id(Elf_Data *data, char *hex, size_t hexlen)
 {
 	size_t off = 0, next, name_off, desc_off;
 	GElf_Nhdr nh;
-	while (off < data->d_size && (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+	while (off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 		const unsigned char *base = data->d_buf;
 		off = next;
 		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != sizeof("GNU") ||
@@ -174,10 +181,12 @@ int bs_elf_build_id(const char *path, char *hex, size_t hexlen)
 	if (ret)
 		return ret;
 	/* Section headers first; program headers (PT_NOTE) when sections are stripped. */
-	for (Elf_Scn *scn = elf_nextscn(ef.elf, NULL); scn && !found; scn = elf_nextscn(ef.elf, scn)) {
+	for (Elf_Scn *scn = elf_nextscn(ef.elf, NULL); scn && !found;
+	     scn = elf_nextscn(ef.elf, scn)) {
 		GElf_Shdr sh;
 		Elf_Data *d;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE && (d = elf_getdata(scn, NULL)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE &&
+		    (d = elf_getdata(scn, NULL)))
 			found = find_build_id(d, hex, hexlen);
 	}
 	size_t nph = 0;

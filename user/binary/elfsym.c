@@ -31,7 +31,7 @@ static int push_func(struct func_list *l, const char *name, uint64_t off, uint64
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = (struct func_sym){ name, off, size };
+	l->v[l->n++] = (struct func_sym){name, off, size};
 	return 0;
 }
 
@@ -59,7 +59,8 @@ static int collect_funcs(struct bs_elf *ef, struct func_list *l)
 {
 	for (Elf_Scn *scn = elf_nextscn(ef->elf, NULL); scn; scn = elf_nextscn(ef->elf, scn)) {
 		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
 		Elf_Data *data = elf_getdata(scn, NULL);
 		if (!data || !sh.sh_entsize)
@@ -122,25 +123,26 @@ static void display_name(const char *name, char *out, size_t outlen)
 	}
 }
 
-static void format_ambiguous(const char *path, const char *symbol, const struct func_sym *m, size_t n,
-			     char *err, size_t errlen)
+static void format_ambiguous(const char *path, const char *symbol, const struct func_sym *m,
+			     size_t n, char *err, size_t errlen)
 {
-	size_t used = (size_t)snprintf(err, errlen, "symbol '%s' is ambiguous in %s (%zu functions):", symbol,
-				       path, n);
+	size_t used = (size_t)snprintf(
+	    err, errlen, "symbol '%s' is ambiguous in %s (%zu functions):", symbol, path, n);
 	for (size_t i = 0; i < n && used < errlen; i++) {
 		char disp[512];
 		display_name(m[i].name, disp, sizeof(disp));
-		used += (size_t)snprintf(err + used, errlen - used, "%s %s [%s]", i ? "," : "", disp, m[i].name);
+		used += (size_t)snprintf(err + used, errlen - used, "%s %s [%s]", i ? "," : "",
+					 disp, m[i].name);
 	}
 	if (used < errlen)
 		snprintf(err + used, errlen - used, "; give the parameters or the mangled name");
 }
 
-int bs_elf_find_func(const char *path, const char *symbol, uint64_t *file_offset, uint64_t *sym_size,
-		     char *name_out, size_t name_len, char *err, size_t errlen)
+int bs_elf_find_func(const char *path, const char *symbol, uint64_t *file_offset,
+		     uint64_t *sym_size, char *name_out, size_t name_len, char *err, size_t errlen)
 {
 	struct bs_elf ef;
-	struct func_list funcs = { 0 };
+	struct func_list funcs = {0};
 	struct func_sym *m = NULL;
 	size_t nm = 0;
 	char qfull[1024], qbase[1024], full[1024], base[1024];
@@ -175,12 +177,14 @@ int bs_elf_find_func(const char *path, const char *symbol, uint64_t *file_offset
 		char *d = bs_demangle(funcs.v[i].name);
 		const char *shown = d ? d : funcs.v[i].name;
 		/* Compiler clones (".cold", ".isra") are never what a user names. */
-		int clone = strstr(shown, "[clone ") != NULL || (!d && strchr(funcs.v[i].name, '.'));
+		int clone =
+		    strstr(shown, "[clone ") != NULL || (!d && strchr(funcs.v[i].name, '.'));
 		bs_sym_keys(shown, full, sizeof(full), base, sizeof(base));
 		if (!clone && bs_sym_same(with_params ? qfull : qbase, with_params ? full : base))
 			m[nm++] = funcs.v[i];
 		if (!clone)
-			bs_suggest_add(&sug, full, strcasestr(base, qbase) != NULL, bs_sym_distance(qbase, base));
+			bs_suggest_add(&sug, full, strcasestr(base, qbase) != NULL,
+				       bs_sym_distance(qbase, base));
 		free(d);
 	}
 	if (nm == 0) {

@@ -34,16 +34,17 @@
  *            offsets (overloads); err lists the candidates;
  *   -ENOEXEC not an ELF file; other -errno from open.
  */
-int bs_elf_find_func(const char *path, const char *symbol, uint64_t *file_offset, uint64_t *sym_size,
-		     char *name_out, size_t name_len, char *err, size_t errlen);
+int bs_elf_find_func(const char *path, const char *symbol, uint64_t *file_offset,
+		     uint64_t *sym_size, char *name_out, size_t name_len, char *err, size_t errlen);
 
 /** One USDT probe site from a .note.stapsdt note (SystemTap v3 notes). */
 struct bs_usdt_note {
 	char provider[64];
 	char name[64];
-	uint64_t pc_offset; /* file offset of the probe's instruction (after .stapsdt.base prelink adjustment) */
+	uint64_t pc_offset; /* file offset of the probe's instruction (after .stapsdt.base prelink
+			       adjustment) */
 	uint64_t sema_addr; /* virtual address of the semaphore, 0 if none */
-	char args[256];     /* argument description, e.g. "-4@%edx 8@%rax" */
+	char args[256];	    /* argument description, e.g. "-4@%edx 8@%rax" */
 };
 
 /**
@@ -58,7 +59,8 @@ int bs_elf_list_usdt(const char *path, struct bs_usdt_note **notes, size_t *n);
  * err naming up to 5 closest provider:name pairs (or "PATH has no USDT
  * probes"); -ENOEXEC/-errno as bs_elf_list_usdt.
  */
-int bs_elf_check_usdt(const char *path, const char *provider, const char *name, char *err, size_t errlen);
+int bs_elf_check_usdt(const char *path, const char *provider, const char *name, char *err,
+		      size_t errlen);
 
 /**
  * GNU build-id of PATH as lowercase hex into hex ("" when the file has none).

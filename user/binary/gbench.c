@@ -41,14 +41,14 @@
 
 struct verified {
 	struct bs_gbench_layout layout;
-	const char *marker;	    /* mangled symbol that this State generation exports */
+	const char *marker;	  /* mangled symbol that this State generation exports */
 	const char *build_ids[4]; /* verified builds, for files whose name carries no version */
 };
 
 static const struct verified verified_layouts[] = {
-	{ { "1.7.1", 16, 24, 25, 26 },
-	  "_ZN9benchmark5State13SkipWithErrorEPKc",
-	  { "8e17bc1282a65d3f090d6bac0cd20a74c4b84cf6" } },
+    {{"1.7.1", 16, 24, 25, 26},
+     "_ZN9benchmark5State13SkipWithErrorEPKc",
+     {"8e17bc1282a65d3f090d6bac0cd20a74c4b84cf6"}},
 };
 #define N_VERIFIED (sizeof(verified_layouts) / sizeof(verified_layouts[0]))
 
@@ -98,28 +98,33 @@ static int find_library(const char *exe, char *lib, size_t liblen, char *err, si
 {
 	char why[1024];
 	uint64_t off;
-	if (bs_elf_find_func(exe, BS_GBENCH_START_SYM, &off, NULL, NULL, 0, why, sizeof(why)) == 0) {
+	if (bs_elf_find_func(exe, BS_GBENCH_START_SYM, &off, NULL, NULL, 0, why, sizeof(why)) ==
+	    0) {
 		if (!realpath(exe, lib) && (size_t)snprintf(lib, liblen, "%s", exe) >= liblen)
 			return -ENAMETOOLONG;
 		return 0;
 	}
 	int ret = bs_resolve_binary(exe, "libbenchmark", lib, liblen, why, sizeof(why));
 	if (ret)
-		snprintf(err, errlen, "--preset gbench: %s does not look like a Google Benchmark program: %s", exe,
-			 why);
+		snprintf(err, errlen,
+			 "--preset gbench: %s does not look like a Google Benchmark program: %s",
+			 exe, why);
 	return ret;
 }
 
-int bs_gbench_resolve(const char *exe, char *lib_path, size_t lib_len, uint64_t *off_start, uint64_t *off_finish,
-		      struct bs_gbench_layout *layout, char *err, size_t errlen)
+int bs_gbench_resolve(const char *exe, char *lib_path, size_t lib_len, uint64_t *off_start,
+		      uint64_t *off_finish, struct bs_gbench_layout *layout, char *err,
+		      size_t errlen)
 {
 	char lib[PATH_MAX], ver[64], why[2048];
 	uint64_t size, probe;
 	int ret = find_library(exe, lib, sizeof(lib), err, errlen);
 	if (ret)
 		return ret;
-	if ((ret = bs_elf_find_func(lib, BS_GBENCH_START_SYM, off_start, &size, NULL, 0, why, sizeof(why))) ||
-	    (ret = bs_elf_find_func(lib, BS_GBENCH_FINISH_SYM, off_finish, &size, NULL, 0, why, sizeof(why)))) {
+	if ((ret = bs_elf_find_func(lib, BS_GBENCH_START_SYM, off_start, &size, NULL, 0, why,
+				    sizeof(why))) ||
+	    (ret = bs_elf_find_func(lib, BS_GBENCH_FINISH_SYM, off_finish, &size, NULL, 0, why,
+				    sizeof(why)))) {
 		snprintf(err, errlen, "--preset gbench: %s", why);
 		return ret;
 	}
@@ -138,14 +143,16 @@ int bs_gbench_resolve(const char *exe, char *lib_path, size_t lib_len, uint64_t 
 		*layout = v->layout;
 		return 0;
 	}
-	size_t used = (size_t)snprintf(err, errlen, "libbenchmark %s has no verified State layout (verified:",
-				       *ver ? ver : lib);
+	size_t used = (size_t)snprintf(
+	    err, errlen,
+	    "libbenchmark %s has no verified State layout (verified:", *ver ? ver : lib);
 	for (size_t i = 0; i < N_VERIFIED && used < errlen; i++)
 		used += (size_t)snprintf(err + used, errlen - used, "%s %s", i ? "," : "",
 					 verified_layouts[i].layout.version);
 	if (used < errlen)
-		snprintf(err + used, errlen - used,
-			 "); run with --begin/--end on the same functions and no invocation counts, "
-			 "or verify the layout for this version and add it to user/gbench.c");
+		snprintf(
+		    err + used, errlen - used,
+		    "); run with --begin/--end on the same functions and no invocation counts, "
+		    "or verify the layout for this version and add it to user/gbench.c");
 	return -ENOTSUP;
 }

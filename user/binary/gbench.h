@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BS_GBENCH_START_SYM "_ZN9benchmark5State16StartKeepRunningEv"   /* State::StartKeepRunning() */
-#define BS_GBENCH_FINISH_SYM "_ZN9benchmark5State17FinishKeepRunningEv" /* State::FinishKeepRunning() */
+#define BS_GBENCH_START_SYM                                                                        \
+	"_ZN9benchmark5State16StartKeepRunningEv" /* State::StartKeepRunning() */
+#define BS_GBENCH_FINISH_SYM                                                                       \
+	"_ZN9benchmark5State17FinishKeepRunningEv" /* State::FinishKeepRunning() */
 
 /**
  * Byte offsets inside benchmark::State (x86-64, LP64) of:
@@ -36,8 +38,9 @@ struct bs_gbench_layout {
  * Errors (one-line reason in err): -ENOENT (no libbenchmark / symbols),
  * -ENOTSUP (version without a verified layout), other -errno.
  */
-int bs_gbench_resolve(const char *exe, char *lib_path, size_t lib_len, uint64_t *off_start, uint64_t *off_finish,
-		      struct bs_gbench_layout *layout, char *err, size_t errlen);
+int bs_gbench_resolve(const char *exe, char *lib_path, size_t lib_len, uint64_t *off_start,
+		      uint64_t *off_finish, struct bs_gbench_layout *layout, char *err,
+		      size_t errlen);
 
 /**
  * Version of the Google Benchmark library in the ELF file PATH ("1.7.1"),

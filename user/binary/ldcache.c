@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OLD_MAGIC "ld.so-1.7.0"
-#define NEW_MAGIC "glibc-ld.so.cache"
+#define OLD_MAGIC   "ld.so-1.7.0"
+#define NEW_MAGIC   "glibc-ld.so.cache"
 #define NEW_VERSION "1.1"
-#define NEW_HDR_SIZE 48	  /* magic[17] version[3] nlibs len_strings flags pad[3] ext_off unused[3] */
+#define NEW_HDR_SIZE                                                                               \
+	48		  /* magic[17] version[3] nlibs len_strings flags pad[3] ext_off unused[3] \
+			   */
 #define NEW_ENTRY_SIZE 24 /* int32 flags, u32 key, u32 value, u32 osversion, u64 hwcap */
-#define OLD_HDR_SIZE 16	  /* magic[11] (+1 pad) u32 nlibs */
+#define OLD_HDR_SIZE   16 /* magic[11] (+1 pad) u32 nlibs */
 #define OLD_ENTRY_SIZE 12 /* int32 flags, u32 key, u32 value */
 
 static uint32_t rd32(const unsigned char *p)
@@ -30,7 +32,8 @@ static uint64_t rd64(const unsigned char *p)
 	return v;
 }
 
-static int push(struct bs_ldcache *c, size_t *cap, const char *name, size_t nlen, const char *path, size_t plen)
+static int push(struct bs_ldcache *c, size_t *cap, const char *name, size_t nlen, const char *path,
+		size_t plen)
 {
 	if (c->n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 256;
@@ -46,7 +49,7 @@ static int push(struct bs_ldcache *c, size_t *cap, const char *name, size_t nlen
 		free(p);
 		return -ENOMEM;
 	}
-	c->v[c->n++] = (struct bs_ldcache_entry){ n, p };
+	c->v[c->n++] = (struct bs_ldcache_entry){n, p};
 	return 0;
 }
 
@@ -69,7 +72,8 @@ int bs_ldcache_parse(struct bs_ldcache *c, const unsigned char *buf, size_t len)
 		if (end > len)
 			return -EINVAL;
 	}
-	if (start > len || len - start < NEW_HDR_SIZE || memcmp(buf + start, NEW_MAGIC, strlen(NEW_MAGIC)) ||
+	if (start > len || len - start < NEW_HDR_SIZE ||
+	    memcmp(buf + start, NEW_MAGIC, strlen(NEW_MAGIC)) ||
 	    memcmp(buf + start + 17, NEW_VERSION, 3))
 		return -EINVAL;
 	/* Strings are addressed from the start of the new-format header. */
@@ -84,7 +88,8 @@ int bs_ldcache_parse(struct bs_ldcache *c, const unsigned char *buf, size_t len)
 			const unsigned char *e = base + NEW_HDR_SIZE + (size_t)i * NEW_ENTRY_SIZE;
 			if ((rd64(e + 16) != 0) != pass)
 				continue;
-			const char *k = str_at(base, blen, rd32(e + 4)), *v = str_at(base, blen, rd32(e + 8));
+			const char *k = str_at(base, blen, rd32(e + 4)),
+				   *v = str_at(base, blen, rd32(e + 8));
 			if (!k || !v)
 				continue;
 			if (push(c, &cap, k, strlen(k), v, strlen(v))) {
@@ -133,7 +138,8 @@ static int load_file(struct bs_ldcache *c, const char *file)
 /* Parse "\tlibz.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libz.so.1" lines. */
 static int load_ldconfig(struct bs_ldcache *c)
 {
-	static const char *const cmds[] = { "/sbin/ldconfig -p 2>/dev/null", "ldconfig -p 2>/dev/null" };
+	static const char *const cmds[] = {"/sbin/ldconfig -p 2>/dev/null",
+					   "ldconfig -p 2>/dev/null"};
 	size_t cap = 0;
 	for (size_t k = 0; k < 2 && !c->n; k++) {
 		FILE *p = popen(cmds[k], "r");

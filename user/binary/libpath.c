@@ -18,7 +18,12 @@
 #define MAX_OBJECTS 1024 /* bound on the closure, against garbage or cyclic input */
 
 static const char *const default_dirs[] = {
-	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+    "/lib/x86_64-linux-gnu",
+    "/usr/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/lib64",
+    "/lib",
+    "/usr/lib",
 };
 
 /* ---- execvp-like command lookup ------------------------------------------ */
@@ -117,18 +122,20 @@ static int dso_read(const char *path, struct dso *d)
 	d->elfclass = gelf_getclass(ef.elf);
 	d->machine = ef.ehdr.e_machine;
 	ret = dup_into(&d->path, real);
-	for (Elf_Scn *scn = elf_nextscn(ef.elf, NULL); scn && !ret; scn = elf_nextscn(ef.elf, scn)) {
+	for (Elf_Scn *scn = elf_nextscn(ef.elf, NULL); scn && !ret;
+	     scn = elf_nextscn(ef.elf, scn)) {
 		GElf_Shdr sh;
 		Elf_Data *data;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(data = elf_getdata(scn, NULL)))
 			continue;
 		size_t cnt = data->d_size / gelf_fsize(ef.elf, ELF_T_DYN, 1, EV_CURRENT);
 		for (size_t i = 0; i < cnt && !ret; i++) {
 			GElf_Dyn dyn;
 			if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag == DT_NULL)
 				break;
-			if (dyn.d_tag != DT_NEEDED && dyn.d_tag != DT_SONAME && dyn.d_tag != DT_RPATH &&
-			    dyn.d_tag != DT_RUNPATH)
+			if (dyn.d_tag != DT_NEEDED && dyn.d_tag != DT_SONAME &&
+			    dyn.d_tag != DT_RPATH && dyn.d_tag != DT_RUNPATH)
 				continue;
 			const char *s = elf_strptr(ef.elf, sh.sh_link, dyn.d_un.d_val);
 			if (!s)
@@ -184,11 +191,12 @@ static void closure_free(struct closure *c)
 /* Expand $ORIGIN, $LIB, $PLATFORM (also ${...}) of S into out; ORIGIN is a directory. */
 static void expand_dst(const char *s, size_t n, const char *origin, char *out, size_t outlen)
 {
-	static const char *const keys[] = { "ORIGIN", "LIB", "PLATFORM" };
+	static const char *const keys[] = {"ORIGIN", "LIB", "PLATFORM"};
 	const char *platform = (const char *)getauxval(AT_PLATFORM);
 	struct stat st;
-	const char *lib = stat("/lib/x86_64-linux-gnu", &st) == 0 ? "lib/x86_64-linux-gnu" : "lib64";
-	const char *vals[] = { origin, lib, platform ? platform : "x86_64" };
+	const char *lib =
+	    stat("/lib/x86_64-linux-gnu", &st) == 0 ? "lib/x86_64-linux-gnu" : "lib64";
+	const char *vals[] = {origin, lib, platform ? platform : "x86_64"};
 	size_t o = 0;
 	for (size_t i = 0; i < n && o + 1 < outlen;) {
 		int hit = 0;
@@ -202,7 +210,8 @@ static void expand_dst(const char *s, size_t n, const char *origin, char *out, s
 					continue;
 				if (brace && (left == kl || at[kl] != '}'))
 					continue;
-				if (!brace && left > kl && (at[kl] == '_' || isalnum((unsigned char)at[kl])))
+				if (!brace && left > kl &&
+				    (at[kl] == '_' || isalnum((unsigned char)at[kl])))
 					continue;
 				o += (size_t)snprintf(out + o, outlen - o, "%s", vals[k]);
 				i += 1 + (size_t)brace + kl + (size_t)brace;
@@ -227,7 +236,8 @@ static long find_loaded(const struct closure *c, const char *name, const char *p
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct dso *d = &c->v[i];
-		if ((name && ((d->name && strcmp(d->name, name) == 0) || (d->soname && strcmp(d->soname, name) == 0))) ||
+		if ((name && ((d->name && strcmp(d->name, name) == 0) ||
+			      (d->soname && strcmp(d->soname, name) == 0))) ||
 		    (path && strcmp(d->path, path) == 0))
 			return (long)i;
 	}
@@ -247,7 +257,8 @@ static int try_file(const struct closure *c, const char *file, struct dso *out)
 }
 
 /* Search the ':'/';'-separated LIST (ORIGIN for $ORIGIN) for NAME. */
-static int try_list(const struct closure *c, const char *list, const char *origin, const char *name, struct dso *out)
+static int try_list(const struct closure *c, const char *list, const char *origin, const char *name,
+		    struct dso *out)
 {
 	for (const char *p = list; p && *p;) {
 		size_t n = strcspn(p, ":;");
@@ -429,32 +440,38 @@ static int copy_out(const char *s, char *out, size_t outlen)
 	return (size_t)snprintf(out, outlen, "%s", s) < outlen ? 0 : -ENAMETOOLONG;
 }
 
-static void explain_not_loaded(const struct closure *c, const char *exe, const char *bin, char *err, size_t errlen)
+static void explain_not_loaded(const struct closure *c, const char *exe, const char *bin, char *err,
+			       size_t errlen)
 {
 	for (size_t i = 0; i < c->nmissing; i++)
 		if (strcmp(bin, c->missing[i]) == 0 || spelled_as(bin, c->missing[i])) {
 			snprintf(err, errlen,
-				 "library '%s' is needed by %s (as %s) but the dynamic loader would not find it "
+				 "library '%s' is needed by %s (as %s) but the dynamic loader "
+				 "would not find it "
 				 "(check LD_LIBRARY_PATH and ldconfig)",
 				 bin, exe, c->missing[i]);
 			return;
 		}
 	if (c->n <= 1 && !c->nmissing) {
-		snprintf(err, errlen, "library '%s' is not loaded by %s: it loads no shared libraries", bin, exe);
+		snprintf(err, errlen,
+			 "library '%s' is not loaded by %s: it loads no shared libraries", bin,
+			 exe);
 		return;
 	}
-	size_t used = (size_t)snprintf(err, errlen, "library '%s' is not among the libraries %s loads (it loads:",
-				       bin, exe);
+	size_t used = (size_t)snprintf(
+	    err, errlen, "library '%s' is not among the libraries %s loads (it loads:", bin, exe);
 	for (size_t i = 1; i < c->n && used < errlen; i++)
-		used += (size_t)snprintf(err + used, errlen - used, "%s %s", i > 1 ? "," : "", c->v[i].name);
+		used += (size_t)snprintf(err + used, errlen - used, "%s %s", i > 1 ? "," : "",
+					 c->v[i].name);
 	for (size_t i = 0; i < c->nmissing && used < errlen; i++)
-		used += (size_t)snprintf(err + used, errlen - used, "%s %s (not found)", i || c->n > 1 ? "," : "",
-					 c->missing[i]);
+		used += (size_t)snprintf(err + used, errlen - used, "%s %s (not found)",
+					 i || c->n > 1 ? "," : "", c->missing[i]);
 	if (used < errlen)
 		snprintf(err + used, errlen - used, ")");
 }
 
-int bs_resolve_binary(const char *exe, const char *bin, char *out, size_t outlen, char *err, size_t errlen)
+int bs_resolve_binary(const char *exe, const char *bin, char *out, size_t outlen, char *err,
+		      size_t errlen)
 {
 	char rexe[PATH_MAX], interp[PATH_MAX], rinterp[PATH_MAX];
 	const char *program = rexe;
@@ -498,9 +515,10 @@ int bs_resolve_binary(const char *exe, const char *bin, char *out, size_t outlen
 	for (int pass = 0; pass < 2 && ret == -ENOENT; pass++)
 		for (size_t i = 1; i < c.n && ret == -ENOENT; i++) {
 			const struct dso *d = &c.v[i];
-			int hit = pass == 0 ? exact_name(bin, d)
-					    : spelled_as(bin, d->name) || spelled_as(bin, d->soname) ||
-						      spelled_as(bin, base_name(d->path));
+			int hit = pass == 0
+				      ? exact_name(bin, d)
+				      : spelled_as(bin, d->name) || spelled_as(bin, d->soname) ||
+					    spelled_as(bin, base_name(d->path));
 			if (hit)
 				ret = copy_out(d->path, out, outlen);
 		}

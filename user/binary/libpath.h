@@ -38,7 +38,8 @@ int bs_which(const char *cmd, char *out, size_t outlen);
  * libraries ./prog loads (it loads: libbenchmark.so.1debian, ...)"),
  * -ENOEXEC (EXE is not ELF), -ENAMETOOLONG, -ENOMEM, other -errno.
  */
-int bs_resolve_binary(const char *exe, const char *bin, char *out, size_t outlen, char *err, size_t errlen);
+int bs_resolve_binary(const char *exe, const char *bin, char *out, size_t outlen, char *err,
+		      size_t errlen);
 
 /**
  * The resolved DT_NEEDED closure of EXE (canonical absolute paths,

@@ -13,7 +13,7 @@ typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
 /* Resolved when the final link includes libstdc++, NULL otherwise. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status)
-	__attribute__((weak));
+    __attribute__((weak));
 
 static demangle_fn demangler;
 static pthread_once_t demangler_once = PTHREAD_ONCE_INIT;
@@ -225,7 +225,7 @@ void bs_suggest_add(struct bs_suggest *s, const char *text, int substr, size_t d
 	for (size_t i = 0; i < s->n; i++)
 		if (strcmp(s->items[i].text, text) == 0)
 			return;
-	struct bs_suggest_item it = { .text = NULL, .substr = substr != 0, .dist = dist };
+	struct bs_suggest_item it = {.text = NULL, .substr = substr != 0, .dist = dist};
 	it.text = (char *)text; /* compare before copying */
 	size_t pos = s->n;
 	while (pos > 0 && better(&it, &s->items[pos - 1]))

@@ -12,7 +12,8 @@
 
 #include <stddef.h>
 
-/** Demangle NAME (an Itanium C++ ABI name, "_Z..."); malloc'd string, or NULL when not mangled/undemanglable. */
+/** Demangle NAME (an Itanium C++ ABI name, "_Z..."); malloc'd string, or NULL when not
+ * mangled/undemanglable. */
 char *bs_demangle(const char *name);
 
 /**

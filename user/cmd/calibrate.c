@@ -24,11 +24,10 @@ struct cal_args {
 };
 
 static const struct argp_option cal_options[] = {
-	{ "calls", 'n', "N", 0, "probe hits per round (default 20000)", 0 },
-	{ "rounds", 'r', "N", 0, "rounds; the median is reported (default 5)", 0 },
-	{ "json", 'j', NULL, 0, "print JSON instead of a table", 0 },
-	{ 0 }
-};
+    {"calls", 'n', "N", 0, "probe hits per round (default 20000)", 0},
+    {"rounds", 'r', "N", 0, "rounds; the median is reported (default 5)", 0},
+    {"json", 'j', NULL, 0, "print JSON instead of a table", 0},
+    {0}};
 
 static error_t cal_parse(int key, char *arg, struct argp_state *state)
 {
@@ -37,15 +36,23 @@ static error_t cal_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'n':
 		if (bs_parse_long(arg, 10, 100000000, &a->calls))
-			argp_error(state, "--calls takes a whole number from 10 to 100000000, not '%s'", arg);
+			argp_error(state,
+				   "--calls takes a whole number from 10 to 100000000, not '%s'",
+				   arg);
 		break;
 	case 'r':
 		if (bs_parse_long(arg, 1, 101, &a->rounds))
-			argp_error(state, "--rounds takes a whole number from 1 to 101, not '%s'", arg);
+			argp_error(state, "--rounds takes a whole number from 1 to 101, not '%s'",
+				   arg);
 		break;
-	case 'j': a->json = true; break;
-	case ARGP_KEY_ARG: argp_error(state, "unexpected argument '%s'", arg); break;
-	default: return ARGP_ERR_UNKNOWN;
+	case 'j':
+		a->json = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
@@ -55,15 +62,19 @@ int cmd_calibrate(int argc, char **argv)
 	static const struct {
 		enum bs_site_kind kind;
 		const char *name;
-	} kinds[] = { { BS_SITE_UPROBE, "uprobe" },
-		      { BS_SITE_URETPROBE, "uretprobe" },
-		      { BS_SITE_USDT, "usdt" } };
-	struct argp argp = { cal_options, cal_parse, "",
-			     "Measure the cost of one probe hit per kind on this machine and kernel.\v" BS_EXIT_STATUS_HELP, NULL,
-			     NULL, NULL };
-	struct cal_args a = { 20000, 5, false };
-	struct bs_probes_opts po = { .no_accounting = true };
-	struct bs_boundaries b = { .mode = BS_BOUND_NONE };
+	} kinds[] = {
+	    {BS_SITE_UPROBE, "uprobe"}, {BS_SITE_URETPROBE, "uretprobe"}, {BS_SITE_USDT, "usdt"}};
+	struct argp argp = {cal_options,
+			    cal_parse,
+			    "",
+			    "Measure the cost of one probe hit per kind on this machine and "
+			    "kernel.\v" BS_EXIT_STATUS_HELP,
+			    NULL,
+			    NULL,
+			    NULL};
+	struct cal_args a = {20000, 5, false};
+	struct bs_probes_opts po = {.no_accounting = true};
+	struct bs_boundaries b = {.mode = BS_BOUND_NONE};
 	struct bs_probes p;
 	json_object *o;
 	double cost[3];
@@ -89,19 +100,22 @@ int cmd_calibrate(int argc, char **argv)
 		o = json_object_new_object();
 		for (i = 0; i < 3; i++)
 			json_object_object_add(o, kinds[i].name,
-					       isnan(cost[i]) ? NULL : json_object_new_double(cost[i]));
+					       isnan(cost[i]) ? NULL
+							      : json_object_new_double(cost[i]));
 		json_object_object_add(o, "calls", json_object_new_int((int)a.calls));
 		json_object_object_add(o, "rounds", json_object_new_int((int)a.rounds));
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
-		printf("cost of one probe hit (ns), median of %ld rounds of %ld hits:\n", a.rounds, a.calls);
+		printf("cost of one probe hit (ns), median of %ld rounds of %ld hits:\n", a.rounds,
+		       a.calls);
 		for (i = 0; i < 3; i++)
 			printf("  %-10s %10.1f\n", kinds[i].name, cost[i]);
 	}
 	for (i = 0; i < 3; i++)
 		if (isnan(cost[i])) {
-			fprintf(stderr, "benchscope calibrate: could not measure %s\n", kinds[i].name);
+			fprintf(stderr, "benchscope calibrate: could not measure %s\n",
+				kinds[i].name);
 			return 1;
 		}
 	return 0;

@@ -28,14 +28,15 @@ struct bs_duet_report_opts {
 	bool no_mds;	       /**< skip the MDS curve (it re-runs the tests 16 times) */
 	bool no_table;	       /**< no table on stdout */
 	/* added by the analysis (zero = default): */
-	bool drop_warmup_half; /**< drop the first half of each run's iterations (Drozdík 2023 §4.2) */
+	bool drop_warmup_half; /**< drop the first half of each run's iterations (Drozdík 2023 §4.2)
+				*/
 	int sampling;	       /**< 0 auto (run means from 5 runs), 1 run means, 2 runs merged */
 };
 
 /** What a pipeline needs from the analysis: the worst regression seen. */
 struct bs_duet_outcome {
 	size_t runs_total, runs_used, runs_failed;
-	size_t n_verdicts;   /**< benchmarks x methods analysed */
+	size_t n_verdicts; /**< benchmarks x methods analysed */
 	/** largest lower CI bound of "B slower than A" over the verdicts, in
 	 *  percent of A's mean score (negative when no verdict shows B slower);
 	 *  NAN when nothing could be analysed */
@@ -51,6 +52,5 @@ struct bs_duet_outcome {
  */
 int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_report_opts *o,
 			  struct bs_duet_outcome *out, char *err, size_t errlen);
-
 
 #endif

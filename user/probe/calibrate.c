@@ -93,8 +93,8 @@ static double median(const double *d, int n)
  * same_fn, like --iter's uprobe + uretprobe; 0: none) attached. Attaching and
  * detaching uprobes costs milliseconds, so each is done once.
  */
-static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2,
-		      bool same_fn, int calls, int rounds)
+static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2, bool same_fn,
+		      int calls, int rounds)
 {
 	bool usdt = k1 == BS_SITE_USDT, both = k2 && !same_fn;
 	struct bpf_link *l1 = NULL, *l2 = NULL;
@@ -163,10 +163,11 @@ int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, 
 		out->begin_ns = measure(p, b->begin.kind, 0, false, calls, rounds);
 		out->end_ns = measure(p, b->end.kind, 0, false, calls, rounds);
 		out->per_iteration_ns =
-			measure(p, b->begin.kind, b->end.kind, same_fn, calls, rounds);
+		    measure(p, b->begin.kind, b->end.kind, same_fn, calls, rounds);
 	}
 	snprintf(out->method, sizeof(out->method),
-		 "%d calls of an empty probed function in benchscope minus unprobed, median of %d rounds",
+		 "%d calls of an empty probed function in benchscope minus unprobed, median of %d "
+		 "rounds",
 		 calls, rounds);
 	return isnan(out->per_iteration_ns) ? -EIO : 0;
 }

@@ -18,11 +18,11 @@
 struct bs_probes;
 
 struct bs_probe_cost {
-	double begin_ns;         /**< per hit of the begin site's kind */
-	double end_ns;           /**< per hit of the end site's kind */
+	double begin_ns;	 /**< per hit of the begin site's kind */
+	double end_ns;		 /**< per hit of the end site's kind */
 	double per_iteration_ns; /**< both boundaries as attached, per iteration */
-	int calls;               /**< calls per round */
-	int rounds;              /**< rounds (the median is kept) */
+	int calls;		 /**< calls per round */
+	int rounds;		 /**< rounds (the median is kept) */
 	char method[160];
 };
 

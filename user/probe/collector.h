@@ -22,11 +22,11 @@ struct bs_probes;
 struct bs_collector {
 	struct ring_buffer *rb;
 	struct bs_trace_writer *trace;
-	uint64_t iters;        /**< iteration records received */
-	uint64_t procs;        /**< process records received */
+	uint64_t iters;	       /**< iteration records received */
+	uint64_t procs;	       /**< process records received */
 	uint64_t write_errors; /**< records the trace writer failed to store */
 	uint64_t unknown;      /**< records with an unknown type tag */
-	pid_t root;            /**< the harness process */
+	pid_t root;	       /**< the harness process */
 	int root_exit_seen;    /**< the root's BS_PROC_EXIT arrived */
 	/** called for each iteration record before it is stored; may change r->flags */
 	int (*on_iter)(void *ctx, struct bs_iter_rec *r);

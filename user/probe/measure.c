@@ -16,7 +16,7 @@
 
 int bs_measure_check_privileges(char *err, size_t errlen)
 {
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct d[2];
 	bool bpf, perfmon;
 
@@ -48,8 +48,8 @@ static bool same_site(const struct bs_site *x, const struct bs_site *y)
 {
 	return x->kind == y->kind && !strcmp(x->path, y->path) &&
 	       (x->kind == BS_SITE_USDT
-			? !strcmp(x->symbol, y->symbol) && !strcmp(x->usdt_name, y->usdt_name)
-			: x->offset == y->offset);
+		    ? !strcmp(x->symbol, y->symbol) && !strcmp(x->usdt_name, y->usdt_name)
+		    : x->offset == y->offset);
 }
 
 static bool bs_boundaries_same(const struct bs_boundaries *x, const struct bs_boundaries *y)
@@ -82,7 +82,7 @@ static char *context_text(const struct bs_measure_opts *o, const struct bs_probe
 	if (!ctx)
 		return NULL;
 	json_object_object_foreach(o->context_extra, key, val)
-		json_object_object_add(ctx, key, json_object_get(val));
+	    json_object_object_add(ctx, key, json_object_get(val));
 	out = strdup(json_object_to_json_string_ext(ctx, JSON_C_TO_STRING_PLAIN));
 	json_object_put(ctx);
 	return out;
@@ -90,7 +90,7 @@ static char *context_text(const struct bs_measure_opts *o, const struct bs_probe
 
 int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char *err, size_t errlen)
 {
-	struct bs_probes_opts popts = { 0 };
+	struct bs_probes_opts popts = {0};
 	char *ctx;
 	int rc;
 
@@ -113,20 +113,21 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	}
 	if (o->b2 && o->b->mode == BS_BOUND_GBENCH && o->b2->mode == BS_BOUND_GBENCH &&
 	    memcmp(&o->b->layout, &o->b2->layout, sizeof(o->b->layout))) {
-		snprintf(err, errlen, "the two gbench boundaries need the same libbenchmark layout");
+		snprintf(err, errlen,
+			 "the two gbench boundaries need the same libbenchmark layout");
 		m->usage_error = true;
 		return -EINVAL;
 	}
 	/* the gbench layout configures the (one) BPF object */
-	rc = bs_probes_load(&m->probes,
-			    o->b2 && o->b2->mode == BS_BOUND_GBENCH && o->b->mode != BS_BOUND_GBENCH
-				    ? o->b2
-				    : o->b,
-			    &popts, err, errlen);
+	rc = bs_probes_load(
+	    &m->probes,
+	    o->b2 && o->b2->mode == BS_BOUND_GBENCH && o->b->mode != BS_BOUND_GBENCH ? o->b2 : o->b,
+	    &popts, err, errlen);
 	if (rc)
 		return rc;
 	if (o->calibrate) {
-		if (bs_calibrate(&m->probes, o->b, o->calib_calls > 0 ? o->calib_calls : 2000, 5, &m->cost))
+		if (bs_calibrate(&m->probes, o->b, o->calib_calls > 0 ? o->calib_calls : 2000, 5,
+				 &m->cost))
 			fprintf(stderr, "benchscope: warning: could not measure the probe cost\n");
 		else
 			m->have_cost = true;
@@ -203,9 +204,10 @@ int bs_measure_event(struct bs_measure *m, json_object *ev)
 {
 	if (!m->tw)
 		return -EBADF;
-	return bs_trace_write_event(m->tw, json_object_to_json_string_ext(ev, JSON_C_TO_STRING_PLAIN))
-		       ? -EIO
-		       : 0;
+	return bs_trace_write_event(m->tw,
+				    json_object_to_json_string_ext(ev, JSON_C_TO_STRING_PLAIN))
+		   ? -EIO
+		   : 0;
 }
 
 void bs_measure_warn(struct bs_measure *m, const char *fmt, ...)
@@ -252,10 +254,14 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	bs_probes_counters(&m->probes, &m->k);
 	bs_probes_interferers(&m->probes, store_interferer, m->tw);
 	if (k->iter_lost)
-		bs_measure_warn(m, "%llu iteration records were lost (ring buffer and spill map full): use --ringbuf-size",
+		bs_measure_warn(m,
+				"%llu iteration records were lost (ring buffer and spill map "
+				"full): use --ringbuf-size",
 				(unsigned long long)k->iter_lost);
 	if (k->end_without_begin)
-		bs_measure_warn(m, "%llu end probes hit without an open iteration: are --begin and --end the right way round?",
+		bs_measure_warn(m,
+				"%llu end probes hit without an open iteration: are --begin and "
+				"--end the right way round?",
 				(unsigned long long)k->end_without_begin);
 	add_counter(lost, "iter_lost", k->iter_lost);
 	add_counter(lost, "iter_spilled", k->iter_spilled);

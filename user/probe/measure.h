@@ -34,15 +34,15 @@ struct bs_measure_opts {
 	 *  NULL. Both sets share one BPF object: a process preset cannot be
 	 *  mixed with another kind, and two gbench sets need the same layout. */
 	const struct bs_boundaries *b2;
-	size_t ringbuf_bytes;	       /**< ring buffer size (power of two) */
-	bool interferers;	       /**< account the tasks that take the CPU */
-	bool verbose;		       /**< libbpf messages (verifier log) */
-	bool calibrate;		       /**< measure the probe cost before attaching */
-	int calib_calls;	       /**< probe hits per calibration round */
-	const char *trace_path;	       /**< trace file to create */
-	char *const *cmd;	       /**< harness command for the context (NULL-terminated) */
-	const char *user;	       /**< user the harness runs as, or NULL */
-	json_object *context_extra;    /**< members added to the CONTEXT block (borrowed), or NULL */
+	size_t ringbuf_bytes;	    /**< ring buffer size (power of two) */
+	bool interferers;	    /**< account the tasks that take the CPU */
+	bool verbose;		    /**< libbpf messages (verifier log) */
+	bool calibrate;		    /**< measure the probe cost before attaching */
+	int calib_calls;	    /**< probe hits per calibration round */
+	const char *trace_path;	    /**< trace file to create */
+	char *const *cmd;	    /**< harness command for the context (NULL-terminated) */
+	const char *user;	    /**< user the harness runs as, or NULL */
+	json_object *context_extra; /**< members added to the CONTEXT block (borrowed), or NULL */
 };
 
 struct bs_measure {
@@ -50,8 +50,8 @@ struct bs_measure {
 	struct bs_trace_writer *tw;
 	struct bs_collector col;
 	bool col_ready;
-	bool usage_error;	 /**< open failed because of the input (exit 2), not the system */
-	json_object *warnings;	 /**< array of strings, stored in END */
+	bool usage_error;	   /**< open failed because of the input (exit 2), not the system */
+	json_object *warnings;	   /**< array of strings, stored in END */
 	struct bs_probe_cost cost; /**< valid when have_cost */
 	bool have_cost;
 	struct bs_counters k; /**< loss counters, read by bs_measure_finish */
@@ -104,7 +104,8 @@ int bs_measure_poll(struct bs_measure *m, int timeout_ms);
 int bs_measure_event(struct bs_measure *m, json_object *ev);
 
 /** bs_measure_warn - add a warning (printf format) to the END block's list. */
-void bs_measure_warn(struct bs_measure *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bs_measure_warn(struct bs_measure *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /** Iteration records received so far. */
 uint64_t bs_measure_iters(const struct bs_measure *m);

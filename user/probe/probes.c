@@ -97,7 +97,8 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 	libbpf_set_print(libbpf_print);
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		snprintf(err, errlen,
-			 "the kernel has no BTF (/sys/kernel/btf/vmlinux): benchscope needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+			 "the kernel has no BTF (/sys/kernel/btf/vmlinux): benchscope needs a "
+			 "kernel built with CONFIG_DEBUG_INFO_BTF=y");
 		return -ENOTSUP;
 	}
 	skel = benchscope_bpf__open();
@@ -185,7 +186,8 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 		return attach_site(p, &b->end, false, false, err, errlen);
 	case BS_BOUND_PROCESS:
 		/* the exec/exit programs are attached already; record what bounds */
-		return add_link(p, NULL, "tracepoints sched_process_exec/exit (children of the command)");
+		return add_link(p, NULL,
+				"tracepoints sched_process_exec/exit (children of the command)");
 	default:
 		snprintf(err, errlen, "no iteration boundaries");
 		return -EINVAL;
@@ -194,7 +196,7 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 
 int bs_probes_track(struct bs_probes *p, pid_t pid)
 {
-	struct bs_tracked_proc v = { 0, 0, 0 };
+	struct bs_tracked_proc v = {0, 0, 0};
 	__u32 key = (__u32)pid;
 
 	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
@@ -204,7 +206,7 @@ int bs_probes_track(struct bs_probes *p, pid_t pid)
 
 int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side)
 {
-	struct bs_tracked_proc v = { 0, 0, (__u32)(side & 1) + 1 };
+	struct bs_tracked_proc v = {0, 0, (__u32)(side & 1) + 1};
 	__u32 key = (__u32)pid;
 
 	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
@@ -330,8 +332,7 @@ char *bs_probes_stats_json(const struct bs_probes *p)
 	struct bpf_program *prog;
 	char *s;
 
-	bpf_object__for_each_program(prog, p->skel->obj)
-	{
+	bpf_object__for_each_program (prog, p->skel->obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 		json_object *o;

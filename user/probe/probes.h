@@ -21,7 +21,7 @@ struct bpf_link;
 struct bs_probes_opts {
 	size_t ringbuf_bytes; /**< ring buffer size (power of two, >= page size) */
 	bool interferers;     /**< account the tasks that take the CPU */
-	bool verbose;         /**< print libbpf's messages (verifier log) */
+	bool verbose;	      /**< print libbpf's messages (verifier log) */
 	bool no_accounting;   /**< attach no scheduler/IRQ/process programs (calibration only) */
 };
 

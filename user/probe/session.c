@@ -55,7 +55,7 @@ static int become_user(const struct target_user *tu)
 int bs_session_spawn(struct bs_session *s, char *const argv[], const char *user, char *err,
 		     size_t errlen)
 {
-	struct bs_spawn_opts o = { .user = user };
+	struct bs_spawn_opts o = {.user = user};
 
 	return bs_session_spawn_opts(s, argv, &o, err, errlen);
 }
@@ -100,7 +100,8 @@ int bs_session_spawn_opts(struct bs_session *s, char *const argv[], const struct
 			_exit(127); /* the tool went away: do not run unobserved */
 		if (o->stdout_set && o->stdout_fd >= 0 && dup2(o->stdout_fd, STDOUT_FILENO) < 0)
 			e = errno;
-		if (!e && o->stderr_set && o->stderr_fd >= 0 && dup2(o->stderr_fd, STDERR_FILENO) < 0)
+		if (!e && o->stderr_set && o->stderr_fd >= 0 &&
+		    dup2(o->stderr_fd, STDERR_FILENO) < 0)
 			e = errno;
 		if (!e && o->cpus && sched_setaffinity(0, sizeof(*o->cpus), o->cpus))
 			e = errno;
@@ -169,7 +170,7 @@ int bs_session_poll(struct bs_session *s)
 
 static void sleep_ms(int ms)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 
 	nanosleep(&ts, NULL);
 }

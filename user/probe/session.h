@@ -15,10 +15,10 @@
 #include <sys/types.h>
 
 struct bs_session {
-	pid_t pid;       /**< the harness (same pid before and after exec) */
-	int go_fd;       /**< write end: one byte releases the child */
-	int err_fd;      /**< read end: errno of a failed exec, or EOF on success */
-	bool exited;     /**< waited for */
+	pid_t pid;	 /**< the harness (same pid before and after exec) */
+	int go_fd;	 /**< write end: one byte releases the child */
+	int err_fd;	 /**< read end: errno of a failed exec, or EOF on success */
+	bool exited;	 /**< waited for */
 	int wait_status; /**< wait(2) status once exited */
 };
 
@@ -39,7 +39,7 @@ struct bs_spawn_opts {
 	int stdout_fd;	       /**< dup2'ed onto the child's stdout; < 0: inherited.
 				*   Use stdout_set, since 0 is a valid fd */
 	bool stdout_set;
-	int stderr_fd;	       /**< dup2'ed onto the child's stderr if stderr_set */
+	int stderr_fd; /**< dup2'ed onto the child's stderr if stderr_set */
 	bool stderr_set;
 };
 

@@ -8,9 +8,9 @@
 /* Per-thread cursor: the last run seen and the group of the current streak. */
 struct tstate {
 	__u32 tid;
-	size_t last;      /* index of the thread's previous run */
+	size_t last; /* index of the thread's previous run */
 	int has_last;
-	long streak;      /* group of the measurement streak the last run ended, or -2 */
+	long streak;	  /* group of the measurement streak the last run ended, or -2 */
 	__u64 streak_inv; /* its invocation count */
 };
 

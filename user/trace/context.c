@@ -68,14 +68,15 @@ char *bs_context_json(char *const argv[], const struct bs_boundaries *b,
 	{
 		struct bs_cap c;
 
-		json_object_object_add(o, "hypervisor",
-				       json_object_new_string(bs_hypervisor_name(buf, sizeof(buf), false)));
-		json_object_object_add(o, "steal_accounting",
-				       json_object_new_boolean(bs_cap_probe(BS_CAP_STEAL, &c) ==
-							       BS_CAP_YES));
-		json_object_object_add(o, "sched_info",
-				       json_object_new_boolean(bs_cap_probe(BS_CAP_SCHED_INFO, &c) ==
-							       BS_CAP_YES));
+		json_object_object_add(
+		    o, "hypervisor",
+		    json_object_new_string(bs_hypervisor_name(buf, sizeof(buf), false)));
+		json_object_object_add(
+		    o, "steal_accounting",
+		    json_object_new_boolean(bs_cap_probe(BS_CAP_STEAL, &c) == BS_CAP_YES));
+		json_object_object_add(
+		    o, "sched_info",
+		    json_object_new_boolean(bs_cap_probe(BS_CAP_SCHED_INFO, &c) == BS_CAP_YES));
 	}
 	if (!gethostname(host, sizeof(host) - 1))
 		json_object_object_add(o, "hostname", json_object_new_string(host));
@@ -115,7 +116,8 @@ const char *bs_context_degraded(json_object *ctx, char *buf, size_t len)
 
 	if (!no_steal && !no_si)
 		return NULL;
-	snprintf(buf, len, "%s%s%s", no_steal ? "steal_ns reads 0 (kernel without steal accounting)" : "",
+	snprintf(buf, len, "%s%s%s",
+		 no_steal ? "steal_ns reads 0 (kernel without steal accounting)" : "",
 		 no_steal && no_si ? "; " : "",
 		 no_si ? "sched_delay_ns reads 0 (kernel without sched_info)" : "");
 	return buf;

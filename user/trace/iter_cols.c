@@ -44,7 +44,8 @@ static const struct col_def defs[] = {
     REC(nivcsw, "count", "involuntary context switches", U32),
     REC(migrations, "count", "CPU migrations", U32),
     REC(probe, "", "boundary pair that delimited it (0: the first)", U32),
-    REC(flags, "", "flags joined by '|': invoc, invoc_bad, spilled, exit, nested, warmup, after_stop", FLAGS),
+    REC(flags, "",
+	"flags joined by '|': invoc, invoc_bad, spilled, exit, nested, warmup, after_stop", FLAGS),
 };
 
 #undef REC
@@ -63,8 +64,8 @@ const struct bs_iter_col *bs_iter_cols(size_t *n)
 
 char *bs_iter_flag_names(uint32_t flags, char *buf, size_t len)
 {
-	static const char *names[] = {"invoc", "invoc_bad", "spilled", "exit", "nested", "warmup",
-				      "after_stop"};
+	static const char *names[] = {"invoc",	"invoc_bad", "spilled",	  "exit",
+				      "nested", "warmup",    "after_stop"};
 	size_t pos = 0;
 
 	buf[0] = 0;

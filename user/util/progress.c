@@ -29,8 +29,8 @@ void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total)
 			100.0 * (double)done / (double)total, el,
 			el * (double)(total - done) / (double)done);
 	else
-		fprintf(stderr, "\r\033[K  %llu %s  %.1f/s  %.1f s elapsed", (unsigned long long)done,
-			p->what, el > 0 ? (double)done / el : 0.0, el);
+		fprintf(stderr, "\r\033[K  %llu %s  %.1f/s  %.1f s elapsed",
+			(unsigned long long)done, p->what, el > 0 ? (double)done / el : 0.0, el);
 	p->shown = true;
 }
 

@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 struct bs_progress {
-	bool tty;        /**< stderr is a terminal */
-	bool shown;      /**< a line is on screen */
+	bool tty;	 /**< stderr is a terminal */
+	bool shown;	 /**< a line is on screen */
 	double start_ns; /**< CLOCK_MONOTONIC at init */
-	double last_ns;  /**< last redraw */
+	double last_ns;	 /**< last redraw */
 	const char *what;
 };
 

@@ -31,8 +31,8 @@
 static int idle_prog(void)
 {
 	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
+	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
+	    {.code = BPF_JMP | BPF_EXIT},
 	};
 
 	return bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "vmtest_hold", "GPL", insns, 2, NULL);

@@ -94,7 +94,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(tls_switch_hash, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 pt = prev->pid, nt = next->pid;
-	struct tstate *sp = bpf_map_lookup_elem(&thash, &pt), *sn = bpf_map_lookup_elem(&thash, &nt);
+	struct tstate *sp = bpf_map_lookup_elem(&thash, &pt),
+		      *sn = bpf_map_lookup_elem(&thash, &nt);
 
 	if (sp)
 		sp->switch_out++;

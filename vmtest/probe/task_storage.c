@@ -135,7 +135,7 @@ static int load_alone(const char *name)
 
 	if (!skel)
 		return -errno;
-	bpf_object__for_each_program(prog, skel->obj)
+	bpf_object__for_each_program (prog, skel->obj)
 		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), name));
 	libbpf_log[0] = 0;
 	rc = task_storage_bpf__load(skel);
@@ -156,7 +156,7 @@ static double per_run_ns(struct bpf_program *prog)
 
 int main(void)
 {
-	static const char *progs[] = { "tls_uprobe", "tls_switch", "tls_switch_hash" };
+	static const char *progs[] = {"tls_uprobe", "tls_switch", "tls_switch_hash"};
 	struct task_storage_bpf *skel = NULL;
 	struct bpf_link *lu = NULL, *ls = NULL, *lh = NULL;
 	char self[PATH_MAX];
@@ -178,19 +178,22 @@ int main(void)
 			printf("PASS load/%s\n", progs[i]);
 			n_pass++;
 		} else if (i == 2) {
-			printf("FAIL load/%s: a plain hash lookup in tp_btf/sched_switch is rejected\n",
+			printf("FAIL load/%s: a plain hash lookup in tp_btf/sched_switch is "
+			       "rejected\n",
 			       progs[i]);
 			print_reason(progs[i]);
 			n_fail++;
 		} else {
-			printf("SKIP load/%s: task storage rejected in this program type\n", progs[i]);
+			printf("SKIP load/%s: task storage rejected in this program type\n",
+			       progs[i]);
 			print_reason(progs[i]);
 			n_skip++;
 		}
 	}
 	if (!ok[0] || !ok[1]) {
 		printf("INFO verdict: task-local storage is NOT usable here from %s%s%s\n",
-		       ok[0] ? "" : "uprobe", !ok[0] && !ok[1] ? " and " : "", ok[1] ? "" : "tp_btf");
+		       ok[0] ? "" : "uprobe", !ok[0] && !ok[1] ? " and " : "",
+		       ok[1] ? "" : "tp_btf");
 		goto out;
 	}
 
@@ -216,7 +219,8 @@ int main(void)
 	}
 	{
 		LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = "bs_tls_target");
-		lu = bpf_program__attach_uprobe_opts(skel->progs.tls_uprobe, getpid(), self, 0, &uo);
+		lu =
+		    bpf_program__attach_uprobe_opts(skel->progs.tls_uprobe, getpid(), self, 0, &uo);
 	}
 	ls = bpf_program__attach(skel->progs.tls_switch);
 	lh = bpf_program__attach(skel->progs.tls_switch_hash);
@@ -245,10 +249,11 @@ int main(void)
 	q.seen_in -= base.seen_in;
 	q.null_in -= base.null_in;
 	{
-		struct tstate v = { 0, 0, 0 };
+		struct tstate v = {0, 0, 0};
 		int rc = pidfd >= 0 ? bpf_map_lookup_elem(tstore_fd, &pidfd, &v) : -1;
 
-		printf("INFO quiet: uprobe_hits %llu of %d; switches out %llu (no storage %llu), in %llu "
+		printf("INFO quiet: uprobe_hits %llu of %d; switches out %llu (no storage %llu), "
+		       "in %llu "
 		       "(no storage %llu); uprobe NULLs %llu\n",
 		       (unsigned long long)v.uprobe_hits, CALLS, q.seen_out, q.null_out, q.seen_in,
 		       q.null_in, q.uprobe_null);
@@ -257,15 +262,18 @@ int main(void)
 			       strerror(errno));
 			n_fail++;
 		} else if (v.uprobe_hits != CALLS || q.uprobe_null) {
-			printf("FAIL use: the uprobe created/updated the entry %llu times of %d (%llu NULL)\n",
+			printf("FAIL use: the uprobe created/updated the entry %llu times of %d "
+			       "(%llu NULL)\n",
 			       (unsigned long long)v.uprobe_hits, CALLS, q.uprobe_null);
 			n_fail++;
 		} else if (q.seen_out < CALLS / 2 || q.null_out || q.null_in) {
-			printf("FAIL use: sched_switch: %llu switches out, %llu + %llu without the entry\n",
+			printf("FAIL use: sched_switch: %llu switches out, %llu + %llu without the "
+			       "entry\n",
 			       q.seen_out, q.null_out, q.null_in);
 			n_fail++;
 		} else {
-			printf("PASS use (created in the uprobe, found in sched_switch as prev and next at "
+			printf("PASS use (created in the uprobe, found in sched_switch as prev and "
+			       "next at "
 			       "every switch, read from user space)\n");
 			n_pass++;
 		}
@@ -291,21 +299,24 @@ int main(void)
 		stop = 1;
 		pthread_join(th, NULL);
 		snap(skel, &c);
-		printf("INFO contended (a thread on the same CPU reading the storage in a loop, %llu "
-		       "reads): switch-ins %llu, without the entry %llu (%.1f %%); switch-outs %llu, "
-		       "without %llu\n",
-		       reads, c.seen_in - q.seen_in, c.null_in - q.null_in,
-		       c.seen_in > q.seen_in ? 100.0 * (double)(c.null_in - q.null_in) /
-						       (double)(c.seen_in - q.seen_in)
-					     : 0.0,
-		       c.seen_out - q.seen_out, c.null_out - q.null_out);
+		printf(
+		    "INFO contended (a thread on the same CPU reading the storage in a loop, %llu "
+		    "reads): switch-ins %llu, without the entry %llu (%.1f %%); switch-outs %llu, "
+		    "without %llu\n",
+		    reads, c.seen_in - q.seen_in, c.null_in - q.null_in,
+		    c.seen_in > q.seen_in
+			? 100.0 * (double)(c.null_in - q.null_in) / (double)(c.seen_in - q.seen_in)
+			: 0.0,
+		    c.seen_out - q.seen_out, c.null_out - q.null_out);
 		if (c.null_in > q.null_in || c.null_out > q.null_out)
-			printf("INFO verdict: usable from uprobe and tp_btf, BUT a lookup in sched_switch "
+			printf("INFO verdict: usable from uprobe and tp_btf, BUT a lookup in "
+			       "sched_switch "
 			       "returns NULL while the CPU's task-storage lock is held (here: by a "
 			       "user-space map read); on_switch would lose those switches\n");
 		else
-			printf("INFO verdict: usable from uprobe and tp_btf; no lookup failed, also "
-			       "under a concurrent user-space reader\n");
+			printf(
+			    "INFO verdict: usable from uprobe and tp_btf; no lookup failed, also "
+			    "under a concurrent user-space reader\n");
 	}
 	if (stats_fd >= 0) {
 		printf("INFO sched_switch run time per call: task storage %.0f ns, hash %.0f ns "
