@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_calibrate.c - `benchscope calibrate`: what one probe hit costs here,
+ * calibrate.c - `benchscope calibrate`: what one probe hit costs here,
  * per kind (uprobe, uretprobe, USDT), so a user can choose boundaries whose
  * perturbation is small against the iteration (probe cost differs 20x
  * between machines; `benchscope doctor` shows it too).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_doctor.c - `benchscope doctor [--json FILE|-] [--calls N] [--rounds N]`:
+ * doctor.c - `benchscope doctor [--json FILE|-] [--calls N] [--rounds N]`:
  * what this machine can do for benchscope and what it costs, measured
  * (caps.h): a table on stdout (feature, yes/no, the figure, what depends on
  * it), or JSON (docs/json-schema.md, "Doctor").

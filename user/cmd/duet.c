@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_duet.c - `benchscope duet [options] -A 'CMD_A' -B 'CMD_B'`
+ * duet.c - `benchscope duet [options] -A 'CMD_A' -B 'CMD_B'`
  *
  * Runs two versions of a harness as a duet (Drozdík 2023):
  * async (both at once, unsynchronised), sync (iteration i of A and of B

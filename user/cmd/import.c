@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_import.c - `benchscope import --format duet-csv FILE -o TRACE [--aa]
+ * import.c - `benchscope import --format duet-csv FILE -o TRACE [--aa]
  * [--name LABEL]`: existing duet data (the duet package's processed CSV,
  * `benchscope report --csv` output, or the raw Renaissance CSV) as a duet
  * trace that `benchscope report` analyses (import_duet.h).

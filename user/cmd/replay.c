@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_replay.c - `benchscope replay TRACE... [--stop CRITERION|all] [...]`
+ * replay.c - `benchscope replay TRACE... [--stop CRITERION|all] [...]`
  *
  * Computes the stoppage points of dynamic reconfiguration post hoc on
  * traces recorded with a fixed long configuration (Laaber et al. 2020 §5.3) and

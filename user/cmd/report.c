@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_report.c - `benchscope report TRACE [--json FILE|-] [--csv FILE|-]
+ * report.c - `benchscope report TRACE [--json FILE|-] [--csv FILE|-]
  * [--md FILE|-] [--top N] [--quiet]`: every output from a trace alone.
  * A duet trace (CONTEXT "mode": "duet") gets the duet report
  * (duet_report.h), with --plot, --min-overlap, --seed, --no-mds and

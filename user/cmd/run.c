@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_run.c - `benchscope run [options] -- CMD [ARGS...]`
+ * run.c - `benchscope run [options] -- CMD [ARGS...]`
  *
  * Load the BPF programs, measure the probe cost, start CMD held before exec,
  * attach the iteration boundaries, release it, and stream every record into

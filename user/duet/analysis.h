@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_analysis.h - the statistics of a duet model (duet_data.h), per
+ * analysis.h - the statistics of a duet model (duet_data.h), per
  * benchmark and per method, through stats/: pairing, CI test and relative CI
  * width, U test, MDS curve, runtime speedup of each duet method versus the
  * sequential runs, and the verdict line. Source: Drozdík 2023 §3-5

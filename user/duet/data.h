@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_data.h - a duet trace (docs/duet-trace.md) as per-benchmark,
+ * data.h - a duet trace (docs/duet-trace.md) as per-benchmark,
  * per-method runs whose sides A and B are arrays of iterations (start, end,
  * score, interference), ready for stats/stats_duet.h. Failed runs are
  * excluded and counted; Google Benchmark calibration runs are dropped and

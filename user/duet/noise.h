@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_noise.h - noise diagnosis of a duet (issue 4 item 4, benchscope's
+ * noise.h - noise diagnosis of a duet (issue 4 item 4, benchscope's
  * own addition to Drozdík 2023): per run and side, the interference its
  * iterations suffered (the fields of the iteration records); the side's lost
  * CPU time split into time taken by the other side's processes and by third

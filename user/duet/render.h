@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_render.h - the renderers of a duet report (duet_report.h), each in
+ * render.h - the renderers of a duet report (duet_report.h), each in
  * its own file: table and Markdown (duet_render_table.c), JSON
  * (duet_render_json.c, docs/json-schema.md "Duet reports"), CSV
  * (duet_render_csv.c) and the overlap timeline picture (duet_render_plot.c).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * duet_render_csv.c - one CSV row per analysed iteration of a duet: the
+ * render_csv.c - one CSV row per analysed iteration of a duet: the
  * duet package's processed columns first (TomasDrozdik/asynchronous-duet,
  * duet/constants.py BASE_COL: suite, benchmark, type, runid, pair,
  * iteration, iteration_start_ns, iteration_end_ns, iteration_time_ns; type

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* duet_render_json.c - the duet report as JSON (docs/json-schema.md "Duet reports"). */
+/* render_json.c - the duet report as JSON (docs/json-schema.md "Duet reports"). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>

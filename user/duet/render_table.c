@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* duet_render_table.c - the duet report as aligned text or Markdown (duet_render.h). */
+/* render_table.c - the duet report as aligned text or Markdown (duet_render.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

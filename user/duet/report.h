@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_report.h - analyse and render a duet trace (docs/duet-trace.md):
+ * report.h - analyse and render a duet trace (docs/duet-trace.md):
  * per benchmark and method, overlaps, pairing, CI test, U test, MDS, runtime
  * speedup versus sequential runs, the noise diagnosis, and the verdict;
  * as a table, JSON, CSV (duet package's processed schema plus ours) and an

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_run.h - the runner of `benchscope duet` (Drozdík 2023):
+ * run.h - the runner of `benchscope duet` (Drozdík 2023):
  * the schedule of runs (RMIT or fixed), one duet run (both sides spawned
  * held, released together or one after the other, followed, timed out),
  * the kernel-assisted barrier of sync runs, placement (--cpus) and the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * duet_run_barrier.c - the user-space half of the sync-duet barrier: arm it
+ * run_barrier.c - the user-space half of the sync-duet barrier: arm it
  * per run, continue (SIGCONT) a side that stopped itself at an iteration
  * begin as soon as the other side arrives, force a release when a side
  * goes away, and turn the barrier records into the release skew.

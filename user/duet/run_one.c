@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * duet_run_one.c - one run of a duet: both sides spawned held before exec,
+ * run_one.c - one run of a duet: both sides spawned held before exec,
  * followed as sides A and B of one measurement session, released together
  * (async, sync) or one after the other (seq), watched for exit, failure and
  * timeout, and described as a "duet_run" event (docs/duet-trace.md).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* duet_run_place.c - placement of the duet's sides (--cpus) and the SMT topology. */
+/* run_place.c - placement of the duet's sides (--cpus) and the SMT topology. */
 #include "duet/run.h"
 
 #include <errno.h>

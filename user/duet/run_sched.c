@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* duet_run_sched.c - the order of a duet's runs: RMIT (seeded shuffle) or fixed. */
+/* run_sched.c - the order of a duet's runs: RMIT (seeded shuffle) or fixed. */
 #include "duet/run.h"
 
 #include <errno.h>

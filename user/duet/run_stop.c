@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * duet_run_stop.c - `duet --stop-ci WIDTH`: after each run, the CI test of
+ * run_stop.c - `duet --stop-ci WIDTH`: after each run, the CI test of
  * the primary method on the runs so far (stats/ bs_duet_analyze, on the
  * iteration records the runner kept), and the decision to stop once the
  * relative CI width of the paired difference is at most WIDTH.

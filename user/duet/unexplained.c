@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* duet_unexplained.c - runs with a side difference the guest did not see (see duet_unexplained.h).
+/* unexplained.c - runs with a side difference the guest did not see (see duet_unexplained.h).
  */
 #include "duet/unexplained.h"
 

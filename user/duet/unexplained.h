@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * duet_unexplained.h - runs of a duet in which one side was slower for
+ * unexplained.h - runs of a duet in which one side was slower for
  * reasons the guest kernel did not see (benchscope's own diagnosis, part
  * of issue 4 item 4).
  *

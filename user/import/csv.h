@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * import_csv.h - a careful CSV record reader (RFC 4180): comma-separated
+ * csv.h - a careful CSV record reader (RFC 4180): comma-separated
  * fields, double-quoted fields with "" for a quote and embedded commas or
  * line breaks, CRLF or LF line ends, a UTF-8 byte-order mark skipped at the
  * start. Blank lines are skipped. Used by `benchscope import`.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * import_duet.h - existing duet data to a duet trace (docs/duet-trace.md).
+ * duet.h - existing duet data to a duet trace (docs/duet-trace.md).
  *
  * Two CSV layouts, told apart by their header (columns in any order, extra
  * columns ignored, names case-sensitive):

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* waste_class.c - pair classification, watchpoint reservoir, aggregation. */
+/* class.c - pair classification, watchpoint reservoir, aggregation. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

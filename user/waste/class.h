@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * waste_class.h - classify watchpoint pairs into dead stores, silent stores
+ * class.h - classify watchpoint pairs into dead stores, silent stores
  * and silent loads (Su et al. 2019, definitions 1-3), choose the
  * watchpoint a new sample replaces (reservoir sampling), and aggregate the
  * outcomes per (kind, context 1, context 2). Pure: no I/O, no BPF.

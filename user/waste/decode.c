@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* waste_decode.c - x86-64 memory accesses from instruction bytes (capstone). */
+/* decode.c - x86-64 memory accesses from instruction bytes (capstone). */
 #include <capstone/capstone.h>
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * waste_decode.h - decode the x86-64 instruction at a sampled ip (capstone,
+ * decode.h - decode the x86-64 instruction at a sampled ip (capstone,
  * detail mode) and compute its data address from the sampled registers;
  * decode the instruction that ended at a watchpoint's trap ip.
  *

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* waste_report.c - contexts, trace records and renderers of `benchscope waste`. */
+/* report.c - contexts, trace records and renderers of `benchscope waste`. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * waste_report.h - the results of `benchscope waste`: calling contexts,
+ * report.h - the results of `benchscope waste`: calling contexts,
  * aggregated pairs and run facts; rendered as a table, folded stacks
  * (flame-graph input) or JSON; written to and read back from the trace as
  * EVENT blocks ({"waste":"ctx"|"pair"|"summary", ...}), so that

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* waste_sym.c - user address symbolization with libdw (dwfl) and perf maps. */
+/* sym.c - user address symbolization with libdw (dwfl) and perf maps. */
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * waste_sym.h - symbolize user addresses of live processes: function names
+ * sym.h - symbolize user addresses of live processes: function names
  * and source lines (libdw's dwfl over /proc/PID/maps, ELF symbols and DWARF
  * lines), JIT code through perf-map files (/tmp/perf-PID.map).
  *

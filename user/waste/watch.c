@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* waste_watch.c - samplers and breakpoints (perf_event_open). */
+/* watch.c - samplers and breakpoints (perf_event_open). */
 #include <errno.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>

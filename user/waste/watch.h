@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * waste_watch.h - the perf events of `benchscope waste`: per-thread address
+ * watch.h - the perf events of `benchscope waste`: per-thread address
  * samplers (software task-clock timer, or precise PMU memory events) and
  * per-thread hardware breakpoints re-armed in place with
  * PERF_EVENT_IOC_MODIFY_ATTRIBUTES. Thin wrappers over perf_event_open(2);
