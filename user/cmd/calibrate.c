@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "probe/calib_options.h"
 #include "probe/calibrate.h"
 #include "probe/caps.h"
 #include "util/cli.h"
@@ -19,31 +20,22 @@
 #include "probe/probes.h"
 
 struct cal_args {
-	long calls, rounds;
+	struct bs_calib_options cal; /* defaults: 20000 hits, 5 rounds */
 	bool json;
 };
 
 static const struct argp_option cal_options[] = {
-    {"calls", 'n', "N", 0, "probe hits per round (default 20000)", 0},
-    {"rounds", 'r', "N", 0, "rounds; the median is reported (default 5)", 0},
-    {"json", 'j', NULL, 0, "print JSON instead of a table", 0},
-    {0}};
+    {"json", 'j', NULL, 0, "print JSON instead of a table", 0}, {0}};
+
+static const struct argp_child cal_children[] = {{&bs_calib_argp, 0, NULL, 0}, {0}};
 
 static error_t cal_parse(int key, char *arg, struct argp_state *state)
 {
 	struct cal_args *a = state->input;
 
 	switch (key) {
-	case 'n':
-		if (bs_parse_long(arg, 10, 100000000, &a->calls))
-			argp_error(state,
-				   "--calls takes a whole number from 10 to 100000000, not '%s'",
-				   arg);
-		break;
-	case 'r':
-		if (bs_parse_long(arg, 1, 101, &a->rounds))
-			argp_error(state, "--rounds takes a whole number from 1 to 101, not '%s'",
-				   arg);
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->cal;
 		break;
 	case 'j':
 		a->json = true;
@@ -64,15 +56,16 @@ int cmd_calibrate(int argc, char **argv)
 		const char *name;
 	} kinds[] = {
 	    {BS_SITE_UPROBE, "uprobe"}, {BS_SITE_URETPROBE, "uretprobe"}, {BS_SITE_USDT, "usdt"}};
-	struct argp argp = {cal_options,
-			    cal_parse,
-			    "",
-			    "Measure the cost of one probe hit per kind on this machine and "
-			    "kernel.\v" BS_EXIT_STATUS_HELP,
-			    NULL,
-			    NULL,
-			    NULL};
-	struct cal_args a = {20000, 5, false};
+	struct argp argp = {
+	    cal_options,
+	    cal_parse,
+	    "",
+	    "Measure the cost of one probe hit per kind on this machine and "
+	    "kernel.\vDefaults: 20000 hits per round, 5 rounds.\n" BS_EXIT_STATUS_HELP,
+	    cal_children,
+	    NULL,
+	    NULL};
+	struct cal_args a = {{20000, 5}, false};
 	struct bs_probes_opts po = {.no_accounting = true};
 	struct bs_boundaries b = {.mode = BS_BOUND_NONE};
 	struct bs_probes p;
@@ -94,7 +87,7 @@ int cmd_calibrate(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < 3; i++)
-		cost[i] = bs_calibrate_kind(&p, kinds[i].kind, (int)a.calls, (int)a.rounds);
+		cost[i] = bs_calibrate_kind(&p, kinds[i].kind, (int)a.cal.calls, (int)a.cal.rounds);
 	bs_probes_destroy(&p);
 	if (a.json) {
 		o = json_object_new_object();
@@ -102,13 +95,13 @@ int cmd_calibrate(int argc, char **argv)
 			json_object_object_add(o, kinds[i].name,
 					       isnan(cost[i]) ? NULL
 							      : json_object_new_double(cost[i]));
-		json_object_object_add(o, "calls", json_object_new_int((int)a.calls));
-		json_object_object_add(o, "rounds", json_object_new_int((int)a.rounds));
+		json_object_object_add(o, "calls", json_object_new_int((int)a.cal.calls));
+		json_object_object_add(o, "rounds", json_object_new_int((int)a.cal.rounds));
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
-		printf("cost of one probe hit (ns), median of %ld rounds of %ld hits:\n", a.rounds,
-		       a.calls);
+		printf("cost of one probe hit (ns), median of %ld rounds of %ld hits:\n",
+		       a.cal.rounds, a.cal.calls);
 		for (i = 0; i < 3; i++)
 			printf("  %-10s %10.1f\n", kinds[i].name, cost[i]);
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/version.h"
+#include "probe/calib_options.h"
 #include "probe/caps.h"
 #include "util/cli.h"
 #include "commands.h"
@@ -21,14 +22,13 @@
 
 struct doctor_args {
 	const char *json;
-	long calls, rounds;
+	struct bs_calib_options cal; /* defaults: 5000 hits, 5 rounds */
 };
 
 static const struct argp_option doctor_options[] = {
-    {"json", 'j', "FILE", 0, "write the findings as JSON to FILE ('-': stdout, no table)", 0},
-    {"calls", 'n', "N", 0, "probe hits per cost round (default 5000)", 0},
-    {"rounds", 'r', "N", 0, "cost rounds; the median is reported (default 5)", 0},
-    {0}};
+    {"json", 'j', "FILE", 0, "write the findings as JSON to FILE ('-': stdout, no table)", 0}, {0}};
+
+static const struct argp_child doctor_children[] = {{&bs_calib_argp, 0, NULL, 0}, {0}};
 
 static const char doctor_doc[] =
     "Report what this machine can do for benchscope, and what it costs, by trying it: "
@@ -39,6 +39,7 @@ static const char doctor_doc[] =
     "Examples:\n"
     "  benchscope doctor\n"
     "  benchscope doctor --json doctor.json\n"
+    "Probe costs: 5000 hits per round, 5 rounds unless --calls/--rounds say otherwise.\n"
     "Status 0 when everything run and duet need works, 6 when something is "
     "lacking.\n" BS_EXIT_STATUS_HELP;
 
@@ -50,16 +51,8 @@ static error_t doctor_parse(int key, char *arg, struct argp_state *state)
 	case 'j':
 		a->json = arg;
 		break;
-	case 'n':
-		if (bs_parse_long(arg, 10, 10000000, &a->calls))
-			argp_error(state,
-				   "--calls takes a whole number from 10 to 10000000, not '%s'",
-				   arg);
-		break;
-	case 'r':
-		if (bs_parse_long(arg, 1, 101, &a->rounds))
-			argp_error(state, "--rounds takes a whole number from 1 to 101, not '%s'",
-				   arg);
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->cal;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -136,8 +129,9 @@ static json_object *to_json(const struct bs_cap *caps, bool ok)
 
 int cmd_doctor(int argc, char **argv)
 {
-	struct argp argp = {doctor_options, doctor_parse, "", doctor_doc, NULL, NULL, NULL};
-	struct doctor_args a = {NULL, 5000, 5};
+	struct argp argp = {doctor_options,  doctor_parse, "",	doctor_doc,
+			    doctor_children, NULL,	   NULL};
+	struct doctor_args a = {NULL, {5000, 5}};
 	struct bs_cap caps[BS_CAP_N];
 	json_object *o;
 	bool ok = true, to_stdout;
@@ -150,7 +144,7 @@ int cmd_doctor(int argc, char **argv)
 		bs_cap_probe((enum bs_cap_id)i, &caps[i]);
 	if (caps[BS_CAP_BTF].state == BS_CAP_YES && caps[BS_CAP_PRIV_BPF].state == BS_CAP_YES &&
 	    caps[BS_CAP_PRIV_PERFMON].state == BS_CAP_YES)
-		bs_caps_probe_bpf(caps, (int)a.calls, (int)a.rounds);
+		bs_caps_probe_bpf(caps, (int)a.cal.calls, (int)a.cal.rounds);
 	for (i = 0; i < BS_CAP_N; i++)
 		if (bs_cap_info((enum bs_cap_id)i)->essential && caps[i].state != BS_CAP_YES)
 			ok = false;
