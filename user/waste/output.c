@@ -10,6 +10,7 @@
 #include "trace/trace.h"
 #include "waste.skel.h"
 #include "waste/class.h"
+#include "util/output.h"
 #include "waste/output.h"
 #include "waste/report.h"
 
@@ -28,43 +29,54 @@ static json_object *cmd_json(char **cmd, pid_t pid)
 	return json_object_new_string(buf);
 }
 
+/* Open @path (a file, or stdout for "-") and run @put on it; 0, or 1 after one error line. */
+static int write_one(const char *path,
+		     void (*put)(FILE *f, const struct bs_waste_result *res, json_object *j),
+		     const struct bs_waste_result *res, json_object *j)
+{
+	char err[512];
+	FILE *f = bs_output_open(path, err, sizeof(err));
+
+	if (!f) {
+		fprintf(stderr, "benchscope waste: %s\n", err);
+		return 1;
+	}
+	put(f, res, j);
+	if (bs_output_close(f)) {
+		fprintf(stderr, "benchscope waste: cannot write %s\n", bs_output_name(path));
+		return 1;
+	}
+	return 0;
+}
+
+static void put_folded(FILE *f, const struct bs_waste_result *res, json_object *j)
+{
+	(void)j;
+	bs_waste_print_folded(f, res);
+}
+
+static void put_json(FILE *f, const struct bs_waste_result *res, json_object *j)
+{
+	(void)res;
+	fprintf(f, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+}
+
 static int write_outputs(struct bs_waste_args *a, struct bs_waste_result *res)
 {
-	FILE *f;
 	int rc = 0;
 
 	bs_waste_agg_sort(&res->agg);
 	/* an export to stdout ('-') is all stdout carries */
-	if (!(a->folded && !strcmp(a->folded, "-")) && !(a->json && !strcmp(a->json, "-"))) {
+	if (!bs_output_is_stdout(a->folded) && !bs_output_is_stdout(a->json)) {
 		bs_waste_print(stdout, res, a->top, a->depth);
 		fflush(stdout);
 	}
-	if (a->folded) {
-		f = strcmp(a->folded, "-") ? fopen(a->folded, "w") : stdout;
-		if (!f) {
-			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->folded,
-				strerror(errno));
-			rc = 1;
-		} else {
-			bs_waste_print_folded(f, res);
-			if (f != stdout)
-				fclose(f);
-		}
-	}
+	if (a->folded)
+		rc |= write_one(a->folded, put_folded, res, NULL);
 	if (a->json) {
 		json_object *j = bs_waste_json(res, -1);
 
-		f = strcmp(a->json, "-") ? fopen(a->json, "w") : stdout;
-		if (!f) {
-			fprintf(stderr, "benchscope waste: cannot write %s: %s\n", a->json,
-				strerror(errno));
-			rc = 1;
-		} else {
-			fprintf(f, "%s\n",
-				json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
-			if (f != stdout)
-				fclose(f);
-		}
+		rc |= write_one(a->json, put_json, res, j);
 		json_object_put(j);
 	}
 	return rc;
