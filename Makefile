@@ -65,7 +65,7 @@ deps:
 # when building for the bpf target.
 CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
-$(BUILD)/%.tmp.bpf.o: bpf/%.bpf.c $(HDRS) bpf/vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
+$(BUILD)/%.tmp.bpf.o: bpf/%.bpf.c $(HDRS) $(wildcard bpf/*.bpf.h) bpf/vmlinux/$(ARCH)/vmlinux.h | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 		-Ibpf/vmlinux/$(ARCH) -Iinclude $(CLANG_BPF_SYS_INCLUDES) -c $< -o $@
@@ -110,7 +110,7 @@ vmlinux:
 	$(Q)mkdir -p bpf/vmlinux/$(ARCH)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > bpf/vmlinux/$(ARCH)/vmlinux.h
 
-FORMAT_SRCS = $(filter-out %/vmlinux.h,$(wildcard bpf/*.c include/benchscope/*.h stats/*.[ch] \
+FORMAT_SRCS = $(filter-out %/vmlinux.h,$(wildcard bpf/*.c bpf/*.h include/benchscope/*.h stats/*.[ch] \
 	user/*.[ch] user/*/*.[ch] tests/*.h tests/*/*.[ch] tests/progs/*.cc bench/*.c vmtest/probe/*.c))
 format:
 	clang-format -i $(FORMAT_SRCS)

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * barrier.bpf.h - the sync-duet barrier (included by benchscope.bpf.c, after
+ * its maps): at the iteration-begin probe of a side, the side stops itself
+ * (bpf_send_signal(SIGSTOP)) until the other side reaches the same index;
+ * the later side claims the wait with a compare-and-swap and emits a
+ * force-woken record, on which user space sends SIGCONT. The stopped side's
+ * open iteration is re-stamped when it runs again (barrier_resume), so the
+ * wait is in neither its duration nor its interference.
+ */
+#ifndef BENCHSCOPE_BARRIER_BPF_H
+#define BENCHSCOPE_BARRIER_BPF_H
+
+static __always_inline void barrier_emit(__u32 kind, __u32 side, __u64 index, __u64 ts,
+					 __u64 other_ns, __u32 pid, __u32 other_pid, __u64 wake)
+{
+	struct bs_barrier_rec *r = bpf_ringbuf_reserve(&brb, sizeof(*r), 0);
+	struct bs_counters *c;
+
+	if (!r) {
+		if ((c = ctrs()))
+			c->barrier_lost++;
+		return;
+	}
+	r->type = BS_REC_BARRIER;
+	r->kind = kind;
+	r->gen = bar_gen;
+	r->side = side;
+	r->index = index;
+	r->ts_ns = ts;
+	r->other_ns = other_ns;
+	r->pid = pid;
+	r->other_pid = other_pid;
+	bpf_ringbuf_submit(r, wake);
+}
+
+/*
+ * Side `s` (0 A, 1 B) of a sync run begins an iteration (thread state `ts`,
+ * begin already stamped). Its k-th begin meets the other side's k-th:
+ * - the other side is there already: if it stopped itself waiting, claim
+ *   its wait (cmpxchg) and ask user space to continue it (forced wake-up);
+ * - else announce the wait, look again (the other may have arrived
+ *   meanwhile: then take the wait back and go on), else stop the whole
+ *   process with SIGSTOP, delivered on the return to user space, i.e.
+ *   before the harness reads its own clock. The stopped thread's iteration
+ *   is re-stamped when it runs again (on_switch), so the wait is not in it.
+ * Every atomic op here is a full barrier, so the two sides cannot both
+ * miss each other (at most both see each other: nobody stops).
+ */
+static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u32 tgid)
+{
+	__u64 k, ko, now = ts->rec.begin_ns;
+	__u32 o;
+
+	s &= 1;
+	o = s ^ 1;
+	bar_begin_ns[s] = now;
+	bar_pid[s] = tgid;
+	k = __sync_fetch_and_add(&bar_arrived[s], 1);
+	ko = __sync_fetch_and_add(&bar_arrived[o], 0);
+	if (ko > k) {
+		if (__sync_val_compare_and_swap(&bar_waiting[o], k + 1, 0) == k + 1)
+			barrier_emit(BS_BARRIER_RELEASE_CONT, s, k, now, bar_begin_ns[o], tgid,
+				     bar_pid[o], BPF_RB_FORCE_WAKEUP);
+		else
+			barrier_emit(BS_BARRIER_RELEASE, s, k, now, bar_begin_ns[o], tgid,
+				     bar_pid[o], BPF_RB_NO_WAKEUP);
+		return;
+	}
+	__sync_lock_test_and_set(&bar_waiting[s], k + 1);
+	ko = __sync_fetch_and_add(&bar_arrived[o], 0);
+	if (ko > k && __sync_val_compare_and_swap(&bar_waiting[s], k + 1, 0) == k + 1) {
+		barrier_emit(BS_BARRIER_RELEASE, s, k, now, bar_begin_ns[o], tgid, bar_pid[o],
+			     BPF_RB_NO_WAKEUP);
+		return;
+	}
+	/* wait: the other side (or user space, on its exit or a timeout) continues us */
+	ts->held = 1;
+	ts->held_side = s;
+	ts->held_index = k;
+	bpf_send_signal(SIGSTOP);
+	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
+}
+
+/* A stopped side's thread runs again: its iteration begins now. What it
+ * suffered so far was the barrier's wait, not the benchmark's. */
+static __always_inline void barrier_resume(struct thread_state *ts, struct task_struct *t,
+					   __u32 tid, __u64 now)
+{
+	ts->held = 0;
+	ts->rec.begin_ns = now;
+	ts->rec.cpu_begin = bpf_get_smp_processor_id();
+	ts->rec.preempted_ns = 0;
+	ts->rec.blocked_ns = 0;
+	ts->rec.runq_wait_ns = 0;
+	ts->rec.irq_ns = 0;
+	ts->rec.softirq_ns = 0;
+	ts->rec.steal_ns = 0;
+	ts->off_start = 0;
+	ts->wake_ts = 0;
+	ts->off_runnable = 0;
+	ts->nvcsw0 = BPF_CORE_READ(t, nvcsw);
+	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
+	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
+	ts->run_delay0 = BPF_CORE_READ(t, sched_info.run_delay);
+	barrier_emit(BS_BARRIER_RESUME, ts->held_side, ts->held_index, now, 0,
+		     BPF_CORE_READ(t, tgid), 0, BPF_RB_NO_WAKEUP);
+}
+
+#endif
