@@ -8,6 +8,7 @@
 
 #include "trace/context.h"
 #include "duet/render.h"
+#include "util/table.h"
 #include "util/units.h"
 
 #define TMAXC 16
@@ -37,41 +38,16 @@ static void tab_add(struct tab *t, ...)
 	t->rows++;
 }
 
+/* Print and empty @t: its first row is the header; column 0 left-aligned, the rest right. */
 static void tab_print(FILE *f, struct tab *t, bool md, const char *indent)
 {
-	size_t w[TMAXC] = {0};
+	static const int right[TMAXC] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	const struct bs_table_style style = {.indent = indent, .md = md};
 
-	for (size_t r = 0; r < t->rows; r++)
-		for (int i = 0; i < t->ncol; i++) {
-			const char *s = t->cells[r * t->ncol + i];
-			size_t l = s ? bs_text_width(s) : 0;
-
-			if (l > w[i])
-				w[i] = l;
-		}
-	for (size_t r = 0; r < t->rows; r++) {
-		fputs(md ? "|" : indent, f);
-		for (int i = 0; i < t->ncol; i++) {
-			const char *s = t->cells[r * t->ncol + i];
-			size_t pad = w[i] - (s ? bs_text_width(s) : 0);
-
-			if (md) {
-				fprintf(f, " %s |", s ? s : "");
-				continue;
-			}
-			if (i == 0)
-				fprintf(f, "%s%*s", s ? s : "", (int)pad, "");
-			else
-				fprintf(f, "  %*s%s", (int)pad, "", s ? s : "");
-		}
-		fputc('\n', f);
-		if (md && r == 0) {
-			fputc('|', f);
-			for (int i = 0; i < t->ncol; i++)
-				fputs(i ? "---:|" : "---|", f);
-			fputc('\n', f);
-		}
-	}
+	if (t->rows)
+		bs_table_print(f, (const char *const *)t->cells,
+			       (const char *const *)t->cells + t->ncol, t->rows - 1,
+			       (size_t)t->ncol, right, &style);
 	for (size_t i = 0; i < t->rows * t->ncol; i++)
 		free(t->cells[i]);
 	free(t->cells);

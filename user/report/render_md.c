@@ -4,52 +4,34 @@
 #include <string.h>
 
 #include "report/render.h"
-
-/* Text with the characters Markdown tables treat specially escaped. */
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
+#include "util/table.h"
 
 int bs_render_md(FILE *f, const struct bs_doc *doc)
 {
 	fprintf(f, "# ");
-	md_cell(f, doc->title);
+	bs_md_escape(f, doc->title);
 	fputs("\n", f);
 	for (size_t i = 0; i < doc->n_sections; i++) {
 		const struct bs_doc_section *sec = &doc->sections[i];
 
 		fprintf(f, "\n## ");
-		md_cell(f, sec->title);
+		bs_md_escape(f, sec->title);
 		fputs("\n\n", f);
 		if (sec->ncols) {
-			for (size_t r = 0; r <= sec->n_rows; r++) {
-				for (size_t c = 0; c < sec->ncols; c++) {
-					fputs("| ", f);
-					md_cell(f, r ? sec->cells[(r - 1) * sec->ncols + c]
-						     : sec->header[c]);
-					fputc(' ', f);
-				}
-				fputs("|\n", f);
-				if (r == 0) {
-					for (size_t c = 0; c < sec->ncols; c++)
-						fputs(sec->right[c] ? "|---:" : "|---", f);
-					fputs("|\n", f);
-				}
-			}
+			static const struct bs_table_style style = {.md = true, .md_escape = true};
+
+			bs_table_print(f, (const char *const *)sec->header,
+				       (const char *const *)sec->cells, sec->n_rows, sec->ncols,
+				       sec->right, &style);
 			if (sec->note) {
 				fputs("\n", f);
-				md_cell(f, sec->note);
+				bs_md_escape(f, sec->note);
 				fputs("\n", f);
 			}
 		}
 		for (size_t l = 0; l < sec->n_lines; l++) {
 			fputs("- ", f);
-			md_cell(f, sec->lines[l]);
+			bs_md_escape(f, sec->lines[l]);
 			fputc('\n', f);
 		}
 	}

@@ -4,43 +4,14 @@
 #include <string.h>
 
 #include "report/render.h"
-#include "util/units.h"
-
-static void pad(FILE *f, size_t n)
-{
-	while (n--)
-		fputc(' ', f);
-}
+#include "util/table.h"
 
 static void print_table(FILE *f, const struct bs_doc_section *sec)
 {
-	size_t w[BS_DOC_MAX_COLS];
+	static const struct bs_table_style style = {.indent = "  "};
 
-	for (size_t c = 0; c < sec->ncols; c++) {
-		w[c] = bs_text_width(sec->header[c]);
-		for (size_t r = 0; r < sec->n_rows; r++) {
-			size_t cw = bs_text_width(sec->cells[r * sec->ncols + c]);
-
-			if (cw > w[c])
-				w[c] = cw;
-		}
-	}
-	for (size_t r = 0; r <= sec->n_rows; r++) { /* row 0 is the header */
-		fputs("  ", f);
-		for (size_t c = 0; c < sec->ncols; c++) {
-			const char *s = r ? sec->cells[(r - 1) * sec->ncols + c] : sec->header[c];
-			size_t fill = w[c] - bs_text_width(s);
-
-			if (c)
-				fputs("  ", f);
-			if (sec->right[c])
-				pad(f, fill);
-			fputs(s, f);
-			if (!sec->right[c] && c + 1 < sec->ncols)
-				pad(f, fill);
-		}
-		fputc('\n', f);
-	}
+	bs_table_print(f, (const char *const *)sec->header, (const char *const *)sec->cells,
+		       sec->n_rows, sec->ncols, sec->right, &style);
 	if (sec->note)
 		fprintf(f, "  (%s)\n", sec->note);
 }
