@@ -7,7 +7,6 @@
 #include "util/version.h"
 #include "benchscope/stats.h"
 #include "commands.h"
-#include "trace/context.h"
 
 static const struct {
 	const char *name;

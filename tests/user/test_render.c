@@ -10,7 +10,7 @@
 #include "fixture_run.h"
 #include "benchscope/stats.h"
 #include "trace/dataset.h"
-#include "trace/iter_cols.h"
+#include "report/iter_cols.h"
 #include "report/render.h"
 #include "report/report_doc.h"
 #include "report/summary.h"

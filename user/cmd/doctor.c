@@ -16,7 +16,6 @@
 #include "probe/caps.h"
 #include "util/cli.h"
 #include "commands.h"
-#include "trace/context.h"
 #include "util/exit_status.h"
 #include "util/output.h"
 

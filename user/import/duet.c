@@ -15,7 +15,6 @@
 #include <json-c/json.h>
 
 #include "benchscope/record.h"
-#include "trace/context.h"
 #include "duet/data.h"
 #include "import/csv.h"
 #include "trace/trace.h"

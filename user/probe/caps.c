@@ -334,25 +334,49 @@ static enum bs_cap_state probe_ibs(struct bs_cap *c)
 
 /* ---- kernel configuration seen through BTF ------------------------------------------ */
 
-/* Whether struct @s of the running kernel has member @m (its BTF). -errno without BTF. */
-static int btf_has_member(const char *s, const char *m)
+/* Whether struct @s of kernel BTF @btf has member @m. */
+static bool btf_has_member(const struct btf *btf, const char *s, const char *m)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_type *t;
 	const struct btf_member *mem;
-	int id, i, found = 0;
+	int id, i;
 
-	if (!btf)
-		return -errno;
 	id = btf__find_by_name_kind(btf, s, BTF_KIND_STRUCT);
-	if (id > 0) {
-		t = btf__type_by_id(btf, id);
-		mem = btf_members(t);
-		for (i = 0; i < btf_vlen(t) && !found; i++)
-			found = !strcmp(btf__name_by_offset(btf, mem[i].name_off), m);
-	}
+	if (id <= 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	mem = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, mem[i].name_off), m))
+			return true;
+	return false;
+}
+
+/* The capability @id (BS_CAP_STEAL or BS_CAP_SCHED_INFO) from kernel BTF @btf. */
+static enum bs_cap_state kernel_field(const struct btf *btf, enum bs_cap_id id, struct bs_cap *c)
+{
+	if (!btf)
+		return set(c, BS_CAP_UNKNOWN, NAN, "no kernel BTF to look in");
+	if (id == BS_CAP_STEAL)
+		return btf_has_member(btf, "rq", "prev_steal_time_rq")
+			   ? set(c, BS_CAP_YES, NAN, "the run queue has a steal clock")
+			   : set(c, BS_CAP_NO, NAN,
+				 "steal_ns reads 0 (kernel without "
+				 "CONFIG_PARAVIRT_TIME_ACCOUNTING)");
+	return btf_has_member(btf, "task_struct", "sched_info")
+		   ? set(c, BS_CAP_YES, NAN, "task_struct has sched_info")
+		   : set(c, BS_CAP_NO, NAN,
+			 "sched_delay_ns reads 0 (kernel without CONFIG_SCHED_INFO)");
+}
+
+void bs_caps_kernel_accounting(bool *steal, bool *sched_info)
+{
+	struct btf *btf = btf__load_vmlinux_btf(); /* ~50 ms: loaded once for both */
+	struct bs_cap c;
+
+	*steal = kernel_field(btf, BS_CAP_STEAL, &c) == BS_CAP_YES;
+	*sched_info = kernel_field(btf, BS_CAP_SCHED_INFO, &c) == BS_CAP_YES;
 	btf__free(btf);
-	return found;
 }
 
 /* Sum of the steal column of /proc/stat's "cpu" line (USER_HZ ticks); -1 when unreadable. */
@@ -385,16 +409,6 @@ static enum bs_cap_state probe_steal_moving(struct bs_cap *c)
 			   s1 - s0);
 	return set(c, BS_CAP_INFO, 0,
 		   "not moving now (0 in 0.5 s: a host may still slow a vCPU unseen)");
-}
-
-static enum bs_cap_state probe_btf_member(struct bs_cap *c, const char *s, const char *m,
-					  const char *yes, const char *no)
-{
-	int r = btf_has_member(s, m);
-
-	if (r < 0)
-		return set(c, BS_CAP_UNKNOWN, NAN, "no kernel BTF to look in");
-	return r ? set(c, BS_CAP_YES, NAN, "%s", yes) : set(c, BS_CAP_NO, NAN, "%s", no);
 }
 
 /* Whether the running kernel has symbol @name (/proc/kallsyms; root sees it). */
@@ -514,15 +528,15 @@ enum bs_cap_state bs_cap_probe(enum bs_cap_id id, struct bs_cap *c)
 	case BS_CAP_IBS:
 		return probe_ibs(c);
 	case BS_CAP_STEAL:
-		return probe_btf_member(
-		    c, "rq", "prev_steal_time_rq", "the run queue has a steal clock",
-		    "steal_ns reads 0 (kernel without CONFIG_PARAVIRT_TIME_ACCOUNTING)");
+	case BS_CAP_SCHED_INFO: {
+		struct btf *btf = btf__load_vmlinux_btf();
+		enum bs_cap_state r = kernel_field(btf, id, c);
+
+		btf__free(btf);
+		return r;
+	}
 	case BS_CAP_STEAL_MOVING:
 		return probe_steal_moving(c);
-	case BS_CAP_SCHED_INFO:
-		return probe_btf_member(
-		    c, "task_struct", "sched_info", "task_struct has sched_info",
-		    "sched_delay_ns reads 0 (kernel without CONFIG_SCHED_INFO)");
 	case BS_CAP_SCHEDSTATS:
 		if (read_line("/proc/sys/kernel/sched_schedstats", buf, sizeof(buf)))
 			return set(c, BS_CAP_INFO, NAN, "not in this kernel (CONFIG_SCHEDSTATS)");

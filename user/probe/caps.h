@@ -114,6 +114,13 @@ const char *bs_hypervisor_name(char *buf, size_t len, bool detail);
  */
 int bs_caps_require(const char *cmd, const enum bs_cap_id *ids, size_t n);
 
+/**
+ * bs_caps_kernel_accounting - what BS_CAP_STEAL and BS_CAP_SCHED_INFO
+ * would say (YES: true), from one load of the kernel's BTF (~50 ms), for
+ * the context of every trace.
+ */
+void bs_caps_kernel_accounting(bool *steal, bool *sched_info);
+
 /** What every subcommand that loads BPF needs: BTF, CAP_BPF, CAP_PERFMON, no lockdown. */
 extern const enum bs_cap_id bs_caps_bpf_tracing[4];
 

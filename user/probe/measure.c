@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "trace/context.h"
+#include "probe/context.h"
 #include "trace/trace.h"
 
 int bs_measure_check_privileges(char *err, size_t errlen)

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "trace/iter_cols.h"
+#include "report/iter_cols.h"
 #include "report/render.h"
 
 int bs_render_csv(FILE *f, const struct bs_dataset *ds)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace/iter_cols.h"
+#include "report/iter_cols.h"
 #include "report/render.h"
 #include "util/units.h"
 

@@ -1,22 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * context.h - the machine and run context stored in every trace: kernel,
- * CPU model and count, clock, tool version, command, boundaries, probe cost.
+ * context.h - what a trace's context block says of the recording machine
+ * (the block is built by probe/context.h; its keys in docs/json-schema.md).
  */
 #ifndef BENCHSCOPE_CONTEXT_H
 #define BENCHSCOPE_CONTEXT_H
 
-#include "probe/boundary.h"
-#include "probe/calibrate.h"
-
-/**
- * Build the context block as JSON text (malloc'd; NULL on ENOMEM).
- * @argv  the harness command (NULL-terminated)
- * @cost  measured probe cost, or NULL when not measured
- * @user  the user the harness runs as, or NULL
- */
-char *bs_context_json(char *const argv[], const struct bs_boundaries *b,
-		      const struct bs_probe_cost *cost, const char *user);
+#include <stddef.h>
 
 struct json_object;
 

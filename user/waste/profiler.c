@@ -20,7 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "probe/boundary.h"
-#include "trace/context.h"
+#include "probe/context.h"
 #include "trace/trace.h"
 #include "util/exit_status.h"
 #include "util/monotime.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* iter_cols.c - per-iteration export columns (see iter_cols.h). */
-#include "trace/iter_cols.h"
+#include "report/iter_cols.h"
 
 #include <math.h>
 #include <stddef.h>
