@@ -103,6 +103,25 @@ static void sum_iters(const struct bs_dataset *ds, double *wall, double *runq, d
 	}
 }
 
+/*
+ * Time between the iterations: from the first begin to the last end, minus
+ * the iterations' durations (ns). The kernel's run_delay covers it too
+ * (the harness reads its schedstat before the first and after the last
+ * iteration); benchscope's runq_wait_ns covers only the iterations.
+ */
+static double gap_ns(const struct bs_dataset *ds)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	double busy = 0;
+
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		first = ds->iters[i].begin_ns < first ? ds->iters[i].begin_ns : first;
+		last = ds->iters[i].end_ns > last ? ds->iters[i].end_ns : last;
+		busy += dur_ns(&ds->iters[i]);
+	}
+	return ds->n_iters ? (double)(last - first) - busy : 0;
+}
+
 static void test_competitor_takes_half(void)
 {
 	const char *ss = ktmp("ss-contended");
@@ -160,7 +179,22 @@ static void test_alone_near_zero(void)
 	CHECK(runq / wall < 0.05);
 	read_schedstat(ss, &kernel_delay);
 	CHECK(kernel_delay >= 0);
-	CHECK_NEAR(runq, kernel_delay, 2e6, 0.10);
+	/*
+	 * The iterations' waits are part of the kernel's (within 2 ms + 10 %
+	 * for accounting granularity); the kernel's may exceed them by at most
+	 * the time between iterations, where benchscope does not look (on
+	 * hardware microseconds; under TCG, where each probe hit takes about a
+	 * millisecond, several: 17.8 ms against 12.1 ms was seen on 6.1).
+	 */
+	fprintf(stderr,
+		"    alone: run-queue wait %.0f us in iterations, %.0f us by the kernel, "
+		"%.0f us between iterations\n",
+		runq / 1e3, kernel_delay / 1e3, gap_ns(ds) / 1e3);
+	CHECK(runq <= kernel_delay + 2e6 + 0.10 * kernel_delay);
+	if (kernel_delay > runq + gap_ns(ds) + 2e6 + 0.10 * runq)
+		FAILF("kernel run_delay %.0f ns exceeds the iterations' run-queue wait %.0f ns "
+		      "by more than the %.0f ns between iterations",
+		      kernel_delay, runq, gap_ns(ds));
 	bs_dataset_free(ds);
 }
 
