@@ -73,9 +73,21 @@ static void test_blocked_time_ground_truth(void)
 		 * is an upper allowance): blocked time can be a little under
 		 * 5 ms (once in a clean-clone run); timer slack and wake-up
 		 * latency add a little: allow 5 ms more on a shared VM */
+		/* open bug: once in 8 clean-clone runs on the AMD/PVM VM an
+		 * iteration had blocked 0 ns with nvcsw >= 1 (the sleep's
+		 * off-CPU time lost); the whole record is printed to find it */
 		if (it->blocked_ns < 4900000)
-			fprintf(stderr, "    iteration %zu: blocked %llu ns\n", i,
-				(unsigned long long)it->blocked_ns);
+			fprintf(
+			    stderr,
+			    "    iteration %zu: blocked %llu ns; duration %llu, preempted %llu, "
+			    "run-queue %llu, nvcsw %llu, nivcsw %llu, migrations %llu, cpu %u->%u, "
+			    "flags %#x\n",
+			    i, (unsigned long long)it->blocked_ns,
+			    (unsigned long long)(it->end_ns - it->begin_ns),
+			    (unsigned long long)it->preempted_ns,
+			    (unsigned long long)it->runq_wait_ns, (unsigned long long)it->nvcsw,
+			    (unsigned long long)it->nivcsw, (unsigned long long)it->migrations,
+			    it->cpu_begin, it->cpu_end, it->flags);
 		CHECK(it->blocked_ns >= 4900000);
 		if (it->blocked_ns >= 10000000 &&
 		    ktest_relaxed("wake-up latency of a 5 ms sleep under 5 ms")) {
