@@ -132,12 +132,10 @@ static bool cpuinfo_has_flag(const char *flag)
 
 	if (!f)
 		return false;
-	snprintf(want, sizeof(want), " %s", flag);
+	snprintf(want, sizeof(want), " %s ", flag);
 	while (!found && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "flags", 5)) {
-			line[strcspn(line, "\n")] = ' ';
-			strcat(line, " ");
-			snprintf(want, sizeof(want), " %s ", flag);
+			line[strcspn(line, "\n")] = ' '; /* the last flag ends with a space too */
 			found = strstr(line, want) != NULL;
 		}
 	fclose(f);

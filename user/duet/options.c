@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* options.c - the options of `benchscope duet` (see options.h). */
 #include "duet/options.h"
+#include "probe/measure_options.h"
 
 #include <limits.h>
 #include <string.h>
@@ -216,12 +217,8 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		a->no_calibrate = true;
 		break;
 	case OPT_RINGBUF:
-		if (bs_parse_long(arg, 1, 4096, &a->ringbuf_mib) ||
-		    (a->ringbuf_mib & (a->ringbuf_mib - 1)))
-			argp_error(
-			    state,
-			    "--ringbuf-size takes a power of two from 1 to 4096 (MiB), not '%s'",
-			    arg);
+		if (bs_parse_ringbuf_mib(arg, &a->ringbuf_mib))
+			argp_error(state, BS_RINGBUF_USAGE, arg);
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state,

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* measure_options.c - run's options of the measurement session (see measure_options.h). */
+#include <errno.h>
+
 #include "probe/measure_options.h"
 
 #include "probe/measure.h"
@@ -25,6 +27,16 @@ static const struct argp_option measure_options[] = {
     {"verbose", 'v', NULL, 0, "print libbpf's messages (verifier log)", 3},
     {0}};
 
+int bs_parse_ringbuf_mib(const char *s, long *mib)
+{
+	long v;
+
+	if (bs_parse_long(s, 1, 4096, &v) || (v & (v - 1)))
+		return -EINVAL;
+	*mib = v;
+	return 0;
+}
+
 static error_t measure_parse(int key, char *arg, struct argp_state *state)
 {
 	struct bs_measure_opts *o = state->input;
@@ -43,11 +55,8 @@ static error_t measure_parse(int key, char *arg, struct argp_state *state)
 		o->user = arg;
 		break;
 	case OPT_RINGBUF:
-		if (bs_parse_long(arg, 1, 4096, &v) || (v & (v - 1)))
-			argp_error(
-			    state,
-			    "--ringbuf-size takes a power of two from 1 to 4096 (MiB), not '%s'",
-			    arg);
+		if (bs_parse_ringbuf_mib(arg, &v))
+			argp_error(state, BS_RINGBUF_USAGE, arg);
 		o->ringbuf_bytes = (size_t)v << 20;
 		break;
 	case OPT_NO_INTERF:

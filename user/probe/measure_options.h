@@ -21,4 +21,13 @@
  */
 extern const struct argp bs_measure_argp;
 
+/** The one-line error of a bad --ringbuf-size (a printf format with one %s: the value). */
+#define BS_RINGBUF_USAGE "--ringbuf-size takes a power of two from 1 to 4096 (MiB), not '%s'"
+
+/**
+ * bs_parse_ringbuf_mib - parse --ringbuf-size: a power of two from 1 to 4096
+ * (MiB) into *@mib. 0, or -EINVAL (*@mib untouched).
+ */
+int bs_parse_ringbuf_mib(const char *s, long *mib);
+
 #endif
