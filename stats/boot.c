@@ -444,10 +444,45 @@ out:
 
 /* ---- autocorrelated series ---------------------------------------------- */
 
+int bs_lag1_autocorr_pooled(const double *const *x, const size_t *n, size_t k, double *r1)
+{
+	double num = 0, den = 0;
+	size_t used = 0;
+
+	if ((!x || !n) && k)
+		return BS_EINVAL;
+	if (!r1)
+		return BS_EINVAL;
+	for (size_t s = 0; s < k; s++) {
+		int err;
+		double m;
+
+		if (n[s] < 2)
+			continue;
+		err = bs_check_finite(x[s], n[s]);
+		if (err)
+			return err;
+		m = bs_mean(x[s], n[s]);
+		for (size_t t = 0; t < n[s]; t++) {
+			double d = x[s][t] - m;
+
+			den += d * d;
+			if (t + 1 < n[s])
+				num += d * (x[s][t + 1] - m);
+		}
+		used++;
+	}
+	if (!used)
+		return BS_ETOOFEW;
+	if (den == 0)
+		return BS_EZEROVAR;
+	*r1 = num / den;
+	return BS_OK;
+}
+
 int bs_lag1_autocorr(const double *x, size_t n, double *r1)
 {
 	int err = bs_check_finite(x, n);
-	double m, num = 0, den = 0;
 
 	if (err)
 		return err;
@@ -455,18 +490,7 @@ int bs_lag1_autocorr(const double *x, size_t n, double *r1)
 		return BS_EINVAL;
 	if (n < 3)
 		return BS_ETOOFEW;
-	m = bs_mean(x, n);
-	for (size_t t = 0; t < n; t++) {
-		double d = x[t] - m;
-
-		den += d * d;
-		if (t + 1 < n)
-			num += d * (x[t + 1] - m);
-	}
-	if (den == 0)
-		return BS_EZEROVAR;
-	*r1 = num / den;
-	return BS_OK;
+	return bs_lag1_autocorr_pooled(&x, &n, 1, r1);
 }
 
 int bs_block_bootstrap_ci(const double *x, size_t n, size_t block_len, bs_statistic_fn stat,

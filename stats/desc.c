@@ -35,6 +35,8 @@ const char *bs_stats_strerror(int err)
 		return "out of memory";
 	case BS_EINVAL:
 		return "invalid argument";
+	case BS_ECONFOUNDED:
+		return "a model term is confounded with another";
 	}
 	return "unknown statistics error";
 }

@@ -13,6 +13,7 @@
 #include "benchscope/stats_kde.h"
 #include "benchscope/stats_stop.h"
 #include "benchscope/stats_duet.h"
+#include "benchscope/stats_duet_model.h"
 #include "benchscope/stats_verdict.h"
 
 #endif

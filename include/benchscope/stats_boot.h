@@ -140,6 +140,17 @@ int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double le
 int bs_lag1_autocorr(const double *x, size_t n, double *r1);
 
 /**
+ * bs_lag1_autocorr_pooled - the pooled lag-1 autocorrelation of k series
+ * (e.g. the scores of each run, in time order): every series is centred on
+ * its own mean, then r1 = sum of (x_t - m)(x_t+1 - m) over consecutive
+ * values within each series / sum of (x_t - m)^2 over all values (for k = 1,
+ * bs_lag1_autocorr). x[s] holds n[s] values; series with n[s] < 2 are
+ * skipped. Returns BS_OK, BS_EINVAL (NULL), BS_ETOOFEW (no series of 2
+ * values), BS_ENONFINITE, BS_EZEROVAR (every series constant).
+ */
+int bs_lag1_autocorr_pooled(const double *const *x, const size_t *n, size_t k, double *r1);
+
+/**
  * bs_block_bootstrap_ci - moving-block bootstrap percentile CI of stat for
  * an autocorrelated series x[0..n-1] (iteration times in order): each
  * resample concatenates ceil(n / block_len) blocks of block_len consecutive

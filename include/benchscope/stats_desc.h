@@ -18,15 +18,16 @@
 /** Error codes returned (negated enum values) by every stats function. */
 enum bs_stats_err {
 	BS_OK = 0,
-	BS_EEMPTY = -1,	    /* an input array has no element */
-	BS_ETOOFEW = -2,    /* fewer elements than the method needs (e.g. n < 2) */
-	BS_ENONFINITE = -3, /* an input value is NaN or +-Inf */
-	BS_ENEGATIVE = -4,  /* a duration / count that must be >= 0 is negative */
-	BS_EZEROVAR = -5,   /* all values equal where variance is needed */
-	BS_ETIED = -6,	    /* all values tied where ranks must differ */
-	BS_EMISMATCH = -7,  /* arrays that must have equal lengths do not */
-	BS_ENOMEM = -8,	    /* allocation failed */
-	BS_EINVAL = -9,	    /* a parameter is out of range (level, q, NULL...) */
+	BS_EEMPTY = -1,	      /* an input array has no element */
+	BS_ETOOFEW = -2,      /* fewer elements than the method needs (e.g. n < 2) */
+	BS_ENONFINITE = -3,   /* an input value is NaN or +-Inf */
+	BS_ENEGATIVE = -4,    /* a duration / count that must be >= 0 is negative */
+	BS_EZEROVAR = -5,     /* all values equal where variance is needed */
+	BS_ETIED = -6,	      /* all values tied where ranks must differ */
+	BS_EMISMATCH = -7,    /* arrays that must have equal lengths do not */
+	BS_ENOMEM = -8,	      /* allocation failed */
+	BS_EINVAL = -9,	      /* a parameter is out of range (level, q, NULL...) */
+	BS_ECONFOUNDED = -10, /* a model term cannot be told apart from another */
 };
 
 /** A static English description of an error code (never NULL). */

@@ -420,6 +420,89 @@ def duet_fixture(rng):
     fx.write()
 
 
+def dmodel_case(fx, name, runs, level=0.95, no_cpu=False):
+    """runs: list of lists of (log_ratio, cpu_a, cpu_b). Least squares of the
+    run means on an intercept and placement columns (stats_duet_model.h),
+    by NumPy's lstsq; the t interval from SciPy."""
+    ys, xs, lens, lr, ca, cb = [], [], [], [], [], []
+    cpus = sorted({c for r in runs for (_, a, b) in r if a >= 0 and b >= 0 and a != b
+                   for c in (a, b)})
+    for r in runs:
+        lens.append(len(r))
+        for (v, a, b) in r:
+            lr.append(v); ca.append(a); cb.append(b)
+        if not r:
+            continue
+        ys.append(np.mean([v for (v, _, _) in r]))
+        xs.append([np.mean([(b == c) - (a == c) if a >= 0 and b >= 0 else 0 for (_, a, b) in r])
+                   for c in cpus])
+    y = np.array(ys)
+    cols = [] if no_cpu else [np.array(xs)[:, j] for j in range(1, len(cpus))]
+    X = np.column_stack([np.ones(len(y))] + cols)
+    beta, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
+    assert rank == X.shape[1]
+    res = y - X @ beta
+    df = len(y) - X.shape[1]
+    s2 = res @ res / df
+    cov = s2 * np.linalg.inv(X.T @ X)
+    se = math.sqrt(cov[0, 0])
+    t = st.t.ppf((1 + level) / 2, df)
+    p = 2 * st.t.sf(abs(beta[0] / se), df)
+    fx.rec(name + ".len", lens)
+    fx.rec(name + ".log_ratio", lr)
+    fx.rec(name + ".cpu_a", ca)
+    fx.rec(name + ".cpu_b", cb)
+    fx.rec(name + ".opts", [level, 1 if no_cpu else 0])
+    fx.rec(name + ".ref", [beta[0], se, beta[0] - t * se, beta[0] + t * se, p,
+                           math.expm1(t * se), df, math.sqrt(s2)])
+    fx.rec(name + ".effects", beta[1:] if len(beta) > 1 else [float("nan")])
+
+
+def dmodel_fixture():
+    """Run-level duet model (stats_duet_model.h) and pooled lag-1
+    autocorrelation, from their own generator so the other fixtures stay
+    as they were."""
+    rng = np.random.default_rng(SEED + 11)
+    fx = Fixture("dmodel.txt")
+
+    def run(n, v, cpu_a, cpu_b, slow=0.0, sd=0.02):
+        return [(v + rng.normal(0, sd) + (slow if cpu_b == 1 else 0) - (slow if cpu_a == 1 else 0),
+                 cpu_a, cpu_b) for _ in range(n)]
+
+    # one CPU, plain t interval on 6 run means
+    dmodel_case(fx, "same_cpu", [run(20, 0.03, 0, 0) for _ in range(6)])
+    # crossover between runs, CPU 1 slower by ln 1.6
+    dmodel_case(fx, "crossover", [run(25, 0.03, k % 2, 1 - k % 2, slow=math.log(1.6))
+                                  for k in range(10)])
+    # unbalanced placement, unknown CPUs in some pairs, a run without pairs
+    runs = [run(15, -0.01, 0, 1, 0.2), run(15, -0.01, 0, 1, 0.2), run(15, -0.01, 1, 0, 0.2),
+            run(10, -0.01, 0, 1, 0.2) + run(5, -0.01, -1, 0, 0.2), [], run(12, -0.01, 1, 0, 0.2),
+            run(9, -0.01, 0, 1, 0.2) + run(9, -0.01, 1, 0, 0.2), run(20, -0.01, 0, 0, 0.2)]
+    dmodel_case(fx, "unbalanced", runs, level=0.99)
+    dmodel_case(fx, "unbalanced_nocpu", runs, no_cpu=True)
+    # three CPUs, swaps among them
+    dmodel_case(fx, "three_cpus", [run(10, 0.05, a, b, 0.1) for (a, b) in
+                                   [(0, 1), (1, 2), (2, 0), (1, 0), (2, 1), (0, 2), (0, 1), (2, 0)]])
+    # lag-1 autocorrelation: AR(1) series of several lengths
+    series = []
+    for n, phi in ((40, 0.6), (17, 0.6), (1, 0.0), (60, 0.6)):
+        e = rng.normal(0, 1, n)
+        x = np.empty(n)
+        for i in range(n):
+            x[i] = 5 + e[i] + (phi * (x[i - 1] - 5) if i else 0)
+        series.append(x)
+    num = sum(((x[:-1] - x.mean()) * (x[1:] - x.mean())).sum() for x in series if len(x) > 1)
+    den = sum(((x - x.mean()) ** 2).sum() for x in series if len(x) > 1)
+    fx.rec("lag1.len", [len(x) for x in series])
+    fx.rec("lag1.x", np.concatenate(series))
+    fx.rec("lag1.ref", [num / den])
+    # one series alone: the usual sample autocorrelation at lag 1
+    x = series[0]
+    m = x.mean()
+    fx.rec("lag1_one.ref", [((x[:-1] - m) * (x[1:] - m)).sum() / ((x - m) ** 2).sum()])
+    fx.write()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = np.random.default_rng(SEED)
@@ -430,6 +513,7 @@ def main():
     kld_fixture(ds, rng)
     stop_fixture(ds, rng)
     duet_fixture(rng)
+    dmodel_fixture()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats_duet_model.h - the run-level model of a duet: one observation per
+ * run, the mean log ratio of B's to A's paired scores, fitted by least
+ * squares with a version term and, where the sides ran on several CPUs,
+ * one placement term per CPU; a Student t interval on the version term.
+ *
+ * Why (measured on 2-vCPU cloud VMs): the host may slow one vCPU by up to
+ * 2x while the guest sees no steal. A side that stays on the slow vCPU
+ * carries that slowdown into every paired difference. A crossover design
+ * (the sides swap CPUs between runs or within a run, Jones & Kenward 2014
+ * §2) lets the placement terms absorb the CPU speed difference, so the
+ * version term no longer depends on it; with every run on one CPU the terms
+ * vanish. Iterations within a run are correlated, so the unit of inference
+ * is the run (Kalibera & Jones 2013 §4): the interval stays valid with
+ * autocorrelated iterations and with few runs (t, not normal, quantiles).
+ *
+ * Model, run k = 1..n with pairs p of scores (sA_p, sB_p) on CPUs (cA_p, cB_p):
+ *   y_k   = mean over p of ln(sB_p / sA_p)
+ *   x_k,j = mean over p of ([cB_p = j] - [cA_p = j])   (pairs with a CPU < 0
+ *           contribute 0: unknown, e.g. the side migrated in the iteration)
+ *   y_k   = v + sum_j c_j x_k,j + e_k,  e_k iid N(0, s^2)
+ * v is ln(B / A) with the CPU speed differences removed; c_j is ln(score on
+ * CPU j / score on the reference CPU). Placement columns that are 0 in every
+ * run are left out; of the rest, one (the lowest CPU) is the reference and
+ * columns linearly dependent on the kept ones are dropped (they add nothing
+ * the kept ones do not span). When the intercept lies in the span of the
+ * placement columns (e.g. A always on CPU 0 and B always on CPU 1), v cannot
+ * be separated from the CPU difference: BS_ECONFOUNDED.
+ *
+ * MDS (the A/A-equivalent minimal detectable slowdown): rescaling B to A's
+ * mean shifts every y_k by one constant, so the residuals, se and the
+ * interval's half width h = t * se do not change; a slowdown s of B is
+ * detected when ln(1 + s) > h, so MDS = exp(h) - 1. It answers "what could
+ * this setup detect?" and is never 0 unless every run agrees exactly.
+ */
+#ifndef BENCHSCOPE_STATS_DUET_MODEL_H
+#define BENCHSCOPE_STATS_DUET_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Most CPU placement terms of one model (CPUs numbered 0..BS_DMODEL_MAX_CPU-1). */
+#define BS_DMODEL_MAX_CPU   256
+#define BS_DMODEL_MAX_TERMS 16
+
+/** One pair of a run: the log score ratio and the CPUs the two sides ran on. */
+struct bs_dmodel_pair {
+	double log_ratio; /**< ln(score_B / score_A), finite */
+	int cpu_a, cpu_b; /**< CPU of each side during the pair, < 0 unknown */
+};
+
+/** One run: its pairs (n may be 0: the run is left out). */
+struct bs_dmodel_run {
+	const struct bs_dmodel_pair *pairs; /**< n pairs */
+	size_t n;
+};
+
+/** Options; zero fields take the defaults shown. */
+struct bs_dmodel_opts {
+	double level; /**< interval confidence, 0.95 */
+	int no_cpu;   /**< 1: leave the placement terms out (a plain t interval
+			   on the run means: the CPU-unaware analysis) */
+};
+
+/** The fit. Log figures are natural logs of B / A; ratios are exp of them. */
+struct bs_dmodel_result {
+	size_t n_runs;			   /**< runs with at least one pair (model observations) */
+	size_t n_pairs;			   /**< pairs over those runs */
+	size_t n_terms;			   /**< placement terms in the model */
+	int term_cpu[BS_DMODEL_MAX_TERMS]; /**< CPU of each term */
+	double term_effect[BS_DMODEL_MAX_TERMS]; /**< c_j: ln(score on term_cpu / on ref_cpu) */
+	int ref_cpu;				 /**< reference CPU of the terms, -1 when no term */
+	size_t df;	 /**< residual degrees of freedom, n_runs - 1 - n_terms */
+	double v;	 /**< ln(B / A), CPU differences removed */
+	double se;	 /**< standard error of v */
+	double t_crit;	 /**< Student t quantile (1 + level) / 2 with df */
+	double lo, hi;	 /**< interval of v, v -/+ t_crit se */
+	double p;	 /**< two-sided p-value of v = 0 */
+	double mds;	 /**< A/A-equivalent MDS, fraction: exp(t_crit se) - 1 */
+	double resid_sd; /**< residual standard deviation of the y_k */
+	double level;
+	int confounded_cpu; /**< BS_ECONFOUNDED: a CPU whose term the version
+			       term cannot be told apart from; else -1 */
+};
+
+/**
+ * bs_dmodel_fit - fit the model above to runs[0..n_runs-1].
+ * Returns BS_OK; BS_EINVAL (NULL, level outside (0, 1), a CPU >=
+ * BS_DMODEL_MAX_CPU); BS_ENONFINITE (a log ratio); BS_EEMPTY (no run has a
+ * pair); BS_ECONFOUNDED (see above; out->confounded_cpu says which CPU);
+ * BS_ETOOFEW (no residual degree of freedom: n_runs <= 1 + n_terms);
+ * BS_EZEROVAR (the residuals are all 0: no spread to build an interval);
+ * BS_ENOMEM. On BS_ECONFOUNDED, BS_ETOOFEW and BS_EZEROVAR, n_runs,
+ * n_pairs and the terms are filled.
+ */
+int bs_dmodel_fit(const struct bs_dmodel_run *runs, size_t n_runs, const struct bs_dmodel_opts *o,
+		  struct bs_dmodel_result *out);
+
+/**
+ * bs_dmodel_run_cpu_ratio - for a two-CPU model (n_terms == 1), the speed
+ * ratio of the term's CPU to the reference CPU that run (y, x) shows once
+ * the version term is removed: exp((y - v) / x), x being the run's
+ * placement value of the term. NAN when |x| < 0.5 (the run did not keep
+ * the sides apart long enough to tell).
+ */
+double bs_dmodel_run_cpu_ratio(const struct bs_dmodel_result *r, double y, double x);
+
+/**
+ * bs_dmodel_run_obs - a run's observation: *y (mean log ratio) and *x (the
+ * placement value of CPU @cpu: mean of [cB = cpu] - [cA = cpu]).
+ * Returns BS_OK, BS_EINVAL (NULL), BS_EEMPTY (no pair).
+ */
+int bs_dmodel_run_obs(const struct bs_dmodel_run *run, int cpu, double *y, double *x);
+
+#endif
