@@ -82,6 +82,62 @@ static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u
 	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
 }
 
+/*
+ * Interleaved mode: the sides take turns, A's k-th iteration, then B's
+ * k-th, then A's (k+1)-th... Side s may begin its k-th iteration once the
+ * other side ended `turn_need` of its own: B's k-th needs A's k + 1 ends,
+ * A's k-th needs B's k. A side that arrives too early stops itself exactly
+ * as at the sync barrier (announce, look again, SIGSTOP; re-stamped on
+ * resume); the other side's end that satisfies it claims the wait with a
+ * compare-and-swap and asks user space to continue it. Both sides pinned to
+ * one CPU never run an iteration at the same time, so neither carries the
+ * other's CPU speed, and the pair is as close in time as it can be.
+ */
+static __always_inline __u64 turn_need(__u32 s, __u64 k)
+{
+	return s ? k + 1 : k;
+}
+
+static __always_inline void turn_arrive(struct thread_state *ts, __u32 s, __u32 tgid)
+{
+	__u64 k, now = ts->rec.begin_ns;
+	__u32 o;
+
+	s &= 1;
+	o = s ^ 1;
+	bar_begin_ns[s] = now;
+	bar_pid[s] = tgid;
+	k = __sync_fetch_and_add(&bar_arrived[s], 1);
+	if (__sync_fetch_and_add(&bar_done[o], 0) >= turn_need(s, k))
+		return;
+	__sync_lock_test_and_set(&bar_waiting[s], k + 1);
+	if (__sync_fetch_and_add(&bar_done[o], 0) >= turn_need(s, k) &&
+	    __sync_val_compare_and_swap(&bar_waiting[s], k + 1, 0) == k + 1)
+		return;
+	ts->held = 1;
+	ts->held_side = s;
+	ts->held_index = k;
+	bpf_send_signal(SIGSTOP);
+	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
+}
+
+/* Side s ended an iteration at `now`: the other side may go on if it waits
+ * for exactly this end. */
+static __always_inline void turn_pass(__u32 s, __u64 now, __u32 tgid)
+{
+	__u64 d, w;
+	__u32 o;
+
+	s &= 1;
+	o = s ^ 1;
+	d = __sync_fetch_and_add(&bar_done[s], 1) + 1;
+	w = __sync_fetch_and_add(&bar_waiting[o], 0);
+	if (w && d >= turn_need(o, w - 1) &&
+	    __sync_val_compare_and_swap(&bar_waiting[o], w, 0) == w)
+		barrier_emit(BS_BARRIER_RELEASE_CONT, s, w - 1, now, bar_begin_ns[o], tgid,
+			     bar_pid[o], BPF_RB_FORCE_WAKEUP);
+}
+
 /* A stopped side's thread runs again: its iteration begins now. What it
  * suffered so far was the barrier's wait, not the benchmark's. */
 static __always_inline void barrier_resume(struct thread_state *ts, struct task_struct *t,

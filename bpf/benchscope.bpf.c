@@ -153,12 +153,13 @@ struct {
  * (user/probes.c) resets it and sets `active` per sync run through the
  * mmap'ed .bss; the two sides meet here with atomic operations only
  * (tracing programs cannot take bpf_spin_lock). */
-__u32 bar_active;      /* 1 while a sync run is in progress */
+__u32 bar_active;      /* BS_BAR_SYNC / BS_BAR_INTERLEAVED while such a run goes; 0 */
 __u32 bar_gen;	       /* run generation, copied into the records */
 __u64 bar_arrived[2];  /* iteration begins seen per side (A, B) in this run */
 __u64 bar_waiting[2];  /* 1 + index a side stopped itself at; 0: not waiting */
 __u64 bar_begin_ns[2]; /* begin of each side's latest arrival */
 __u32 bar_pid[2];      /* process of each side's latest arrival */
+__u64 bar_done[2];     /* interleaved: iteration ends seen per side in this run */
 
 /* ---- helpers ------------------------------------------------------------- */
 static __always_inline struct bs_counters *ctrs(void)
@@ -321,8 +322,10 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	ts->run_delay0 = BPF_CORE_READ(task, sched_info.run_delay);
 	slice_start(ts, task, tid);
 	ts->rec.begin_ns = bpf_ktime_get_ns();
-	if (tp->side && bar_active)
+	if (tp->side && bar_active == BS_BAR_SYNC)
 		barrier_arrive(ts, tp->side - 1, tgid);
+	else if (tp->side && bar_active == BS_BAR_INTERLEAVED)
+		turn_arrive(ts, tp->side - 1, tgid);
 	return 0;
 }
 
@@ -378,6 +381,13 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	ts->rec.sched_delay_ns = BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
 	ts->open = 0;
 	emit(&ts->rec);
+	if (bar_active == BS_BAR_INTERLEAVED) {
+		__u32 tgid = BPF_CORE_READ(task, tgid);
+		struct bs_tracked_proc *tp = bpf_map_lookup_elem(&tracked, &tgid);
+
+		if (tp && tp->side)
+			turn_pass(tp->side - 1, now, tgid);
+	}
 }
 
 /* ---- boundary programs --------------------------------------------------- */

@@ -138,12 +138,22 @@ struct bs_counters {
 	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
 };
 
+/** Modes of the duet barrier (the BPF global bar_active). */
+enum bs_barrier_mode {
+	BS_BAR_OFF = 0,
+	BS_BAR_SYNC = 1,	/**< sync duet: the sides begin every iteration together */
+	BS_BAR_INTERLEAVED = 2, /**< the sides take turns: A's iteration k, then B's k,
+				 *   then A's k + 1...; never both at once */
+};
+
 /** bs_barrier_rec.kind */
 enum bs_barrier_kind {
 	BS_BARRIER_WAIT = 1,	     /**< side arrived first and stopped itself (SIGSTOP) */
 	BS_BARRIER_RELEASE = 2,	     /**< both sides reached `index`; nobody had to be continued */
-	BS_BARRIER_RELEASE_CONT = 3, /**< both reached `index`; the other side is stopped:
-				      *   user space must SIGCONT other_pid (forced wake-up) */
+	BS_BARRIER_RELEASE_CONT = 3, /**< both reached `index` (interleaved: the side
+				      *   ended the iteration the other waits for); the
+				      *   other side is stopped: user space must SIGCONT
+				      *   other_pid (forced wake-up) */
 	BS_BARRIER_RESUME = 4,	     /**< a stopped side ran again; its iteration was re-stamped
 				      *   to begin at ts_ns */
 };

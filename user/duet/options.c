@@ -37,6 +37,8 @@ enum {
 	OPT_HARNESS_OUT,
 	OPT_NO_MDS,
 	OPT_RESAMPLES,
+	OPT_CROSSOVER,
+	OPT_SWAP_EVERY,
 };
 
 static const struct argp_option duet_options[] = {
@@ -53,8 +55,9 @@ static const struct argp_option duet_options[] = {
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
     {NULL, 0, NULL, 0, "Runs:", 3},
     {"method", OPT_METHOD, "LIST", 0,
-     "async, sync, seq or all, comma-separated (default all); the first is the primary "
-     "method of --stop-ci",
+     "async, sync, seq, interleaved or all (= async,sync,seq), comma-separated (default "
+     "all); the first is the primary method of --stop-ci. interleaved: both sides on one "
+     "CPU, taking turns one iteration each",
      3},
     {"runs", OPT_RUNS, "N|MIN:MAX", 0,
      "runs per method (default 10); with --stop-ci at least MIN, at most MAX", 3},
@@ -67,7 +70,16 @@ static const struct argp_option duet_options[] = {
      "a side that runs longer than S seconds (or never reaches its probe) fails its run "
      "(default 600)",
      3},
-    {"cpus", OPT_CPUS, "A=LIST,B=LIST", 0, "pin each side to CPUs (default: no placement)", 3},
+    {"cpus", OPT_CPUS, "A=LIST,B=LIST", 0,
+     "pin each side to CPUs (default: no placement; interleaved: both on the last CPU)", 3},
+    {"crossover", OPT_CROSSOVER, NULL, 0,
+     "half of each method's runs start with A and B's CPUs exchanged, balanced and "
+     "shuffled like the pair orders (default placement A=first CPU, B=second)",
+     3},
+    {"swap-every", OPT_SWAP_EVERY, "MS", 0,
+     "exchange the two sides' CPUs every MS milliseconds while both run (a crossover "
+     "within each run; implies the placement of --crossover)",
+     3},
     {"stop-ci", OPT_STOP_CI, "WIDTH", 0,
      "stop once the relative CI width of the primary method's paired difference is at "
      "most WIDTH (e.g. 0.02), checked after each run",
@@ -154,6 +166,14 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CPUS:
 		a->cpus = arg;
+		break;
+	case OPT_CROSSOVER:
+		a->crossover = true;
+		break;
+	case OPT_SWAP_EVERY:
+		if (bs_parse_double(arg, 1, 1e7, &a->swap_every_s))
+			argp_error(state, "--swap-every takes milliseconds >= 1, not '%s'", arg);
+		a->swap_every_s /= 1000;
 		break;
 	case OPT_NAME:
 		a->name = arg;

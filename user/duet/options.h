@@ -26,10 +26,12 @@ struct bs_duet_args {
 	const char *methods, *runs, *schedule, *cpus, *name, *user;
 	const char *trace, *json, *csv, *md, *plot; /**< outputs, "-" for stdout */
 	long seed, ringbuf_mib, resamples;
-	double timeout_s;   /**< s; a side running longer fails its run */
-	double min_overlap; /**< async pairing threshold; 0: the default 0.4 */
-	double fail_pct;    /**< --fail-on-regression, % (when have_fail) */
-	double stop_ci;	    /**< --stop-ci relative width; 0: not given */
+	double timeout_s;    /**< s; a side running longer fails its run */
+	double min_overlap;  /**< async pairing threshold; 0: the default 0.4 */
+	double fail_pct;     /**< --fail-on-regression, % (when have_fail) */
+	double stop_ci;	     /**< --stop-ci relative width; 0: not given */
+	double swap_every_s; /**< --swap-every: CPU swaps within runs, s; 0: none */
+	bool crossover;	     /**< --crossover: half the runs start with the CPUs swapped */
 	bool have_fail, quiet, verbose, no_interferers, no_calibrate, harness_output, no_mds;
 };
 

@@ -28,10 +28,25 @@
 struct bs_measure;
 struct bs_probes;
 
-/** Duet methods (Drozdík 2023): the CLI and trace names are "async", "sync", "seq". */
-enum bs_duet_method { BS_DM_RUN_ASYNC = 0, BS_DM_RUN_SYNC = 1, BS_DM_RUN_SEQ = 2, BS_DM_RUN_N = 3 };
+/**
+ * Duet methods: the CLI and trace names are "async", "sync", "seq"
+ * (Drozdík 2023) and "interleaved" (benchscope's: both sides on one CPU,
+ * taking turns one iteration each; see enum bs_barrier_mode). --method all
+ * means the first three.
+ */
+enum bs_duet_method {
+	BS_DM_RUN_ASYNC = 0,
+	BS_DM_RUN_SYNC = 1,
+	BS_DM_RUN_SEQ = 2,
+	BS_DM_RUN_ILV = 3,
+	BS_DM_RUN_N = 4
+};
+#define BS_DM_RUN_ALL 3 /**< --method all: methods 0..BS_DM_RUN_ALL-1 */
 
-/** "async", "sync", "seq". */
+/** The barrier mode a method runs with (enum bs_barrier_mode; BS_BAR_OFF: none). */
+int bs_duet_method_barrier(int method);
+
+/** "async", "sync", "seq", "interleaved". */
 const char *bs_duet_method_name(int method);
 
 /* ---- schedule (duet_run_sched.c) -------------------------------------- */
@@ -41,6 +56,7 @@ struct bs_duet_plan {
 	int method; /**< enum bs_duet_method */
 	int index;  /**< 0-based run index within its method */
 	int order;  /**< 0: A first ("AB"), 1: B first ("BA") */
+	int swap;   /**< crossover: 1 when A starts on B's CPUs and B on A's */
 };
 
 /**
@@ -51,20 +67,42 @@ struct bs_duet_plan {
  * shuffled over its runs, all from a GSL mt19937 seeded with `seed`
  * (randomized multiple interleaved trials, Abedi & Brecht).
  * fixed: methods in the given order in every round, always AB.
+ * crossover: each method's runs start half with the sides on their own CPUs
+ * and half swapped (swap = 1), balanced like the pair orders (RMIT:
+ * shuffled with the same generator, after the orders; fixed: alternating,
+ * run 0 unswapped), so a CPU's speed weighs on A and B alike (Jones &
+ * Kenward 2014 §2). Without it, swap is 0.
  * *out (malloc'd, n_methods * runs entries) is freed by the caller.
  * Returns 0, -EINVAL (no method, runs 0) or -ENOMEM.
  */
-int bs_duet_schedule(const int *methods, size_t n_methods, size_t runs, bool rmit, uint64_t seed,
-		     struct bs_duet_plan **out, size_t *n_out);
+int bs_duet_schedule(const int *methods, size_t n_methods, size_t runs, bool rmit, bool crossover,
+		     uint64_t seed, struct bs_duet_plan **out, size_t *n_out);
 
 /* ---- placement (duet_run_place.c) -------------------------------------- */
 
 /** --cpus A=LIST,B=LIST, parsed. */
 struct bs_duet_cpus {
-	bool set;	   /**< --cpus given */
+	bool set;	   /**< --cpus given (or chosen for crossover / interleaved) */
 	cpu_set_t cpus[2]; /**< A's and B's CPUs */
 	char text[2][128]; /**< the lists as given, e.g. "0", "2-3" */
 };
+
+/**
+ * bs_duet_cpus_default - a placement when --cpus is absent: for crossover
+ * (@same false) A on the first CPU benchscope may use and B on the second;
+ * for the interleaved method (@same true) both on the last one, so
+ * benchscope's own threads can run on the others. Returns 0, or -EINVAL
+ * with a reason in err when there are not enough CPUs.
+ */
+int bs_duet_cpus_default(bool same, struct bs_duet_cpus *c, char *err, size_t errlen);
+
+/**
+ * bs_duet_place_pids - pin every thread of the processes pids[0..n-1] to
+ * @set (sched_setaffinity on each /proc/PID/task entry). Processes or
+ * threads that exited meanwhile are skipped. Returns the number of threads
+ * moved, or -errno of the first other failure.
+ */
+int bs_duet_place_pids(const pid_t *pids, size_t n, const cpu_set_t *set);
 
 /**
  * bs_duet_cpus_parse - parse "A=LIST,B=LIST" (LIST: CPU numbers and ranges
@@ -100,6 +138,7 @@ struct bs_barrier_ctl {
 	bool armed;
 	unsigned gen;		      /**< this run's generation (records of others ignored) */
 	pid_t pid[2];		      /**< the sides' root processes */
+	int mode;		      /**< enum bs_barrier_mode */
 	struct bs_barrier_meet *meet; /**< indexed by rendezvous index */
 	size_t n_meet, cap_meet;
 	size_t waits;	       /**< WAIT records (a side stopped itself) */
@@ -145,12 +184,12 @@ void bs_barrier_rt_attach(struct bs_barrier_rt *rt, struct bs_barrier_ctl *b);
 void bs_barrier_rt_stop(struct bs_barrier_rt *rt);
 
 /**
- * bs_barrier_start - arm the barrier for a sync run of the sides pid[0],
- * pid[1]; the release thread @rt (or NULL: records not read) routes its
- * records to @b from now on.
+ * bs_barrier_start - arm the barrier in @mode (enum bs_barrier_mode) for a
+ * sync or interleaved run of the sides pid[0], pid[1]; the release thread
+ * @rt (or NULL: records not read) routes its records to @b from now on.
  */
 void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2],
-		      struct bs_barrier_rt *rt);
+		      struct bs_barrier_rt *rt, int mode);
 
 /**
  * bs_barrier_on_record - handle one barrier record (release thread, lock held): on
@@ -183,16 +222,19 @@ void bs_barrier_free(struct bs_barrier_ctl *b);
 /** What a duet run needs that stays the same over runs. */
 struct bs_duet_env {
 	struct bs_measure *m;
-	char **argv[2]; /**< A's and B's commands */
-	const struct bs_duet_cpus *cpus;
-	double timeout_s;	   /**< per side: from release to exit */
-	int stdout_fd;		   /**< harness stdout (e.g. /dev/null), < 0: inherited */
-	bool capture_stderr;	   /**< keep each side's stderr in a temporary file and
-				    *   quote its last line when the side fails */
-	const char *user;	   /**< run the sides as this user, or NULL */
-	volatile int *interrupted; /**< set by the signal handler */
-	struct bs_barrier_rt *rt;  /**< release thread (sync runs), or NULL */
-	void (*tick)(void *ctx);   /**< called about every 50 ms while a run goes (progress) */
+	char **argv[2];			     /**< A's and B's commands */
+	const struct bs_duet_cpus *cpus;     /**< placement of async, sync, seq runs */
+	const struct bs_duet_cpus *ilv_cpus; /**< placement of interleaved runs */
+	double timeout_s;		     /**< per side: from release to exit */
+	double swap_every_s;		     /**< crossover within runs: swap the sides' CPUs
+					      *   this often (0: never) */
+	int stdout_fd;			     /**< harness stdout (e.g. /dev/null), < 0: inherited */
+	bool capture_stderr;		     /**< keep each side's stderr in a temporary file and
+					      *   quote its last line when the side fails */
+	const char *user;		     /**< run the sides as this user, or NULL */
+	volatile int *interrupted;	     /**< set by the signal handler */
+	struct bs_barrier_rt *rt;	     /**< release thread (sync runs), or NULL */
+	void (*tick)(void *ctx); /**< called about every 50 ms while a run goes (progress) */
 	void *tick_ctx;
 };
 
@@ -207,7 +249,8 @@ struct bs_duet_side {
 	size_t n_pids, cap_pids;
 	struct bs_iter_rec *iters; /**< its iteration records, arrival order (for --stop-ci) */
 	size_t cap_iters;
-	int err_fd; /**< its captured stderr (temporary file), or -1 */
+	int err_fd;		/**< its captured stderr (temporary file), or -1 */
+	const cpu_set_t *place; /**< the CPUs it runs on now (NULL: not pinned) */
 };
 
 /** One finished run. */
@@ -219,14 +262,17 @@ struct bs_duet_runres {
 	char reason[320]; /**< "" when ok */
 	uint64_t start_ns, end_ns;
 	struct bs_duet_side side[2];
-	struct bs_barrier_ctl bar; /**< sync runs */
+	struct bs_barrier_ctl bar; /**< sync and interleaved runs */
+	unsigned swaps;		   /**< CPU swaps within the run (--swap-every) */
 };
 
 /**
  * bs_duet_run_one - run plan `pl` as run number `run`: spawn the sides held
- * before exec (placed per env->cpus), follow them as sides A and B, release
- * them (async: together; sync: together with the barrier armed; seq: one
- * after the other, in pl->order), wait until both exited, a side failed
+ * before exec (placed per env->cpus, A and B's sets exchanged when
+ * pl->swap), follow them as sides A and B, release them (async: together;
+ * sync and interleaved: together with the barrier armed in the method's
+ * mode; seq: one after the other, in pl->order), swap their CPUs every
+ * env->swap_every_s while both run, wait until both exited, a side failed
  * (then the other is stopped) or a side ran longer than env->timeout_s,
  * drain the ring buffer, and fill *res. The caller routes iteration,
  * process and barrier records to bs_duet_runres_on_* while it runs.

@@ -57,7 +57,7 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 	memset(t, 0, sizeof(*t));
 	bs_measure_set_hooks(m, live_iter, live_proc, &live);
 	for (i = 0; i < s->n_methods; i++)
-		if (s->methods[i] == BS_DM_RUN_SYNC && !rt.running &&
+		if (bs_duet_method_barrier(s->methods[i]) != BS_BAR_OFF && !rt.running &&
 		    bs_barrier_rt_start(&rt, &m->probes, err, sizeof(err))) {
 			fprintf(stderr, "benchscope duet: %s\n", err);
 			goto out;
@@ -73,6 +73,8 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 	env.argv[0] = s->we_cmd[0].we_wordv;
 	env.argv[1] = s->we_cmd[1].we_wordv;
 	env.cpus = &s->cpus;
+	env.ilv_cpus = &s->ilv_cpus;
+	env.swap_every_s = a->swap_every_s;
 	env.timeout_s = a->timeout_s;
 	env.stdout_fd = null_fd;
 	env.capture_stderr = !a->harness_output;
@@ -95,7 +97,8 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 		live.done = t->n_done;
 		if (res[i].ok)
 			t->n_ok++;
-		ev = bs_duet_runres_event(&res[i], &s->cpus);
+		ev = bs_duet_runres_event(
+		    &res[i], res[i].plan.method == BS_DM_RUN_ILV ? &s->ilv_cpus : &s->cpus);
 		if (bs_measure_event(m, ev))
 			fprintf(stderr, "benchscope duet: warning: cannot write the run's event\n");
 		json_object_put(ev);

@@ -120,16 +120,17 @@ void bs_barrier_rt_stop(struct bs_barrier_rt *rt)
 }
 
 void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2],
-		      struct bs_barrier_rt *rt)
+		      struct bs_barrier_rt *rt, int mode)
 {
 	memset(b, 0, sizeof(*b));
+	b->mode = mode;
 	b->probes = p;
 	b->mu = rt && rt->running ? &rt->mu : NULL;
 	b->fifo = rt && rt->fifo;
 	b->pid[0] = pid[0];
 	b->pid[1] = pid[1];
 	b->wait_index[0] = b->wait_index[1] = -1;
-	b->gen = bs_probes_barrier_arm(p);
+	b->gen = bs_probes_barrier_arm(p, mode);
 	b->armed = true;
 	bs_barrier_rt_attach(rt, b);
 }
@@ -250,6 +251,10 @@ json_object *bs_barrier_json(const struct bs_barrier_ctl *b)
 	json_object_object_add(o, "stops", json_object_new_int64((int64_t)b->waits));
 	json_object_object_add(o, "release_thread",
 			       json_object_new_string(b->fifo ? "fifo" : "normal"));
+	/* interleaved: skew_ns is the hand-over, the waiting side's re-stamped
+	 * begin minus the end of the other side's iteration that let it go */
+	if (b->mode == BS_BAR_INTERLEAVED)
+		json_object_object_add(o, "mode", json_object_new_string("interleaved"));
 	return o;
 }
 

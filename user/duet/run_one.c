@@ -156,7 +156,7 @@ static int spawn_side(const struct bs_duet_env *env, struct bs_duet_runres *res,
 {
 	struct bs_duet_side *sd = &res->side[s];
 	struct bs_spawn_opts so = {.user = env->user,
-				   .cpus = env->cpus && env->cpus->set ? &env->cpus->cpus[s] : NULL,
+				   .cpus = sd->place,
 				   .stdout_fd = env->stdout_fd,
 				   .stdout_set = env->stdout_fd >= 0};
 	char err[512];
@@ -206,11 +206,26 @@ static int release_side(struct bs_duet_runres *res, int s)
  * timed out, or the user interrupted. Returns 0, or -errno when reading the
  * ring buffer failed.
  */
+/* crossover within the run: exchange the sides' CPU sets (both running) */
+static void swap_sides(struct bs_duet_runres *res)
+{
+	const cpu_set_t *t = res->side[0].place;
+
+	res->side[0].place = res->side[1].place;
+	res->side[1].place = t;
+	for (int s = 0; s < 2; s++)
+		bs_duet_place_pids(res->side[s].pids, res->side[s].n_pids, res->side[s].place);
+	res->swaps++;
+}
+
 static int follow(const struct bs_duet_env *env, struct bs_duet_runres *res, unsigned mask)
 {
-	bool sync = res->plan.method == BS_DM_RUN_SYNC;
+	bool sync = bs_duet_method_barrier(res->plan.method) != BS_BAR_OFF;
+	uint64_t swap_ns = (uint64_t)(env->swap_every_s * 1e9), next_swap = 0;
 	int s, prc;
 
+	if (swap_ns && mask == 3u && res->side[0].place && res->side[1].place)
+		next_swap = bs_mono_ns() + swap_ns;
 	for (;;) {
 		bool all_done = true, failed = false;
 		uint64_t now;
@@ -264,6 +279,14 @@ static int follow(const struct bs_duet_env *env, struct bs_duet_runres *res, uns
 		}
 		if (failed || all_done)
 			return 0;
+		if (next_swap && now >= next_swap) {
+			if (res->side[0].sess.exited || res->side[1].sess.exited) {
+				next_swap = 0; /* one side alone: nothing to cancel */
+			} else {
+				swap_sides(res);
+				next_swap = now + swap_ns;
+			}
+		}
 		if (env->tick)
 			env->tick(env->tick_ctx);
 	}
@@ -273,6 +296,8 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 		    struct bs_duet_runres *res)
 {
 	int first = pl->order ? 1 : 0, second = first ^ 1, s, rc = 0;
+	int mode = bs_duet_method_barrier(pl->method);
+	const struct bs_duet_cpus *place = pl->method == BS_DM_RUN_ILV ? env->ilv_cpus : env->cpus;
 	pid_t pids[2];
 
 	memset(res, 0, sizeof(*res));
@@ -282,16 +307,18 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 		res->side[s].sess.pid = -1;
 		res->side[s].sess.go_fd = res->side[s].sess.err_fd = -1;
 		res->side[s].err_fd = -1;
+		if (place && place->set)
+			res->side[s].place = &place->cpus[s ^ (pl->swap ? 1 : 0)];
 	}
 	/* both held before exec; seq releases the second when the first is done */
 	for (s = 0; s < 2 && !rc; s++)
 		rc = spawn_side(env, res, s ? second : first);
 	if (rc)
 		goto done;
-	if (pl->method == BS_DM_RUN_SYNC) {
+	if (mode != BS_BAR_OFF) {
 		pids[0] = res->side[0].sess.pid;
 		pids[1] = res->side[1].sess.pid;
-		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt);
+		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt, mode);
 	}
 	res->start_ns = bs_mono_ns();
 	if (pl->method == BS_DM_RUN_SEQ) {
@@ -307,7 +334,7 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 			rc = follow(env, res, 3u); /* the one that started: stopped below */
 	}
 done:
-	if (pl->method == BS_DM_RUN_SYNC)
+	if (mode != BS_BAR_OFF)
 		bs_barrier_force_release(&res->bar);
 	/* whoever still runs is stopped: the other side failed, or interrupted */
 	for (s = 0; s < 2; s++) {
@@ -327,7 +354,7 @@ done:
 	}
 	/* every record of the run is in the ring buffers by now */
 	bs_measure_poll(env->m, 0);
-	if (pl->method == BS_DM_RUN_SYNC)
+	if (mode != BS_BAR_OFF)
 		bs_barrier_rt_attach(env->rt, NULL);
 	/* the run ends when its last side ended (exit record, else seen exited) */
 	res->end_ns =
@@ -400,12 +427,19 @@ json_object *bs_duet_runres_event(const struct bs_duet_runres *res, const struct
 	json_object_object_add(sides, "B", side_json(&res->side[1]));
 	json_object_object_add(ev, "sides", sides);
 	if (cpus && cpus->set) {
+		int sw = res->plan.swap ? 1 : 0;
+
+		/* where each side started; swaps within the run exchange them */
 		c = json_object_new_object();
-		json_object_object_add(c, "A", json_object_new_string(cpus->text[0]));
-		json_object_object_add(c, "B", json_object_new_string(cpus->text[1]));
+		json_object_object_add(c, "A", json_object_new_string(cpus->text[sw]));
+		json_object_object_add(c, "B", json_object_new_string(cpus->text[sw ^ 1]));
 	}
 	json_object_object_add(ev, "cpus", c);
-	if (res->plan.method == BS_DM_RUN_SYNC)
+	if (res->plan.swap)
+		json_object_object_add(ev, "crossover", json_object_new_boolean(1));
+	if (res->swaps)
+		json_object_object_add(ev, "cpu_swaps", json_object_new_int((int)res->swaps));
+	if (bs_duet_method_barrier(res->plan.method) != BS_BAR_OFF)
 		json_object_object_add(ev, "barrier", bs_barrier_json(&res->bar));
 	return ev;
 }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /* Add "N" or "N-M" to set. 0 or -EINVAL. */
@@ -140,4 +142,71 @@ json_object *bs_duet_smt_siblings(void)
 		}
 	}
 	return groups;
+}
+
+int bs_duet_cpus_default(bool same, struct bs_duet_cpus *c, char *err, size_t errlen)
+{
+	cpu_set_t allowed;
+	int first = -1, second = -1, last = -1;
+
+	memset(c, 0, sizeof(*c));
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		return -errno;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		if (first < 0)
+			first = cpu;
+		else if (second < 0)
+			second = cpu;
+		last = cpu;
+	}
+	if (!same && second < 0) {
+		snprintf(err, errlen,
+			 "a crossover needs two CPUs and benchscope may use only CPU %d here",
+			 first);
+		return -EINVAL;
+	}
+	if (same)
+		first = second = last;
+	CPU_SET(first, &c->cpus[0]);
+	CPU_SET(second, &c->cpus[1]);
+	snprintf(c->text[0], sizeof(c->text[0]), "%d", first);
+	snprintf(c->text[1], sizeof(c->text[1]), "%d", second);
+	c->set = true;
+	return 0;
+}
+
+int bs_duet_place_pids(const pid_t *pids, size_t n, const cpu_set_t *set)
+{
+	int moved = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char path[64];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+		d = opendir(path);
+		if (!d)
+			continue; /* exited */
+		while ((de = readdir(d))) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+
+			if (tid <= 0)
+				continue;
+			if (!sched_setaffinity(tid, sizeof(*set), set))
+				moved++;
+			else if (errno != ESRCH) {
+				int e = -errno;
+
+				closedir(d);
+				return e;
+			}
+		}
+		closedir(d);
+	}
+	return moved;
 }

@@ -113,9 +113,9 @@ static void free_groups(struct qside *q, long n)
 
 static enum bs_duet_type stats_type(int method)
 {
-	return method == BS_DM_RUN_SEQ	  ? BS_DUET_SEQUENTIAL
-	       : method == BS_DM_RUN_SYNC ? BS_DUET_SYNC
-					  : BS_DUET_ASYNC;
+	return method == BS_DM_RUN_SEQ				     ? BS_DUET_SEQUENTIAL
+	       : method == BS_DM_RUN_SYNC || method == BS_DM_RUN_ILV ? BS_DUET_SYNC
+								     : BS_DUET_ASYNC;
 }
 
 int bs_duet_ci_of_runs(const struct bs_duet_runres *res, size_t n, int method, double min_overlap,

@@ -100,7 +100,7 @@ static int parse_methods(const char *s, int *methods, size_t *n, char *err, size
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "all")) {
-			for (m = 0; m < BS_DM_RUN_N; m++)
+			for (m = 0; m < BS_DM_RUN_ALL; m++)
 				if (!seen[m])
 					seen[m] = true, methods[(*n)++] = m;
 			continue;
@@ -109,10 +109,11 @@ static int parse_methods(const char *s, int *methods, size_t *n, char *err, size
 			if (!strcmp(tok, bs_duet_method_name(m)))
 				break;
 		if (m == BS_DM_RUN_N) {
-			snprintf(
-			    err, errlen,
-			    "--method takes async, sync, seq or all (comma-separated), not '%s'",
-			    tok);
+			snprintf(err, errlen,
+				 "--method takes async, sync, seq, interleaved or all "
+				 "(comma-separated), "
+				 "not '%s'",
+				 tok);
 			rc = -EINVAL;
 		} else if (!seen[m]) {
 			seen[m] = true;
@@ -125,6 +126,37 @@ static int parse_methods(const char *s, int *methods, size_t *n, char *err, size
 		rc = -EINVAL;
 	}
 	return rc;
+}
+
+/* crossover (--crossover, --swap-every) needs the sides apart: --cpus with
+ * different sets, else A on the first CPU and B on the second; the
+ * interleaved method runs on --cpus, else both sides on the last CPU */
+static void setup_placement(const struct bs_duet_args *a, struct bs_duet_setup *s, char *err,
+			    size_t errlen)
+{
+	bool ilv = false;
+
+	for (size_t i = 0; i < s->n_methods; i++)
+		ilv |= s->methods[i] == BS_DM_RUN_ILV;
+	if (a->crossover || a->swap_every_s > 0) {
+		const char *what = a->crossover ? "--crossover" : "--swap-every";
+
+		if (!s->cpus.set && bs_duet_cpus_default(false, &s->cpus, err, errlen))
+			return;
+		if (CPU_EQUAL(&s->cpus.cpus[0], &s->cpus.cpus[1])) {
+			snprintf(err, errlen,
+				 "%s exchanges A's and B's CPUs: --cpus must give them different "
+				 "ones, not A=%s,B=%s",
+				 what, s->cpus.text[0], s->cpus.text[1]);
+			return;
+		}
+	}
+	if (!ilv)
+		return;
+	if (s->cpus.set)
+		s->ilv_cpus = s->cpus;
+	else
+		bs_duet_cpus_default(true, &s->ilv_cpus, err, errlen);
 }
 
 static int parse_runs(const char *s, bool stop_ci, long *rmin, long *rmax, char *err, size_t errlen)
@@ -200,6 +232,8 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 		parse_runs(a->runs, a->stop_ci > 0, &s->rmin, &s->rmax, err, errlen);
 	if (!err[0] && a->cpus)
 		bs_duet_cpus_parse(a->cpus, &s->cpus, err, errlen);
+	if (!err[0])
+		setup_placement(a, s, err, errlen);
 	for (k = 0; k < 2 && !err[0]; k++)
 		if (bs_boundaries_setup(&s->b[k], a->side[k].iter, a->side[k].begin, a->side[k].end,
 					a->side[k].preset, s->we_cmd[k].we_wordv[0], err,
@@ -207,7 +241,7 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 			err[0] = 0;
 	if (!err[0] && bs_duet_schedule(s->methods, s->n_methods, (size_t)s->rmax,
 					strcmp(a->schedule ? a->schedule : "rmit", "fixed") != 0,
-					(uint64_t)a->seed, &s->plan, &s->n_plan))
+					a->crossover, (uint64_t)a->seed, &s->plan, &s->n_plan))
 		snprintf(err, errlen, "cannot plan the runs");
 	return err[0] ? -EINVAL : 0;
 }
@@ -270,6 +304,18 @@ json_object *bs_duet_context(const struct bs_duet_args *a, const struct bs_duet_
 		json_object_object_add(duet, "cpus", c);
 	} else {
 		json_object_object_add(duet, "cpus", NULL);
+	}
+	if (a->crossover)
+		json_object_object_add(duet, "crossover", json_object_new_boolean(1));
+	if (a->swap_every_s > 0)
+		json_object_object_add(duet, "swap_every_s",
+				       json_object_new_double(a->swap_every_s));
+	if (s->ilv_cpus.set) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "A", json_object_new_string(s->ilv_cpus.text[0]));
+		json_object_object_add(c, "B", json_object_new_string(s->ilv_cpus.text[1]));
+		json_object_object_add(duet, "interleaved_cpus", c);
 	}
 	json_object_object_add(duet, "smt_siblings", bs_duet_smt_siblings());
 	json_object_object_add(duet, "min_overlap",

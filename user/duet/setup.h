@@ -24,7 +24,9 @@ struct bs_duet_setup {
 	wordexp_t we_probe[2];		 /**< --probe-A/--probe-B, as words */
 	bool have_cmd[2], have_probe[2]; /**< which of these hold words to free */
 	struct bs_boundaries b[2];	 /**< A's and B's boundaries, resolved */
-	struct bs_duet_cpus cpus;	 /**< --cpus (cpus.set: given) */
+	struct bs_duet_cpus cpus;	 /**< --cpus (cpus.set: given or chosen for crossover) */
+	struct bs_duet_cpus ilv_cpus;	 /**< the interleaved method's: --cpus, else both on
+					  *   the last CPU */
 	int methods[BS_DM_RUN_N];	 /**< the methods in the given order; [0] is --stop-ci's */
 	size_t n_methods;
 	long rmin, rmax;	   /**< runs per method: at least (--stop-ci), at most */

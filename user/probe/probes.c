@@ -214,7 +214,7 @@ int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side)
 	return 0;
 }
 
-unsigned bs_probes_barrier_arm(struct bs_probes *p)
+unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode)
 {
 	struct benchscope_bpf__bss *b = p->skel->bss;
 	int i;
@@ -223,13 +223,14 @@ unsigned bs_probes_barrier_arm(struct bs_probes *p)
 	for (i = 0; i < 2; i++) {
 		__atomic_store_n(&b->bar_arrived[i], 0, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&b->bar_waiting[i], 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&b->bar_done[i], 0, __ATOMIC_SEQ_CST);
 		b->bar_begin_ns[i] = 0;
 		b->bar_pid[i] = 0;
 	}
 	b->bar_gen++;
 	if (!b->bar_gen)
 		b->bar_gen = 1;
-	__atomic_store_n(&b->bar_active, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b->bar_active, (__u32)mode, __ATOMIC_SEQ_CST);
 	return b->bar_gen;
 }
 

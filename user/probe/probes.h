@@ -58,12 +58,14 @@ int bs_probes_track(struct bs_probes *p, pid_t pid);
 int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side);
 
 /**
- * bs_probes_barrier_arm - reset the sync-duet barrier (begin counts, waits)
- * and arm it for a new run: from now on, the k-th iteration begin of side A
- * and of side B start together (bpf/benchscope.bpf.c, barrier_arrive).
+ * bs_probes_barrier_arm - reset the duet barrier (begin and end counts,
+ * waits) and arm it for a new run in @mode (enum bs_barrier_mode):
+ * BS_BAR_SYNC, the k-th iteration begins of side A and of side B start
+ * together (barrier_arrive in bpf/barrier.bpf.h); BS_BAR_INTERLEAVED, the
+ * sides take turns, one iteration each (turn_arrive, turn_pass).
  * Returns the run's generation (> 0), which the barrier records carry.
  */
-unsigned bs_probes_barrier_arm(struct bs_probes *p);
+unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode);
 
 /**
  * bs_probes_barrier_disarm - no further waits (a side exited, timed out, or
