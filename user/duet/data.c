@@ -10,36 +10,12 @@
 
 #include "duet/report.h"
 #include "stop/gbench_runs.h"
-#include "util/json.h"
 
-static const char *const method_names[BS_DM_N] = {"seq", "sync", "async"};
 static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet"};
-
-const char *bs_dmethod_name(enum bs_dmethod m)
-{
-	return m < BS_DM_N ? method_names[m] : "?";
-}
 
 const char *bs_dmethod_duet_type(enum bs_dmethod m)
 {
 	return m < BS_DM_N ? duet_types[m] : "?";
-}
-
-int bs_dmethod_parse(const char *s)
-{
-	static const struct {
-		const char *name;
-		enum bs_dmethod m;
-	} tab[] = {
-	    {"seq", BS_DM_SEQ},	    {"seqn", BS_DM_SEQ},      {"sequential", BS_DM_SEQ},
-	    {"sync", BS_DM_SYNC},   {"syncduet", BS_DM_SYNC}, {"sduet", BS_DM_SYNC},
-	    {"async", BS_DM_ASYNC}, {"duet", BS_DM_ASYNC},    {"aduet", BS_DM_ASYNC},
-	};
-
-	for (size_t i = 0; s && i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (!strcmp(s, tab[i].name))
-			return (int)tab[i].m;
-	return -1;
 }
 
 enum bs_duet_type bs_dmethod_type(enum bs_dmethod m)
@@ -47,14 +23,6 @@ enum bs_duet_type bs_dmethod_type(enum bs_dmethod m)
 	return m == BS_DM_ASYNC	 ? BS_DUET_ASYNC
 	       : m == BS_DM_SYNC ? BS_DUET_SYNC
 				 : BS_DUET_SEQUENTIAL;
-}
-
-bool bs_dataset_is_duet(const struct bs_dataset *ds)
-{
-	json_object *m = ds ? bs_json_get(ds->context, "mode") : NULL;
-
-	return m && json_object_is_type(m, json_type_string) &&
-	       !strcmp(json_object_get_string(m), "duet");
 }
 
 struct bs_duet_run bs_drun_stats(const struct bs_drun *r)
@@ -345,42 +313,30 @@ static int place_run(struct bs_duet_data *d, struct evrun *e)
 	return ret;
 }
 
-static int read_event(json_object *ev, struct evrun *e, char *err, size_t errlen)
+/* One ok run from its decoded event. */
+static void read_event(const struct bs_duet_run_event *x, struct evrun *e)
 {
-	json_object *sides = bs_json_get(ev, "sides");
-	const char *m = bs_json_str(ev, "method", NULL), *o = bs_json_str(ev, "order", NULL);
-	int mi = bs_dmethod_parse(m);
-
 	memset(e, 0, sizeof(*e));
-	e->run = (int)bs_json_int(ev, "run", -1);
-	if (e->run < 0 || mi < 0)
-		return fail(err, errlen,
-			    "duet_run event without a valid run and method (run %d, method %s)",
-			    e->run, m ? m : "missing");
-	e->method = (enum bs_dmethod)mi;
-	e->index = (int)bs_json_int(ev, "index", 0);
-	if (o && strlen(o) == 2)
-		memcpy(e->order, o, 3);
-	e->start_ns = bs_json_int(ev, "start_ns", 0);
-	e->end_ns = bs_json_int(ev, "end_ns", 0);
+	e->run = x->run;
+	e->method = x->method;
+	e->index = x->index;
+	memcpy(e->order, x->order, sizeof(e->order));
+	e->start_ns = x->start_ns;
+	e->end_ns = x->end_ns;
 	if (e->end_ns < e->start_ns)
 		e->start_ns = e->end_ns = 0;
-	e->label = bs_json_str(ev, "benchmark", NULL);
-	for (int s = 0; s < 2; s++) {
-		json_object *x = bs_json_get(sides, s ? "B" : "A");
-
-		e->root[s] = (uint32_t)bs_json_int(x, "pid", 0);
-	}
-	return 0;
+	e->label = x->benchmark;
+	for (int s = 0; s < 2; s++)
+		e->root[s] = x->side[s].pid;
 }
 
-static const char *failed_reason(json_object *ev)
+/* a failed run's reason: the event's, else the first side's "failed" */
+static const char *failed_reason(const struct bs_duet_run_event *x)
 {
-	const char *r = bs_json_str(ev, "reason", NULL);
-	json_object *sides = bs_json_get(ev, "sides");
+	const char *r = x->reason;
 
 	for (int s = 0; !r && s < 2; s++)
-		r = bs_json_str(bs_json_get(sides, s ? "B" : "A"), "failed", NULL);
+		r = x->side[s].failed;
 	return r ? r : "failed (no reason given)";
 }
 
@@ -458,11 +414,10 @@ static int push_iter(struct evrun *e, int s, const struct bs_iter_rec *r)
 int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, char *err,
 		       size_t errlen)
 {
+	struct bs_duet_blocks bl;
 	struct bs_duet_data *d;
-	json_object *duet, *jm;
 	struct evrun *ev = NULL;
-	size_t n_ev = 0, n_events;
-	const char *s;
+	size_t n_ev = 0, n_events = 0;
 	int ret = 0;
 
 	*out = NULL;
@@ -470,40 +425,37 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 		return fail(err, errlen,
 			    "%s is not a duet trace (its context has no \"mode\": \"duet\")",
 			    ds && ds->path ? ds->path : "the trace");
+	ret = bs_duet_blocks_decode(ds, &bl, err, errlen);
+	if (ret) {
+		bs_duet_blocks_free(&bl);
+		/* a bad block is a bad trace, as before the typed decode: -EINVAL */
+		return ret == -EBADMSG ? -EINVAL : ret;
+	}
 	d = calloc(1, sizeof(*d));
-	if (!d)
+	if (!d) {
+		bs_duet_blocks_free(&bl);
 		return -ENOMEM;
-	duet = bs_json_get(ds->context, "duet");
-	s = bs_json_str(duet, "benchmark", NULL);
-	d->benchmark = strdup(s ? s : "");
-	s = bs_json_str(duet, "source", NULL);
-	d->source = strdup(s ? s : "benchscope");
-	jm = bs_json_get(duet, "aa");
-	d->aa = jm && json_object_get_boolean(jm);
-	jm = bs_json_get(duet, "min_overlap");
-	d->min_overlap = jm ? json_object_get_double(jm) : 0;
+	}
+	d->ctx = bl.ctx;
+	d->benchmark = strdup(d->ctx.benchmark ? d->ctx.benchmark : "");
+	d->source = strdup(d->ctx.source ? d->ctx.source : "benchscope");
+	d->aa = d->ctx.aa;
+	d->min_overlap = d->ctx.min_overlap;
 	if (!d->benchmark || !d->source) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	n_events = ds->events ? json_object_array_length(ds->events) : 0;
+	n_events = bl.n_runs;
 	ev = calloc(n_events + 1, sizeof(*ev));
 	if (!ev) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < n_events; i++) {
-		json_object *e = json_object_array_get_idx(ds->events, i);
-		const char *kind = bs_json_str(e, "kind", NULL);
-		json_object *ok;
+	for (size_t i = 0; i < bl.n_runs; i++) {
+		const struct bs_duet_run_event *x = &bl.runs[i];
 
-		if (!kind || strcmp(kind, "duet_run"))
-			continue;
 		d->runs_total++;
-		ok = bs_json_get(e, "ok");
-		if ((ret = read_event(e, &ev[n_ev], err, errlen)))
-			goto out;
-		if (!ok || !json_object_get_boolean(ok)) {
+		if (!x->ok) {
 			struct bs_dfailed *f = realloc(d->failed, (d->n_failed + 1) * sizeof(*f));
 
 			if (!f) {
@@ -511,16 +463,16 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 				goto out;
 			}
 			d->failed = f;
-			f[d->n_failed].run = ev[n_ev].run;
-			f[d->n_failed].method = ev[n_ev].method;
-			f[d->n_failed].reason = strdup(failed_reason(e));
+			f[d->n_failed].run = x->run;
+			f[d->n_failed].method = x->method;
+			f[d->n_failed].reason = strdup(failed_reason(x));
 			if (!f[d->n_failed++].reason) {
 				ret = -ENOMEM;
 				goto out;
 			}
 			continue;
 		}
-		n_ev++;
+		read_event(x, &ev[n_ev++]);
 	}
 	d->runs_ok = n_ev;
 	if (!d->runs_total) {
@@ -575,6 +527,7 @@ out:
 		free(ev[k].it[1]);
 	}
 	free(ev);
+	bs_duet_blocks_free(&bl);
 	if (ret) {
 		if (ret == -ENOMEM)
 			fail(err, errlen, "out of memory");

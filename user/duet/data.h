@@ -17,17 +17,10 @@
 #include "benchscope/record.h"
 #include "benchscope/stats_duet.h"
 #include "trace/dataset.h"
+#include "trace/duet_blocks.h" /* enum bs_dmethod, bs_dmethod_name/parse, bs_dataset_is_duet */
 
-/** Methods, in the analysis' order (also the index of per-method arrays). */
-enum bs_dmethod { BS_DM_SEQ = 0, BS_DM_SYNC = 1, BS_DM_ASYNC = 2, BS_DM_N = 3 };
-
-/** "seq", "sync", "async". */
-const char *bs_dmethod_name(enum bs_dmethod m);
 /** The duet package's type value: "seqn", "syncduet", "duet". */
 const char *bs_dmethod_duet_type(enum bs_dmethod m);
-/** Method from "seq"/"seqn"/"sequential", "sync"/"syncduet"/"sduet",
- * "async"/"duet"/"aduet"; -1 when unknown. */
-int bs_dmethod_parse(const char *s);
 /** The stats/ pairing type of a method. */
 enum bs_duet_type bs_dmethod_type(enum bs_dmethod m);
 
@@ -73,11 +66,12 @@ struct bs_dpids {
 };
 
 struct bs_duet_data {
-	char *benchmark;       /**< CONTEXT duet.benchmark ("" if absent) */
-	char *source;	       /**< CONTEXT duet.source ("benchscope" if absent) */
-	bool aa;	       /**< A/A mode (CONTEXT duet.aa) */
-	double min_overlap;    /**< CONTEXT duet.min_overlap, or 0 */
-	bool methods[BS_DM_N]; /**< methods that have at least one run */
+	struct bs_duet_context ctx; /**< the decoded CONTEXT (strings point into the dataset) */
+	char *benchmark;	    /**< CONTEXT duet.benchmark ("" if absent) */
+	char *source;		    /**< CONTEXT duet.source ("benchscope" if absent) */
+	bool aa;		    /**< A/A mode (CONTEXT duet.aa) */
+	double min_overlap;	    /**< CONTEXT duet.min_overlap, or 0 */
+	bool methods[BS_DM_N];	    /**< methods that have at least one run */
 	struct bs_dbench *benches;
 	size_t n_benches;
 	size_t runs_total, runs_ok; /**< duet_run events (ok: "ok": true) */
@@ -97,8 +91,12 @@ struct bs_duet_data {
  * A side whose iterations carry invocation counts (BS_ITER_F_INVOC) is
  * grouped with bs_gbench_group_runs (calibration runs dropped); benchmark k
  * of A pairs with benchmark k of B of the same run.
+ * The blocks are read through bs_duet_blocks_decode (trace/duet_blocks.h).
  * Returns 0; -EINVAL with a one-line reason in @err (not a duet trace, no
- * duet_run event, bad event); -ENOMEM. Free with bs_duet_data_free.
+ * duet_run event, a CONTEXT or duet_run key missing or of the wrong type:
+ * the decode's -EBADMSG line); -ENOMEM. Free with bs_duet_data_free; @ds
+ * must outlive the model (its records and d->ctx's strings are the
+ * dataset's).
  */
 int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, char *err,
 		       size_t errlen);
@@ -120,8 +118,5 @@ int bs_duet_data_run_of_pid(const struct bs_duet_data *d, uint32_t pid, int *sid
 
 /** The stats/ view of @r: pointers into @r's arrays (no copy). */
 struct bs_duet_run bs_drun_stats(const struct bs_drun *r);
-
-/** bs_dataset_is_duet - the trace's CONTEXT says "mode": "duet". */
-bool bs_dataset_is_duet(const struct bs_dataset *ds);
 
 #endif

@@ -46,10 +46,7 @@ static void paired_with(FILE *f, const struct bs_dmres *r, size_t k, int side, s
 int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c)
 {
 	const struct bs_duet_analysis *a = c->a;
-	json_object *suite_j = bs_json_get(bs_json_get(c->ds->context, "duet"), "suite");
-	const char *suite = suite_j && json_object_is_type(suite_j, json_type_string)
-				? json_object_get_string(suite_j)
-				: "benchscope";
+	const char *suite = c->d->ctx.suite ? c->d->ctx.suite : "benchscope";
 
 	fputs("suite,benchmark,type,runid,pair,iteration,iteration_start_ns,iteration_end_ns,"
 	      "iteration_time_ns,run,method,order,pid,tid,invocations,score_ns,paired_with,"

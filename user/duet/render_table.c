@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* render_table.c - the duet report as aligned text or Markdown (duet_render.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/context.h"
 #include "duet/render.h"
 #include "util/table.h"
 #include "util/units.h"
@@ -288,21 +288,22 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 			d->aa ? "  (A/A test: A and B are the same command)" : "");
 	fprintf(f, md ? "- source: %s\n" : "  source      %s\n", d->source);
 	{
-		json_object *ctx = c->ds ? c->ds->context : NULL;
-		char deg[160];
+		const struct bs_duet_context *ctx = &d->ctx;
 
-		if (ctx && bs_json_get(ctx, "kernel"))
+		/* a member missing beside the kernel prints as printf prints NULL */
+		if (ctx->kernel) {
+			char ncpus[24];
+
+			snprintf(ncpus, sizeof(ncpus), "%" PRId64, ctx->ncpus);
 			fprintf(f,
 				md ? "- machine: kernel %s, %s, %s CPUs, hypervisor %s\n"
 				   : "  machine     kernel %s, %s, %s CPUs, hypervisor %s\n",
-				json_object_get_string(bs_json_get(ctx, "kernel")),
-				json_object_get_string(bs_json_get(ctx, "cpu_model")),
-				json_object_get_string(bs_json_get(ctx, "ncpus")),
-				bs_json_get(ctx, "hypervisor")
-				    ? json_object_get_string(bs_json_get(ctx, "hypervisor"))
-				    : "not recorded");
-		if (ctx && bs_context_degraded(ctx, deg, sizeof(deg)))
-			fprintf(f, md ? "- degraded: %s\n" : "  degraded    %s\n", deg);
+				ctx->kernel, ctx->cpu_model ? ctx->cpu_model : "(null)",
+				ctx->has_ncpus ? ncpus : "(null)",
+				ctx->hypervisor ? ctx->hypervisor : "not recorded");
+		}
+		if (ctx->degraded[0])
+			fprintf(f, md ? "- degraded: %s\n" : "  degraded    %s\n", ctx->degraded);
 	}
 	if (md && d->aa)
 		fprintf(f, "- A/A test: A and B are the same command\n");

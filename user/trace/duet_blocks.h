@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * duet_blocks.h - the blocks of a duet trace (docs/duet-trace.md) decoded
+ * once into typed structs: the CONTEXT's `duet` object and the machine keys
+ * a duet report prints, and every `duet_run` EVENT. Readers (user/duet/)
+ * use these structs, never the JSON by key. A key the format requires that
+ * is missing, or any key of the wrong type, is refused at decode time.
+ * Source of the duet method: Drozdík 2023 §3-4 (sequential, synchronized
+ * and asynchronous duets).
+ */
+#ifndef BENCHSCOPE_DUET_BLOCKS_H
+#define BENCHSCOPE_DUET_BLOCKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/dataset.h"
+
+/** Methods, in the analysis' order (also the index of per-method arrays). */
+enum bs_dmethod { BS_DM_SEQ = 0, BS_DM_SYNC = 1, BS_DM_ASYNC = 2, BS_DM_N = 3 };
+
+/** "seq", "sync", "async" (the trace's `method` values); "?" when out of range. */
+const char *bs_dmethod_name(enum bs_dmethod m);
+/** Method from "seq"/"seqn"/"sequential", "sync"/"syncduet"/"sduet",
+ * "async"/"duet"/"aduet"; -1 when unknown (or @s NULL). */
+int bs_dmethod_parse(const char *s);
+
+/** bs_dataset_is_duet - the trace's CONTEXT says "mode": "duet". */
+bool bs_dataset_is_duet(const struct bs_dataset *ds);
+
+/*
+ * Strings below point into the dataset's JSON blocks: valid while the
+ * dataset they were decoded from lives. NULL means absent or JSON null.
+ */
+
+/** The CONTEXT of a duet trace: its `duet` object and the machine keys. */
+struct bs_duet_context {
+	bool has_duet;		/**< the `duet` object is present */
+	const char *benchmark;	/**< duet.benchmark (string), or NULL */
+	const char *source;	/**< duet.source (string), or NULL */
+	const char *suite;	/**< duet.suite (string, imports), or NULL */
+	bool has_aa, aa;	/**< duet.aa (boolean): A/A test */
+	bool has_min_overlap;	/**< duet.min_overlap is present */
+	double min_overlap;	/**< duet.min_overlap (number, ratio), or 0 */
+	const char *kernel;	/**< kernel (string, `uname -r`), or NULL */
+	const char *cpu_model;	/**< cpu_model (string), or NULL */
+	bool has_ncpus;		/**< ncpus is present */
+	int64_t ncpus;		/**< ncpus (integer, online CPUs), or 0 */
+	const char *hypervisor; /**< hypervisor (string), or NULL */
+	char degraded[160];	/**< bs_context_degraded()'s line, "" when nothing is lacking */
+};
+
+/** One side (A or B) of a `duet_run` event: its `sides.A` or `sides.B`. */
+struct bs_duet_run_side {
+	uint32_t pid; /**< pid (required integer in [0, 2^32)): root process; 0 = never spawned */
+	const char *failed; /**< failed (string): why the side failed, or NULL */
+};
+
+/** One `duet_run` EVENT: one A+B run of one method. */
+struct bs_duet_run_event {
+	size_t event;		  /**< index of the event in the dataset's events */
+	int run;		  /**< run (required integer >= 0): execution order, all methods */
+	enum bs_dmethod method;	  /**< method (required string, bs_dmethod_parse) */
+	bool has_index;		  /**< index is present */
+	int index;		  /**< index (integer): 0-based within its method, or 0 */
+	char order[3];		  /**< order (string "AB" or "BA"), "" when absent */
+	int64_t start_ns, end_ns; /**< start_ns, end_ns (integer ns, CLOCK_MONOTONIC), or 0 */
+	bool ok;		  /**< ok (required boolean) */
+	const char *reason;	  /**< reason (string) of a failed run, or NULL */
+	const char *benchmark;	  /**< benchmark (string, imports: the run's benchmark), or NULL */
+	struct bs_duet_run_side side[2]; /**< sides (required object): [0] = A, [1] = B */
+};
+
+/** A duet trace's decoded blocks. */
+struct bs_duet_blocks {
+	struct bs_duet_context ctx;
+	struct bs_duet_run_event *runs; /**< n_runs `duet_run` events, in trace order */
+	size_t n_runs;
+};
+
+/**
+ * bs_duet_blocks_decode - decode @ds's CONTEXT and its `duet_run` events
+ * into *out (zeroed first; other event kinds are skipped). The CONTEXT's
+ * `mode` is not checked (bs_dataset_is_duet). Optional keys may be absent
+ * or null; a present key must have its documented type.
+ * Returns 0; -EBADMSG with one line in @err naming the block ("CONTEXT", or
+ * "EVENT i (duet_run, run r)", i 0-based among the trace's events) and the
+ * key ("sides.B.pid"), when a required key is missing or null or a key
+ * has the wrong type or an out-of-range value; -ENOMEM.
+ * Free with bs_duet_blocks_free (also after an error).
+ */
+int bs_duet_blocks_decode(const struct bs_dataset *ds, struct bs_duet_blocks *out, char *err,
+			  size_t errlen);
+
+/** Free what bs_duet_blocks_decode allocated in @b (NULL-safe); @b is zeroed. */
+void bs_duet_blocks_free(struct bs_duet_blocks *b);
+
+#endif
