@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "util/table.h"
 #include "waste/report.h"
 
 /* ---- contexts ---------------------------------------------------------------- */
@@ -349,19 +350,30 @@ static void print_facts(FILE *f, const struct bs_waste_summary *s)
 /* the per-kind table: fraction, wasteful and resolved bytes, pairs */
 static void print_kinds(FILE *f, const struct bs_waste_result *r)
 {
-	char a[64];
+	static const char *const header[] = {"kind", "fraction", "wasteful bytes", "resolved bytes",
+					     "pairs"};
+	static const int right[] = {0, 1, 1, 1, 1};
+	static const struct bs_table_style style = {.indent = "  "};
+	char num[BS_WK_N][4][32];
+	const char *cells[BS_WK_N * 5];
 	int k;
 
-	fprintf(f, "\nWaste (fraction of the sampled bytes whose next access was of the kind)\n");
-	fprintf(f, "  %-13s %9s %14s %16s %8s\n", "kind", "fraction", "wasteful bytes",
-		"resolved bytes", "pairs");
 	for (k = 0; k < BS_WK_N; k++) {
 		const struct bs_waste_total *t = &r->agg.total[k];
+		const char **row = cells + k * 5;
 
-		fmt_pct(a, sizeof(a), bs_waste_agg_fraction(&r->agg, k));
-		fprintf(f, "  %-13s %9s %14" PRIu64 " %16" PRIu64 " %8" PRIu64 "\n",
-			bs_waste_kind_name(k), a, t->waste_bytes, t->resolved_bytes, t->resolved);
+		fmt_pct(num[k][0], sizeof(num[k][0]), bs_waste_agg_fraction(&r->agg, k));
+		snprintf(num[k][1], sizeof(num[k][1]), "%" PRIu64, t->waste_bytes);
+		snprintf(num[k][2], sizeof(num[k][2]), "%" PRIu64, t->resolved_bytes);
+		snprintf(num[k][3], sizeof(num[k][3]), "%" PRIu64, t->resolved);
+		row[0] = bs_waste_kind_name(k);
+		row[1] = num[k][0];
+		row[2] = num[k][1];
+		row[3] = num[k][2];
+		row[4] = num[k][3];
 	}
+	fprintf(f, "\nWaste (fraction of the sampled bytes whose next access was of the kind)\n");
+	bs_table_print(f, header, cells, BS_WK_N, 5, right, &style);
 }
 
 /* the overhead of the run, when the summary has it */
