@@ -13,6 +13,7 @@
 #include "trace/trace.h"
 #include "waste/class.h"
 #include "waste/report.h"
+#include "waste_fixture.h"
 
 static const struct bs_waste_acc ST = {true, false, true, 0}, LD = {true, true, false, 0},
 				 RMW = {true, true, true, 0}, UNK = {false, false, false, 0};
@@ -189,9 +190,12 @@ static void test_agg_ctx_and_trace_round_trip(void)
 	}
 	bs_waste_agg_add(&r.agg, &live, 4, 1, 0);
 	bs_waste_trace_pair(w, &live, 4, 1, 0, 5, 101);
-	r.summary = json_object_new_object();
-	json_object_object_add(r.summary, "samples", json_object_new_int(4));
-	bs_waste_trace_summary(w, r.summary);
+	{
+		json_object *sum = wfx_summary(); /* "samples": 4 */
+
+		bs_waste_trace_summary(w, sum);
+		json_object_put(sum);
+	}
 	CHECK_INT_EQ(bs_trace_close(w), 0);
 	CHECK_NEAR(bs_waste_agg_fraction(&r.agg, BS_WK_DEAD_STORE), 24.0 / 28, 1e-12, 0);
 	CHECK(isnan(bs_waste_agg_fraction(&r.agg, BS_WK_SILENT_LOAD)));
@@ -203,7 +207,8 @@ static void test_agg_ctx_and_trace_round_trip(void)
 	CHECK_INT_EQ(back.agg.total[BS_WK_DEAD_STORE].resolved_bytes, 28);
 	CHECK_INT_EQ(back.agg.total[BS_WK_DEAD_STORE].waste_bytes, 24);
 	CHECK(!strcmp(back.ctx.s[back.agg.pairs[0].ctx1], "f (x.c:1);main (x.c:9)"));
-	CHECK_INT_EQ(json_object_get_int(json_object_object_get(back.summary, "samples")), 4);
+	CHECK(back.sum.present);
+	CHECK_INT_EQ(back.sum.samples, 4);
 	{
 		char *buf = NULL;
 		size_t len = 0;

@@ -103,6 +103,7 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 {
 	struct bs_waste_args *a = w->a;
 	json_object *sum, *ov;
+	char err[256];
 	int i;
 
 	sum = json_object_new_object();
@@ -198,6 +199,11 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	}
 	bs_trace_close(w->tw);
 	w->tw = NULL;
-	w->res.summary = sum;
+	i = bs_waste_summary_decode(sum, &w->res.sum, err, sizeof(err));
+	json_object_put(sum);
+	if (i) {
+		fprintf(stderr, "benchscope waste: %s\n", err);
+		return 1;
+	}
 	return write_outputs(a, &w->res);
 }

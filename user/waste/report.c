@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "util/table.h"
 #include "waste/report.h"
 
 /* ---- contexts ---------------------------------------------------------------- */
@@ -86,8 +87,7 @@ void bs_waste_result_free(struct bs_waste_result *r)
 {
 	bs_waste_agg_free(&r->agg);
 	bs_waste_ctx_free(&r->ctx);
-	json_object_put(r->summary);
-	r->summary = NULL;
+	bs_waste_summary_free(&r->sum);
 }
 
 /* ---- trace --------------------------------------------------------------------- */
@@ -136,71 +136,86 @@ int bs_waste_trace_summary(struct bs_trace_writer *w, json_object *summary)
 	return put_event(w, o);
 }
 
-static int load_event(struct bs_waste_result *r, json_object *o, long **ids, size_t *nids)
+/* context ids of the trace -> interned ids (-1: not defined yet) */
+struct ctx_ids {
+	long *v;
+	size_t n;
+};
+
+static int load_ctx(struct bs_waste_result *r, const struct bs_waste_ctx_block *c,
+		    struct ctx_ids *ids)
 {
-	json_object *v;
-	const char *what;
+	long cid = bs_waste_ctx_intern(&r->ctx, c->frames, NULL);
 
-	if (!json_object_object_get_ex(o, "waste", &v))
-		return 0;
-	what = json_object_get_string(v);
-	if (!strcmp(what, "ctx")) {
-		json_object *id, *fr;
-		long cid;
-		int64_t tid;
+	if (cid < 0)
+		return (int)cid;
+	if (c->id >= ids->n) {
+		size_t n = (size_t)c->id * 2 + 16, i;
+		long *ni = realloc(ids->v, n * sizeof(*ni));
 
-		if (!json_object_object_get_ex(o, "id", &id) ||
-		    !json_object_object_get_ex(o, "frames", &fr))
-			return -EBADMSG;
-		tid = json_object_get_int64(id);
-		cid = bs_waste_ctx_intern(&r->ctx, json_object_get_string(fr), NULL);
-		if (cid < 0)
-			return (int)cid;
-		if (tid < 0 || tid > (1 << 26))
-			return -EBADMSG;
-		if ((size_t)tid >= *nids) {
-			size_t n = (size_t)tid * 2 + 16, i;
-			long *ni = realloc(*ids, n * sizeof(*ni));
-
-			if (!ni)
-				return -ENOMEM;
-			for (i = *nids; i < n; i++)
-				ni[i] = -1;
-			*ids = ni;
-			*nids = n;
-		}
-		(*ids)[tid] = cid;
-	} else if (!strcmp(what, "pair")) {
-		json_object *k, *wf, *b, *c1, *c2;
-		struct bs_waste_outcome out;
-		int64_t a1, a2;
-		unsigned km;
-
-		if (!json_object_object_get_ex(o, "kind", &k) ||
-		    !json_object_object_get_ex(o, "wasteful", &wf) ||
-		    !json_object_object_get_ex(o, "bytes", &b) ||
-		    !json_object_object_get_ex(o, "ctx1", &c1) ||
-		    !json_object_object_get_ex(o, "ctx2", &c2))
-			return -EBADMSG;
-		km = bs_waste_kinds_parse(json_object_get_string(k));
-		a1 = json_object_get_int64(c1);
-		a2 = json_object_get_int64(c2);
-		if (!km || km == BS_WK_ALL || a1 < 0 || a2 < 0 || (size_t)a1 >= *nids ||
-		    (size_t)a2 >= *nids || (*ids)[a1] < 0 || (*ids)[a2] < 0)
-			return -EBADMSG;
-		out.kind = (enum bs_waste_kind)__builtin_ctz(km);
-		out.waste = json_object_get_boolean(wf);
-		return bs_waste_agg_add(&r->agg, &out, (uint32_t)json_object_get_int64(b),
-					(uint32_t)(*ids)[a1], (uint32_t)(*ids)[a2]);
-	} else if (!strcmp(what, "summary")) {
-		json_object *s;
-
-		if (!json_object_object_get_ex(o, "summary", &s))
-			return -EBADMSG;
-		json_object_put(r->summary);
-		r->summary = json_object_get(s);
+		if (!ni)
+			return -ENOMEM;
+		for (i = ids->n; i < n; i++)
+			ni[i] = -1;
+		ids->v = ni;
+		ids->n = n;
 	}
+	ids->v[c->id] = cid;
 	return 0;
+}
+
+static int load_pair(struct bs_waste_result *r, const struct bs_waste_pair_block *p,
+		     const struct ctx_ids *ids, char *err, size_t errlen)
+{
+	unsigned km = bs_waste_kinds_parse(p->kind);
+	struct bs_waste_outcome out;
+
+	if (!km || (km & (km - 1))) {
+		snprintf(err, errlen, "a waste pair block: \"kind\" is not one kind (\"%s\")",
+			 p->kind);
+		return -EBADMSG;
+	}
+	if (p->ctx1 >= ids->n || ids->v[p->ctx1] < 0 || p->ctx2 >= ids->n || ids->v[p->ctx2] < 0) {
+		snprintf(err, errlen, "a waste pair block: \"%s\" names no ctx block before it",
+			 p->ctx1 >= ids->n || ids->v[p->ctx1] < 0 ? "ctx1" : "ctx2");
+		return -EBADMSG;
+	}
+	out.kind = (enum bs_waste_kind)__builtin_ctz(km);
+	out.waste = p->wasteful;
+	return bs_waste_agg_add(&r->agg, &out, p->bytes, (uint32_t)ids->v[p->ctx1],
+				(uint32_t)ids->v[p->ctx2]);
+}
+
+/* one EVENT block into @r: 0 (loaded or skipped) or -errno with @msg */
+static int load_event(struct bs_waste_result *r, const void *payload, uint32_t len,
+		      struct ctx_ids *ids, char *msg, size_t msglen)
+{
+	struct bs_waste_block b;
+	int ret = bs_waste_block_decode(payload, len, &b, msg, msglen);
+
+	if (ret <= 0)
+		return ret;
+	switch (b.type) {
+	case BS_WBLK_CTX:
+		ret = load_ctx(r, &b.u.ctx, ids);
+		break;
+	case BS_WBLK_PAIR:
+		ret = load_pair(r, &b.u.pair, ids, msg, msglen);
+		break;
+	case BS_WBLK_SUMMARY: /* the last one counts */
+		bs_waste_summary_free(&r->sum);
+		r->sum = b.u.summary;
+		b.u.summary.json = NULL;
+		ret = 0;
+		break;
+	default:
+		ret = 0;
+		break;
+	}
+	if (ret == -ENOMEM)
+		snprintf(msg, msglen, "%s", strerror(ENOMEM));
+	bs_waste_block_free(&b);
+	return ret;
 }
 
 int bs_waste_load_trace(const char *path, struct bs_waste_result *r, char *err, size_t errlen)
@@ -208,8 +223,8 @@ int bs_waste_load_trace(const char *path, struct bs_waste_result *r, char *err, 
 	struct bs_trace_reader *rd;
 	const void *payload;
 	uint32_t kind, len;
-	long *ids = NULL;
-	size_t nids = 0;
+	struct ctx_ids ids = {NULL, 0};
+	char msg[256];
 	int ret, seen = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -217,32 +232,16 @@ int bs_waste_load_trace(const char *path, struct bs_waste_result *r, char *err, 
 	if (!rd)
 		return -errno ? -errno : -EIO;
 	while ((ret = bs_trace_next(rd, &kind, &payload, &len, err, errlen)) == 1) {
-		json_object *o;
-		json_tokener *tok;
-
-		if (kind != BS_BLK_EVENT && kind != BS_BLK_CONTEXT)
-			continue;
-		tok = json_tokener_new();
-		o = tok ? json_tokener_parse_ex(tok, payload, (int)len) : NULL;
-		json_tokener_free(tok);
-		if (!o)
-			continue;
 		if (kind == BS_BLK_CONTEXT) {
-			json_object *t;
-
-			if (json_object_object_get_ex(o, "tool", &t) &&
-			    !strcmp(json_object_get_string(t), "waste"))
+			if (bs_waste_context_is_waste(payload, len))
 				seen = 1;
-		} else {
-			ret = load_event(r, o, &ids, &nids);
+		} else if (kind == BS_BLK_EVENT) {
+			ret = load_event(r, payload, len, &ids, msg, sizeof(msg));
 			if (ret) {
-				json_object_put(o);
-				snprintf(err, errlen, "%s: a waste record is malformed (%s)", path,
-					 strerror(-ret));
+				snprintf(err, errlen, "%s: %s", path, msg);
 				goto out;
 			}
 		}
-		json_object_put(o);
 	}
 	if (ret < 0)
 		goto out;
@@ -251,13 +250,15 @@ int bs_waste_load_trace(const char *path, struct bs_waste_result *r, char *err, 
 		ret = -EPROTO;
 		goto out;
 	}
-	if (!r->summary)
-		r->summary = json_object_new_object();
-	if (bs_trace_truncated(rd))
-		json_object_object_add(r->summary, "truncated", json_object_new_boolean(1));
+	if (!r->sum.json)
+		r->sum.json = json_object_new_object(); /* no summary: nothing known */
+	if (bs_trace_truncated(rd)) {
+		r->sum.truncated = true;
+		json_object_object_add(r->sum.json, "truncated", json_object_new_boolean(1));
+	}
 	ret = 0;
 out:
-	free(ids);
+	free(ids.v);
 	bs_trace_close_reader(rd);
 	if (ret)
 		bs_waste_result_free(r);
@@ -265,27 +266,6 @@ out:
 }
 
 /* ---- renderers ----------------------------------------------------------------- */
-
-static const char *sget(json_object *o, const char *k, const char *dflt)
-{
-	json_object *v;
-
-	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : dflt;
-}
-
-static double dget(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return o && json_object_object_get_ex(o, k, &v) && v ? json_object_get_double(v) : NAN;
-}
-
-static int64_t iget(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
-}
 
 static void fmt_pct(char *b, size_t n, double f)
 {
@@ -324,57 +304,114 @@ static void print_stack(FILE *f, const char *label, const char *frames, int dept
 		fprintf(f, "      %-7s ...\n", "");
 }
 
-void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth)
+static const char *or_unknown(const char *s)
 {
-	json_object *s = r->summary;
-	char a[64], b[64], c[64];
-	int k;
-	size_t i;
-	int shown = 0;
+	return s ? s : "?";
+}
+
+/* the run facts: "Waste profile" */
+static void print_facts(FILE *f, const struct bs_waste_summary *s)
+{
+	char a[64], b[64];
 
 	fprintf(f, "Waste profile\n");
-	fprintf(f, "  command     %s\n", sget(s, "command", "?"));
-	fmt_time(a, sizeof(a), dget(s, "period_ns"));
-	fmt_time(b, sizeof(b), dget(s, "final_period_ns"));
-	if (!strcmp(sget(s, "source", "soft"), "pmu"))
-		fprintf(f,
-			"  source      pmu (precise memory events with data addresses), period %s "
-			"events\n",
-			sget(s, "period", "?"));
+	fprintf(f, "  command     %s\n", or_unknown(s->command));
+	fmt_time(a, sizeof(a), s->period_ns);
+	fmt_time(b, sizeof(b), s->final_period_ns);
+	if (s->source && !strcmp(s->source, "pmu"))
+		fprintf(
+		    f,
+		    "  source      pmu (precise memory events with data addresses), period %" PRIu64
+		    " events\n",
+		    s->period);
 	else
 		fprintf(f,
 			"  source      soft (task-clock timer, instruction at the sampled ip "
 			"decoded with capstone), period %s of CPU time (at the end %s)\n",
 			a, b);
-	fprintf(
-	    f, "  watchpoints %" PRId64 " per thread, %s; kinds %s\n", iget(s, "debug_registers"),
-	    iget(s, "freeze") ? "armed while the sampled thread was stopped at the sample"
-			      : "armed after the sample (no stop: the first access is approximate)",
-	    sget(s, "kinds", "?"));
+	fprintf(f, "  watchpoints %" PRId64 " per thread, %s; kinds %s\n", s->debug_registers,
+		s->freeze ? "armed while the sampled thread was stopped at the sample"
+			  : "armed after the sample (no stop: the first access is approximate)",
+		or_unknown(s->kinds));
 	fprintf(f,
-		"  samples     %" PRId64 " (user mode; %" PRId64 " with a data access, %" PRId64
-		" armed, %" PRId64 " dropped by the reservoir, %" PRId64 " unreadable)\n",
-		iget(s, "samples"), iget(s, "samples_access"), iget(s, "armed"),
-		iget(s, "reservoir_drops"), iget(s, "unreadable"));
+		"  samples     %" PRIu64 " (user mode; %" PRIu64 " with a data access, %" PRIu64
+		" armed, %" PRIu64 " dropped by the reservoir, %" PRIu64 " unreadable)\n",
+		s->samples, s->samples_access, s->armed, s->reservoir_drops, s->unreadable);
 	fprintf(f,
-		"  pairs       %" PRId64 " next accesses trapped; %" PRId64
-		" watchpoints replaced or still pending at exit; %" PRId64 " not attributable\n",
-		iget(s, "hits"), iget(s, "unresolved"), iget(s, "noself") + iget(s, "stale_hits"));
-	fprintf(f, "  threads     %" PRId64 " in %" PRId64 " processes; %" PRId64 " records lost\n",
-		iget(s, "threads"), iget(s, "processes"), iget(s, "lost"));
-	if (iget(s, "truncated"))
+		"  pairs       %" PRIu64 " next accesses trapped; %" PRIu64
+		" watchpoints replaced or still pending at exit; %" PRIu64 " not attributable\n",
+		s->hits, s->unresolved, s->noself + s->stale_hits);
+	fprintf(f, "  threads     %" PRIu64 " in %" PRIu64 " processes; %" PRIu64 " records lost\n",
+		s->threads, s->processes, s->lost);
+	if (s->truncated)
 		fprintf(f, "  trace       truncated: the report covers what was written\n");
+}
 
-	fprintf(f, "\nWaste (fraction of the sampled bytes whose next access was of the kind)\n");
-	fprintf(f, "  %-13s %9s %14s %16s %8s\n", "kind", "fraction", "wasteful bytes",
-		"resolved bytes", "pairs");
+/* the per-kind table: fraction, wasteful and resolved bytes, pairs */
+static void print_kinds(FILE *f, const struct bs_waste_result *r)
+{
+	static const char *const header[] = {"kind", "fraction", "wasteful bytes", "resolved bytes",
+					     "pairs"};
+	static const int right[] = {0, 1, 1, 1, 1};
+	static const struct bs_table_style style = {.indent = "  "};
+	char num[BS_WK_N][4][32];
+	const char *cells[BS_WK_N * 5];
+	int k;
+
 	for (k = 0; k < BS_WK_N; k++) {
 		const struct bs_waste_total *t = &r->agg.total[k];
+		const char **row = cells + k * 5;
 
-		fmt_pct(a, sizeof(a), bs_waste_agg_fraction(&r->agg, k));
-		fprintf(f, "  %-13s %9s %14" PRIu64 " %16" PRIu64 " %8" PRIu64 "\n",
-			bs_waste_kind_name(k), a, t->waste_bytes, t->resolved_bytes, t->resolved);
+		fmt_pct(num[k][0], sizeof(num[k][0]), bs_waste_agg_fraction(&r->agg, k));
+		snprintf(num[k][1], sizeof(num[k][1]), "%" PRIu64, t->waste_bytes);
+		snprintf(num[k][2], sizeof(num[k][2]), "%" PRIu64, t->resolved_bytes);
+		snprintf(num[k][3], sizeof(num[k][3]), "%" PRIu64, t->resolved);
+		row[0] = bs_waste_kind_name(k);
+		row[1] = num[k][0];
+		row[2] = num[k][1];
+		row[3] = num[k][2];
+		row[4] = num[k][3];
 	}
+	fprintf(f, "\nWaste (fraction of the sampled bytes whose next access was of the kind)\n");
+	bs_table_print(f, header, cells, BS_WK_N, 5, right, &style);
+}
+
+/* the overhead of the run, when the summary has it */
+static void print_overhead(FILE *f, const struct bs_waste_overhead *o)
+{
+	char a[64], b[64], c[64];
+
+	fprintf(f, "\nOverhead\n");
+	fmt_time(a, sizeof(a), o->run_ns);
+	fmt_time(b, sizeof(b), o->baseline_ns);
+	if (!isnan(o->baseline_ns))
+		fprintf(f, "  run time    %s with benchscope, %s without (x%.3f)\n", a, b,
+			o->ratio);
+	else
+		fprintf(f, "  run time    %s with benchscope (no uninstrumented run)\n", a);
+	fmt_time(a, sizeof(a), o->trap_ns);
+	fmt_time(b, sizeof(b), o->sample_ns);
+	fmt_time(c, sizeof(c), o->handling_ns);
+	fprintf(f,
+		"  costs here  %s per watchpoint trap, %s per stop of the program (both "
+		"measured at start; handling %s per sample), budget %.1f %%, estimated "
+		"%.2f %%\n",
+		a, b, c, o->budget_pct, o->estimated_pct);
+	if (o->maxrss_kib)
+		fprintf(f,
+			"  memory      peak RSS %" PRId64 " KiB with, %" PRId64
+			" KiB without (sampled every 20 ms); benchscope itself %" PRId64 " KiB\n",
+			o->maxrss_kib, o->baseline_maxrss_kib, o->tool_maxrss_kib);
+}
+
+void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth)
+{
+	char a[64], c[64];
+	size_t i;
+	int shown = 0;
+
+	print_facts(f, &r->sum);
+	print_kinds(f, r);
 	fprintf(f, "\nTop pairs (first access -> next access)\n");
 	for (i = 0; i < r->agg.n && shown < top; i++, shown++) {
 		const struct bs_waste_pair *p = &r->agg.pairs[i];
@@ -393,33 +430,8 @@ void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth
 	}
 	if (!shown)
 		fprintf(f, "  none found\n");
-	if (json_object_object_get_ex(s, "overhead", NULL)) {
-		json_object *o = json_object_object_get(s, "overhead");
-
-		fprintf(f, "\nOverhead\n");
-		fmt_time(a, sizeof(a), dget(o, "run_ns"));
-		fmt_time(b, sizeof(b), dget(o, "baseline_ns"));
-		if (!isnan(dget(o, "baseline_ns")))
-			fprintf(f, "  run time    %s with benchscope, %s without (x%.3f)\n", a, b,
-				dget(o, "ratio"));
-		else
-			fprintf(f, "  run time    %s with benchscope (no uninstrumented run)\n", a);
-		fmt_time(a, sizeof(a), dget(o, "trap_ns"));
-		fmt_time(b, sizeof(b), dget(o, "sample_ns"));
-		fmt_time(c, sizeof(c), dget(o, "handling_ns"));
-		fprintf(f,
-			"  costs here  %s per watchpoint trap, %s per stop of the program (both "
-			"measured at start; handling %s per sample), budget %.1f %%, estimated "
-			"%.2f %%\n",
-			a, b, c, dget(o, "budget_pct"), dget(o, "estimated_pct"));
-		if (iget(o, "maxrss_kib"))
-			fprintf(f,
-				"  memory      peak RSS %" PRId64 " KiB with, %" PRId64
-				" KiB without (sampled every 20 ms); benchscope itself %" PRId64
-				" KiB\n",
-				iget(o, "maxrss_kib"), iget(o, "baseline_maxrss_kib"),
-				iget(o, "tool_maxrss_kib"));
-	}
+	if (r->sum.has_overhead)
+		print_overhead(f, &r->sum.overhead);
 }
 
 static void folded_frames(FILE *f, const char *frames)
@@ -476,7 +488,7 @@ json_object *bs_waste_json(const struct bs_waste_result *r, int top)
 	size_t i;
 	int k;
 
-	json_object_object_add(o, "summary", json_object_get(r->summary));
+	json_object_object_add(o, "summary", json_object_get(r->sum.json));
 	for (k = 0; k < BS_WK_N; k++) {
 		const struct bs_waste_total *t = &r->agg.total[k];
 		json_object *j = json_object_new_object();

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
+#include "trace/waste_blocks.h"
 #include "waste/class.h"
 
 struct bs_trace_writer;
@@ -37,7 +38,7 @@ void bs_waste_ctx_free(struct bs_waste_ctxtab *t);
 struct bs_waste_result {
 	struct bs_waste_agg agg;
 	struct bs_waste_ctxtab ctx;
-	json_object *summary; /**< run facts (source, period, counters, overhead); owned */
+	struct bs_waste_summary sum; /**< run facts (source, period, counters, overhead) */
 };
 
 /** Free a result's contents. */
@@ -53,9 +54,13 @@ int bs_waste_trace_summary(struct bs_trace_writer *w, json_object *summary);
 
 /**
  * bs_waste_load_trace - rebuild a result from trace @path (contexts, pairs,
- * summary). 0; -EPROTO when the trace holds no waste records (err says so);
- * -errno with a one-line reason in @err otherwise. A truncated trace loads
- * what it holds, and the summary says "truncated".
+ * summary), each block decoded once by trace/waste_blocks.h. 0; -EPROTO when
+ * the trace holds no waste records (err says so); -EBADMSG when a waste block
+ * lacks a member or holds one of another type, a pair names an unknown kind
+ * or a context no ctx block defined before it (err names the key); -errno
+ * with a one-line reason in @err otherwise. A truncated trace loads what it
+ * holds, and the summary says "truncated" (r->sum.truncated, and the member
+ * "truncated" of r->sum.json).
  */
 int bs_waste_load_trace(const char *path, struct bs_waste_result *r, char *err, size_t errlen);
 
