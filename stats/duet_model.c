@@ -21,24 +21,14 @@
  * fraction of its norm; the intercept is confounded when less is left. */
 #define DEP_TOL 1e-9
 
-int bs_dmodel_run_obs(const struct bs_dmodel_run *run, int cpu, double *y, double *x)
+double bs_dmodel_run_x(const struct bs_dmodel_run *run, int cpu)
 {
-	double sy = 0, sx = 0;
-
-	if (!run || !y || !x || (run->n && !run->pairs))
-		return BS_EINVAL;
-	if (!run->n)
-		return BS_EEMPTY;
-	for (size_t p = 0; p < run->n; p++) {
-		const struct bs_dmodel_pair *q = &run->pairs[p];
-
-		sy += q->log_ratio;
-		if (q->cpu_a >= 0 && q->cpu_b >= 0)
-			sx += (q->cpu_b == cpu) - (q->cpu_a == cpu);
-	}
-	*y = sy / (double)run->n;
-	*x = sx / (double)run->n;
-	return BS_OK;
+	if (!run)
+		return NAN;
+	for (size_t i = 0; i < run->n_share; i++)
+		if (run->share[i].cpu == cpu)
+			return run->share[i].b - run->share[i].a;
+	return 0;
 }
 
 double bs_dmodel_run_cpu_ratio(const struct bs_dmodel_result *r, double y, double x)
@@ -48,21 +38,26 @@ double bs_dmodel_run_cpu_ratio(const struct bs_dmodel_result *r, double y, doubl
 	return exp((y - r->v) / x);
 }
 
-/* every pair's ratio finite, every CPU in range; BS_OK or the error */
+/* every y finite, every CPU and share in range; marks the CPUs that held
+ * one side more than the other in some run */
 static int check_runs(const struct bs_dmodel_run *runs, size_t n_runs, bool *used)
 {
 	for (size_t k = 0; k < n_runs; k++) {
-		if (runs[k].n && !runs[k].pairs)
+		if (!runs[k].n)
+			continue;
+		if (!isfinite(runs[k].y))
+			return BS_ENONFINITE;
+		if (runs[k].n_share && !runs[k].share)
 			return BS_EINVAL;
-		for (size_t p = 0; p < runs[k].n; p++) {
-			const struct bs_dmodel_pair *q = &runs[k].pairs[p];
+		for (size_t i = 0; i < runs[k].n_share; i++) {
+			const struct bs_dmodel_share *q = &runs[k].share[i];
 
-			if (!isfinite(q->log_ratio))
-				return BS_ENONFINITE;
-			if (q->cpu_a >= BS_DMODEL_MAX_CPU || q->cpu_b >= BS_DMODEL_MAX_CPU)
+			/* shares summed from 1/n steps may pass 1 by a rounding */
+			if (q->cpu < 0 || q->cpu >= BS_DMODEL_MAX_CPU ||
+			    !(q->a >= 0 && q->a <= 1 + 1e-9) || !(q->b >= 0 && q->b <= 1 + 1e-9))
 				return BS_EINVAL;
-			if (q->cpu_a >= 0 && q->cpu_b >= 0 && q->cpu_a != q->cpu_b)
-				used[q->cpu_a] = used[q->cpu_b] = true;
+			if (q->a != q->b)
+				used[q->cpu] = true;
 		}
 	}
 	return BS_OK;
@@ -123,12 +118,8 @@ static int choose_terms(const struct bs_dmodel_run *runs, const size_t *obs, siz
 			ret = BS_ENOMEM;
 			break;
 		}
-		for (size_t i = 0; i < n; i++) {
-			double y;
-
-			bs_dmodel_run_obs(&runs[obs[i]], c, &y, &col[i]);
-			w[i] = col[i];
-		}
+		for (size_t i = 0; i < n; i++)
+			w[i] = col[i] = bs_dmodel_run_x(&runs[obs[i]], c);
 		nc = norm(col, n);
 		project_out(w, q, m, n);
 		if (nc > 0 && norm(w, n) > DEP_TOL * nc) {
@@ -253,11 +244,9 @@ int bs_dmodel_fit(const struct bs_dmodel_run *runs, size_t n_runs, const struct 
 	if (ret)
 		goto out;
 	for (size_t k = 0; k < n_runs; k++) {
-		double x;
-
 		if (!runs[k].n)
 			continue;
-		bs_dmodel_run_obs(&runs[k], -1, &y[n], &x);
+		y[n] = runs[k].y;
 		out->n_pairs += runs[k].n;
 		obs[n++] = k;
 	}

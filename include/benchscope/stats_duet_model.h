@@ -15,10 +15,12 @@
  * is the run (Kalibera & Jones 2013 §4): the interval stays valid with
  * autocorrelated iterations and with few runs (t, not normal, quantiles).
  *
- * Model, run k = 1..n with pairs p of scores (sA_p, sB_p) on CPUs (cA_p, cB_p):
- *   y_k   = mean over p of ln(sB_p / sA_p)
- *   x_k,j = mean over p of ([cB_p = j] - [cA_p = j])   (pairs with a CPU < 0
- *           contribute 0: unknown, e.g. the side migrated in the iteration)
+ * Model, run k = 1..n, given by the caller as y_k, the run's log score
+ * ratio (e.g. ln of B's mean score over A's, over the run's paired
+ * iterations), and for each CPU j the shares a_k,j and b_k,j of A's and of
+ * B's iterations that ran on j (iterations whose CPU is unknown, e.g. the
+ * side migrated within it, are in neither share):
+ *   x_k,j = b_k,j - a_k,j
  *   y_k   = v + sum_j c_j x_k,j + e_k,  e_k iid N(0, s^2)
  * v is ln(B / A) with the CPU speed differences removed; c_j is ln(score on
  * CPU j / score on the reference CPU). Placement columns that are 0 in every
@@ -44,16 +46,19 @@
 #define BS_DMODEL_MAX_CPU   256
 #define BS_DMODEL_MAX_TERMS 16
 
-/** One pair of a run: the log score ratio and the CPUs the two sides ran on. */
-struct bs_dmodel_pair {
-	double log_ratio; /**< ln(score_B / score_A), finite */
-	int cpu_a, cpu_b; /**< CPU of each side during the pair, < 0 unknown */
+/** The share of a run's A iterations and of its B iterations on one CPU. */
+struct bs_dmodel_share {
+	int cpu;  /**< 0 .. BS_DMODEL_MAX_CPU - 1 */
+	double a; /**< fraction of A's iterations on cpu, [0, 1] */
+	double b; /**< fraction of B's iterations on cpu, [0, 1] */
 };
 
-/** One run: its pairs (n may be 0: the run is left out). */
+/** One run's observation. */
 struct bs_dmodel_run {
-	const struct bs_dmodel_pair *pairs; /**< n pairs */
-	size_t n;
+	double y;			     /**< ln(score_B / score_A) of the run, finite */
+	size_t n;			     /**< pairs behind y; 0 leaves the run out */
+	const struct bs_dmodel_share *share; /**< n_share CPUs (each at most once) */
+	size_t n_share;
 };
 
 /** Options; zero fields take the defaults shown. */
@@ -86,9 +91,10 @@ struct bs_dmodel_result {
 
 /**
  * bs_dmodel_fit - fit the model above to runs[0..n_runs-1].
- * Returns BS_OK; BS_EINVAL (NULL, level outside (0, 1), a CPU >=
- * BS_DMODEL_MAX_CPU); BS_ENONFINITE (a log ratio); BS_EEMPTY (no run has a
- * pair); BS_ECONFOUNDED (see above; out->confounded_cpu says which CPU);
+ * Returns BS_OK; BS_EINVAL (NULL, level outside (0, 1), a CPU outside
+ * [0, BS_DMODEL_MAX_CPU), a share outside [0, 1], more than
+ * BS_DMODEL_MAX_TERMS independent placement terms); BS_ENONFINITE (a y);
+ * BS_EEMPTY (no run with n > 0); BS_ECONFOUNDED (see above; out->confounded_cpu says which CPU);
  * BS_ETOOFEW (no residual degree of freedom: n_runs <= 1 + n_terms);
  * BS_EZEROVAR (the residuals are all 0: no spread to build an interval);
  * BS_ENOMEM. On BS_ECONFOUNDED, BS_ETOOFEW and BS_EZEROVAR, n_runs,
@@ -101,16 +107,15 @@ int bs_dmodel_fit(const struct bs_dmodel_run *runs, size_t n_runs, const struct 
  * bs_dmodel_run_cpu_ratio - for a two-CPU model (n_terms == 1), the speed
  * ratio of the term's CPU to the reference CPU that run (y, x) shows once
  * the version term is removed: exp((y - v) / x), x being the run's
- * placement value of the term. NAN when |x| < 0.5 (the run did not keep
- * the sides apart long enough to tell).
+ * placement value of the term (bs_dmodel_run_x). NAN when |x| < 0.5 (the
+ * run did not keep the sides apart long enough to tell).
  */
 double bs_dmodel_run_cpu_ratio(const struct bs_dmodel_result *r, double y, double x);
 
 /**
- * bs_dmodel_run_obs - a run's observation: *y (mean log ratio) and *x (the
- * placement value of CPU @cpu: mean of [cB = cpu] - [cA = cpu]).
- * Returns BS_OK, BS_EINVAL (NULL), BS_EEMPTY (no pair).
+ * bs_dmodel_run_x - a run's placement value of CPU @cpu: b - a of its
+ * share (0 when the run has none for @cpu). NAN for a NULL run.
  */
-int bs_dmodel_run_obs(const struct bs_dmodel_run *run, int cpu, double *y, double *x);
+double bs_dmodel_run_x(const struct bs_dmodel_run *run, int cpu);
 
 #endif

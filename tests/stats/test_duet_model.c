@@ -18,11 +18,57 @@
 
 #define MAX_RUNS  16
 #define MAX_PAIRS 64
+#define MAX_CPUS  4
+
+/* a pair of a synthetic run: ln(score_B / score_A) and the sides' CPUs */
+struct tpair {
+	double log_ratio;
+	int cpu_a, cpu_b; /* < 0: unknown */
+};
+
+struct trun {
+	const struct tpair *pairs;
+	size_t n;
+};
+
+/* a run's observation as the NumPy reference defines it: y the mean log
+ * ratio; each CPU's share of A's and of B's sides over the pairs, counting
+ * only pairs whose two CPUs are known */
+static void obs(const struct trun *r, struct bs_dmodel_share *sh, struct bs_dmodel_run *out)
+{
+	double y = 0;
+
+	for (int c = 0; c < MAX_CPUS; c++)
+		sh[c] = (struct bs_dmodel_share){.cpu = c};
+	for (size_t p = 0; p < r->n; p++) {
+		const struct tpair *q = &r->pairs[p];
+
+		y += q->log_ratio / (double)r->n;
+		if (q->cpu_a >= 0 && q->cpu_b >= 0) {
+			sh[q->cpu_a].a += 1.0 / (double)r->n;
+			sh[q->cpu_b].b += 1.0 / (double)r->n;
+		}
+	}
+	*out = (struct bs_dmodel_run){.y = y, .n = r->n, .share = sh, .n_share = MAX_CPUS};
+}
+
+static int fit(const struct trun *runs, size_t n, const struct bs_dmodel_opts *o,
+	       struct bs_dmodel_result *res)
+{
+	static struct bs_dmodel_share sh[MAX_RUNS][MAX_CPUS];
+	struct bs_dmodel_run mr[MAX_RUNS];
+
+	if (!runs || n > MAX_RUNS)
+		return bs_dmodel_fit(NULL, n, o, res);
+	for (size_t k = 0; k < n; k++)
+		obs(&runs[k], sh[k], &mr[k]);
+	return bs_dmodel_fit(mr, n, o, res);
+}
 
 /* the runs of one fixture case, built from its flattened records */
 struct fcase {
-	struct bs_dmodel_pair pairs[MAX_RUNS * MAX_PAIRS];
-	struct bs_dmodel_run runs[MAX_RUNS];
+	struct tpair pairs[MAX_RUNS * MAX_PAIRS];
+	struct trun runs[MAX_RUNS];
 	size_t n_runs;
 };
 
@@ -44,9 +90,9 @@ static int load_case(const struct fixture *f, const char *name, struct fcase *c)
 	    np > MAX_RUNS * MAX_PAIRS)
 		return -1;
 	for (size_t i = 0; i < np; i++)
-		c->pairs[i] = (struct bs_dmodel_pair){lr[i], (int)ca[i], (int)cb[i]};
+		c->pairs[i] = (struct tpair){lr[i], (int)ca[i], (int)cb[i]};
 	for (size_t r = 0; r < nl; r++) {
-		c->runs[r] = (struct bs_dmodel_run){c->pairs + off, (size_t)len[r]};
+		c->runs[r] = (struct trun){c->pairs + off, (size_t)len[r]};
 		off += (size_t)len[r];
 	}
 	c->n_runs = nl;
@@ -80,7 +126,7 @@ static void test_vs_numpy(void)
 		if (!opt || !ref || !eff)
 			continue;
 		o = (struct bs_dmodel_opts){.level = opt[0], .no_cpu = (int)opt[1]};
-		CHECK_INT_EQ(bs_dmodel_fit(c.runs, c.n_runs, &o, &r), BS_OK);
+		CHECK_INT_EQ(fit(c.runs, c.n_runs, &o, &r), BS_OK);
 		CHECK_NEAR(r.v, ref[0], 1e-12, 1e-9);
 		CHECK_NEAR(r.se, ref[1], 1e-14, 1e-9);
 		/* GSL's t quantile agrees with SciPy's to about 1e-9 */
@@ -150,15 +196,14 @@ struct synth {
 	bool same_cpu;
 };
 
-static void synth_duet(const struct synth *s, gsl_rng *g, struct bs_dmodel_pair *pairs,
-		       struct bs_dmodel_run *runs)
+static void synth_duet(const struct synth *s, gsl_rng *g, struct tpair *pairs, struct trun *runs)
 {
 	for (size_t k = 0; k < s->n_runs; k++) {
 		double ea = 0, eb = 0;
 		/* each side's own level in this run (e.g. its vCPU's speed) */
 		double ua = gsl_ran_gaussian(g, s->run_sd), ub = gsl_ran_gaussian(g, s->run_sd);
 
-		runs[k] = (struct bs_dmodel_run){pairs + k * s->n_pairs, s->n_pairs};
+		runs[k] = (struct trun){pairs + k * s->n_pairs, s->n_pairs};
 		for (size_t p = 0; p < s->n_pairs; p++) {
 			int ca = s->a_cpu[k][p >= s->n_pairs / 2], cb = s->same_cpu ? ca : 1 - ca;
 			double la, lb;
@@ -168,7 +213,7 @@ static void synth_duet(const struct synth *s, gsl_rng *g, struct bs_dmodel_pair 
 			la = ua + ea + (s->slow_on[k] && ca == 1 ? log(s->slow) : 0);
 			lb =
 			    ub + eb + log(s->ratio) + (s->slow_on[k] && cb == 1 ? log(s->slow) : 0);
-			pairs[k * s->n_pairs + p] = (struct bs_dmodel_pair){lb - la, ca, cb};
+			pairs[k * s->n_pairs + p] = (struct tpair){lb - la, ca, cb};
 		}
 	}
 }
@@ -184,8 +229,8 @@ static void synth_duet(const struct synth *s, gsl_rng *g, struct bs_dmodel_pair 
  */
 static void test_slowed_cpu_recovered(void)
 {
-	static struct bs_dmodel_pair pairs[MAX_RUNS * MAX_PAIRS];
-	struct bs_dmodel_run runs[MAX_RUNS];
+	static struct tpair pairs[MAX_RUNS * MAX_PAIRS];
+	struct trun runs[MAX_RUNS];
 	struct bs_dmodel_opts nocpu = {.no_cpu = 1};
 	struct bs_dmodel_result r, naive;
 	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -203,8 +248,8 @@ static void test_slowed_cpu_recovered(void)
 		s.a_cpu[k][0] = s.a_cpu[k][1] = (k == 2 || k == 5 || k == 9);
 	}
 	synth_duet(&s, g, pairs, runs);
-	CHECK_INT_EQ(bs_dmodel_fit(runs, s.n_runs, NULL, &r), BS_OK);
-	CHECK_INT_EQ(bs_dmodel_fit(runs, s.n_runs, &nocpu, &naive), BS_OK);
+	CHECK_INT_EQ(fit(runs, s.n_runs, NULL, &r), BS_OK);
+	CHECK_INT_EQ(fit(runs, s.n_runs, &nocpu, &naive), BS_OK);
 	if (fabs(exp(r.v) / s.ratio - 1) > 0.005)
 		FAILF("CPU-aware B/A %.4f, truth %.2f", exp(r.v), s.ratio);
 	if (!(fabs(exp(naive.v) / s.ratio - 1) > 0.10))
@@ -215,10 +260,12 @@ static void test_slowed_cpu_recovered(void)
 	CHECK(r.lo < log(s.ratio) && log(s.ratio) < r.hi);
 	/* each run shows the CPU ratio, once the version term is removed */
 	for (size_t k = 0; k < s.n_runs; k++) {
-		double y, x;
+		struct bs_dmodel_share sh[MAX_CPUS];
+		struct bs_dmodel_run mr;
 
-		CHECK_INT_EQ(bs_dmodel_run_obs(&runs[k], 1, &y, &x), BS_OK);
-		CHECK_NEAR(bs_dmodel_run_cpu_ratio(&r, y, x), 1.6, 0, 0.02);
+		obs(&runs[k], sh, &mr);
+		CHECK_NEAR(bs_dmodel_run_cpu_ratio(&r, mr.y, bs_dmodel_run_x(&mr, 1)), 1.6, 0,
+			   0.02);
 	}
 
 	/* slowdowns in known periods; swapped at the middle of every run */
@@ -228,7 +275,7 @@ static void test_slowed_cpu_recovered(void)
 		s.a_cpu[k][1] = 1 - (int)(k % 2);
 	}
 	synth_duet(&s, g, pairs, runs);
-	CHECK_INT_EQ(bs_dmodel_fit(runs, s.n_runs, NULL, &r), BS_OK);
+	CHECK_INT_EQ(fit(runs, s.n_runs, NULL, &r), BS_OK);
 	if (fabs(exp(r.v) / s.ratio - 1) > 0.005)
 		FAILF("within-run crossover: B/A %.4f, truth %.2f", exp(r.v), s.ratio);
 	CHECK_INT_EQ((int)r.n_terms, 0); /* balanced in every run: nothing to fit */
@@ -237,16 +284,16 @@ static void test_slowed_cpu_recovered(void)
 	for (size_t k = 0; k < s.n_runs; k++)
 		s.a_cpu[k][0] = s.a_cpu[k][1] = 0;
 	synth_duet(&s, g, pairs, runs);
-	CHECK_INT_EQ(bs_dmodel_fit(runs, s.n_runs, NULL, &r), BS_ECONFOUNDED);
+	CHECK_INT_EQ(fit(runs, s.n_runs, NULL, &r), BS_ECONFOUNDED);
 	CHECK_INT_EQ(r.confounded_cpu, 1);
-	CHECK_INT_EQ(bs_dmodel_fit(runs, s.n_runs, &nocpu, &naive), BS_OK);
+	CHECK_INT_EQ(fit(runs, s.n_runs, &nocpu, &naive), BS_OK);
 	if (!(fabs(exp(naive.v) / s.ratio - 1) > 0.10))
 		FAILF("CPU-unaware B/A %.4f should be far from %.2f", exp(naive.v), s.ratio);
 
 	/* both sides on one CPU (time-sliced): no term, the plain interval */
 	s.same_cpu = true;
 	synth_duet(&s, g, pairs, runs);
-	CHECK_INT_EQ(bs_dmodel_fit(runs, s.n_runs, NULL, &r), BS_OK);
+	CHECK_INT_EQ(fit(runs, s.n_runs, NULL, &r), BS_OK);
 	CHECK_INT_EQ((int)r.n_terms, 0);
 	CHECK_NEAR(exp(r.v), s.ratio, 0, 0.005);
 	gsl_rng_free(g);
@@ -262,8 +309,8 @@ static void test_slowed_cpu_recovered(void)
  */
 static double aa_alarm_pct(int K, double p_slow, unsigned long seed, double *merged)
 {
-	static struct bs_dmodel_pair pairs[MAX_RUNS * MAX_PAIRS];
-	struct bs_dmodel_run runs[MAX_RUNS];
+	static struct tpair pairs[MAX_RUNS * MAX_PAIRS];
+	struct trun runs[MAX_RUNS];
 	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
 	struct synth s = {.n_runs = 10,
 			  .n_pairs = 30,
@@ -286,7 +333,7 @@ static double aa_alarm_pct(int K, double p_slow, unsigned long seed, double *mer
 			s.a_cpu[k][1] = 1 - (int)(k % 2);
 		}
 		synth_duet(&s, g, pairs, runs);
-		if (bs_dmodel_fit(runs, s.n_runs, NULL, &r)) {
+		if (fit(runs, s.n_runs, NULL, &r)) {
 			FAILF("duet %d: the model could not be fitted", d);
 			break;
 		}
@@ -333,8 +380,8 @@ static void test_aa_false_alarms(void)
 /* MDS: B rescaled by any constant gives the same MDS; never 0 with spread */
 static void test_mds_aa_equivalent(void)
 {
-	static struct bs_dmodel_pair pairs[MAX_RUNS * MAX_PAIRS], scaled[MAX_RUNS * MAX_PAIRS];
-	struct bs_dmodel_run runs[MAX_RUNS], sruns[MAX_RUNS];
+	static struct tpair pairs[MAX_RUNS * MAX_PAIRS], scaled[MAX_RUNS * MAX_PAIRS];
+	struct trun runs[MAX_RUNS], sruns[MAX_RUNS];
 	struct bs_dmodel_result r, rs;
 	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
 	struct synth s = {.n_runs = 8,
@@ -353,9 +400,9 @@ static void test_mds_aa_equivalent(void)
 		scaled[i].log_ratio -= log(1.10);
 	}
 	for (size_t k = 0; k < s.n_runs; k++)
-		sruns[k] = (struct bs_dmodel_run){scaled + (runs[k].pairs - pairs), runs[k].n};
-	CHECK_INT_EQ(bs_dmodel_fit(runs, s.n_runs, NULL, &r), BS_OK);
-	CHECK_INT_EQ(bs_dmodel_fit(sruns, s.n_runs, NULL, &rs), BS_OK);
+		sruns[k] = (struct trun){scaled + (runs[k].pairs - pairs), runs[k].n};
+	CHECK_INT_EQ(fit(runs, s.n_runs, NULL, &r), BS_OK);
+	CHECK_INT_EQ(fit(sruns, s.n_runs, NULL, &rs), BS_OK);
 	CHECK(r.lo > 0); /* a 10 % slowdown is found */
 	CHECK(r.mds > 0 && r.mds < 0.05);
 	CHECK_NEAR(r.mds, rs.mds, 1e-15, 1e-12);
@@ -366,26 +413,28 @@ static void test_mds_aa_equivalent(void)
 
 static void test_bad_input(void)
 {
-	struct bs_dmodel_pair p[4] = {{0.1, 0, 0}, {0.1, 0, 0}, {0.2, 0, 0}, {NAN, 0, 0}};
-	struct bs_dmodel_run one[3] = {{p, 1}, {p + 1, 1}, {p + 2, 1}};
-	struct bs_dmodel_run same[2] = {{p, 1}, {p + 1, 1}};
-	struct bs_dmodel_run none[2] = {{p, 0}, {NULL, 0}};
-	struct bs_dmodel_run bad[1] = {{p + 3, 1}};
-	struct bs_dmodel_pair far = {0.1, BS_DMODEL_MAX_CPU, 0};
-	struct bs_dmodel_run farr[1] = {{&far, 1}};
+	struct tpair p[4] = {{0.1, 0, 0}, {0.1, 0, 0}, {0.2, 0, 0}, {NAN, 0, 0}};
+	struct trun one[3] = {{p, 1}, {p + 1, 1}, {p + 2, 1}};
+	struct trun same[2] = {{p, 1}, {p + 1, 1}};
+	struct trun none[2] = {{p, 0}, {NULL, 0}};
+	struct trun bad[1] = {{p + 3, 1}};
+	struct bs_dmodel_share far = {.cpu = BS_DMODEL_MAX_CPU, .a = 1}, neg = {.cpu = 0, .b = 1.5};
+	struct bs_dmodel_run farr[1] = {{.y = 0.1, .n = 1, .share = &far, .n_share = 1}};
+	struct bs_dmodel_run negr[1] = {{.y = 0.1, .n = 1, .share = &neg, .n_share = 1}};
 	struct bs_dmodel_opts lvl = {.level = 1.5};
 	struct bs_dmodel_result r;
 
-	CHECK_INT_EQ(bs_dmodel_fit(one, 3, NULL, &r), BS_OK);
+	CHECK_INT_EQ(fit(one, 3, NULL, &r), BS_OK);
 	CHECK_INT_EQ((int)r.df, 2);
-	CHECK_INT_EQ(bs_dmodel_fit(one, 1, NULL, &r), BS_ETOOFEW);
-	CHECK_INT_EQ(bs_dmodel_fit(same, 2, NULL, &r), BS_EZEROVAR);
-	CHECK_INT_EQ(bs_dmodel_fit(none, 2, NULL, &r), BS_EEMPTY);
-	CHECK_INT_EQ(bs_dmodel_fit(bad, 1, NULL, &r), BS_ENONFINITE);
+	CHECK_INT_EQ(fit(one, 1, NULL, &r), BS_ETOOFEW);
+	CHECK_INT_EQ(fit(same, 2, NULL, &r), BS_EZEROVAR);
+	CHECK_INT_EQ(fit(none, 2, NULL, &r), BS_EEMPTY);
+	CHECK_INT_EQ(fit(bad, 1, NULL, &r), BS_ENONFINITE);
 	CHECK_INT_EQ(bs_dmodel_fit(farr, 1, NULL, &r), BS_EINVAL);
-	CHECK_INT_EQ(bs_dmodel_fit(one, 3, &lvl, &r), BS_EINVAL);
+	CHECK_INT_EQ(bs_dmodel_fit(negr, 1, NULL, &r), BS_EINVAL);
+	CHECK_INT_EQ(fit(one, 3, &lvl, &r), BS_EINVAL);
 	CHECK_INT_EQ(bs_dmodel_fit(NULL, 1, NULL, &r), BS_EINVAL);
-	CHECK_INT_EQ(bs_dmodel_fit(one, 3, NULL, NULL), BS_EINVAL);
+	CHECK_INT_EQ(fit(one, 3, NULL, NULL), BS_EINVAL);
 	CHECK(strcmp(bs_stats_strerror(BS_ECONFOUNDED), "unknown statistics error"));
 }
 

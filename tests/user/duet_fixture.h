@@ -28,14 +28,16 @@
 struct df_spec {
 	int runs_per_method;
 	bool methods[BS_DM_N];
-	int iters;	 /* per side and run */
-	double slow_b;	 /* B's extra time, 0.10 = 10 % */
-	double noise;	 /* relative sd of each iteration's own noise */
-	bool failed_run; /* add one failed async run (with iterations) */
-	bool asym_run;	 /* the first async run: A suffers 20 % run-queue wait */
-	bool gbench;	 /* invocation counts, with calibration runs */
-	int host_slow;	 /* async runs 1..host_slow: B 15 % slower, nothing accounted */
-	int explained;	 /* async run `explained`: B 15 % slower, all of it run-queue wait */
+	int iters;	  /* per side and run */
+	double slow_b;	  /* B's extra time, 0.10 = 10 % */
+	double noise;	  /* relative sd of each iteration's own noise */
+	bool failed_run;  /* add one failed async run (with iterations) */
+	bool asym_run;	  /* the first async run: A suffers 20 % run-queue wait */
+	bool gbench;	  /* invocation counts, with calibration runs */
+	int cpu_place;	  /* 0: both sides on CPU 0; 1: A on CPU 0, B on CPU 1;
+			     2: crossover, A on CPU k % 2 in run k, B on the other */
+	double cpu1_slow; /* durations on CPU 1 multiplied by it (hidden host
+			     contention, nothing accounted); 0: not slowed */
 	bool aa;
 	uint64_t seed;
 };
@@ -47,11 +49,9 @@ struct df_truth {
 	struct bs_iter it[DF_MAX_RUNS][2][DF_MAX_ITERS];
 	int n[DF_MAX_RUNS][2];
 	uint32_t pid[DF_MAX_RUNS][2];
-	int failed_run;			/* run number of the failed run, or -1 */
-	int asym_run;			/* run number of the asymmetric run, or -1 */
-	int host_slow_run[DF_MAX_RUNS]; /* run numbers of the host_slow runs */
-	int explained_run;		/* run number of the explained run, or -1 */
-	uint64_t other_ns;		/* interferer ns charged to A by B's process in asym_run */
+	int failed_run;	   /* run number of the failed run, or -1 */
+	int asym_run;	   /* run number of the asymmetric run, or -1 */
+	uint64_t other_ns; /* interferer ns charged to A by B's process in asym_run */
 	uint64_t third_ns; /* interferer ns charged to A by a third party in asym_run */
 };
 
@@ -82,7 +82,7 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 	int run = 0;
 
 	memset(t, 0, sizeof(*t));
-	t->failed_run = t->asym_run = t->explained_run = -1;
+	t->failed_run = t->asym_run = -1;
 	snprintf(
 	    ctx, sizeof(ctx),
 	    "{\"tool\": \"benchscope\", \"mode\": \"duet\", \"duet\": {\"source\": \"benchscope\", "
@@ -96,8 +96,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 		for (int m = BS_DM_ASYNC; m >= 0; m--) {
 			bool failed = k == sp->runs_per_method;
 			bool asym = sp->asym_run && m == BS_DM_ASYNC && k == 0;
-			bool hslow = m == BS_DM_ASYNC && k >= 1 && k <= sp->host_slow;
-			bool expl = m == BS_DM_ASYNC && sp->explained && k == sp->explained;
+			int cpu[2] = {sp->cpu_place == 2 ? k % 2 : 0,
+				      sp->cpu_place == 2 ? 1 - k % 2 : sp->cpu_place == 1};
 			int64_t side_t[2], start = clock;
 			int n = sp->iters;
 
@@ -113,10 +113,6 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 			}
 			if (asym)
 				t->asym_run = run;
-			if (hslow)
-				t->host_slow_run[k - 1] = run;
-			if (expl)
-				t->explained_run = run;
 			for (int j = 0; j < n; j++) {
 				double base = 1e6 * (1 + 0.2 * (df_unif(&rs) - 0.5));
 				int64_t d[2];
@@ -125,8 +121,9 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				d[0] = (int64_t)(base * (1 + sp->noise * df_norm(&rs)));
 				d[1] = (int64_t)(base * (1 + sp->slow_b) *
 						 (1 + sp->noise * df_norm(&rs)));
-				if (hslow || expl)
-					d[1] = (int64_t)((double)d[1] * 1.15);
+				for (int s = 0; s < 2 && sp->cpu1_slow > 0; s++)
+					if (cpu[s] == 1)
+						d[s] = (int64_t)((double)d[s] * sp->cpu1_slow);
 				if (sp->gbench) {
 					/* per invocation: ~1 µs, B slower; calibration 10, 100
 					 * first */
@@ -158,11 +155,7 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 					}
 					if (asym && s == 1)
 						r.softirq_ns = (uint64_t)(dd / 1000);
-					if (expl && s == 1) {
-						r.runq_wait_ns = r.preempted_ns =
-						    (uint64_t)((double)dd * 0.15 / 1.15);
-						r.nivcsw = 2;
-					}
+					r.cpu_begin = r.cpu_end = (uint32_t)cpu[s];
 					bs_trace_write_iter(w, &r);
 					if (!failed && j < DF_MAX_ITERS) {
 						t->it[run][s][j] =
@@ -180,7 +173,10 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 							       (1 + sp->noise * df_norm(&rs)));
 					struct bs_iter_rec r;
 
+					if (cpu[1] == 1 && sp->cpu1_slow > 0)
+						dd = (int64_t)((double)dd * sp->cpu1_slow);
 					memset(&r, 0, sizeof(r));
+					r.cpu_begin = r.cpu_end = (uint32_t)cpu[1];
 					r.type = BS_REC_ITER;
 					r.index = (uint64_t)j;
 					r.pid = r.tid = t->pid[run][1];

@@ -72,7 +72,7 @@ static void test_model_and_overlaps(void)
 	CHECK(!strcmp(d->failed[0].reason, "B crashed (signal 11)"));
 	CHECK_INT_EQ(d->n_benches, 1);
 	CHECK(!strcmp(d->benches[0].name, "synth"));
-	for (int m = 0; m < BS_DM_N; m++)
+	for (int m = 0; m <= BS_DM_ASYNC; m++)
 		CHECK_INT_EQ(d->benches[0].n_runs[m], 4);
 	CHECK_INT_EQ(d->n_unmatched, 6); /* the failed run's 2 x 3 iterations */
 	for (int r = 0; r < truth.n_runs; r++) {
@@ -156,7 +156,7 @@ static void test_verdict_slower(void)
 	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
 	if (!a)
 		goto out;
-	for (int m = 0; m < BS_DM_N; m++) {
+	for (int m = 0; m <= BS_DM_ASYNC; m++) {
 		const struct bs_dmres *r = &a->b[0].m[m];
 
 		CHECK(r->present);
@@ -169,8 +169,11 @@ static void test_verdict_slower(void)
 		CHECK(r->v.lo_pct < r->v.pct && r->v.hi_pct > r->v.pct);
 		CHECK(!strncmp(r->verdict, "B is ", 5) &&
 		      strstr(r->verdict, "% slower, 95 % CI ["));
+		/* the A/A-equivalent MDS: what the setup could detect, never 0 */
 		CHECK(r->has_mds);
-		CHECK_NEAR(r->mds.mds_ci, 0, 0, 0); /* detected at s = 0 already */
+		CHECK(r->model.mds > 0.001 && r->model.mds < 0.05);
+		CHECK_NEAR(r->v.mds_pct, r->model.mds * 100, 1e-9, 0);
+		CHECK_INT_EQ((int)r->model.n_terms, 0); /* every side on CPU 0 */
 		if (m != BS_DM_SEQ)
 			CHECK_NEAR(r->speedup, 1.9, 0.25, 0);
 		else
@@ -220,7 +223,7 @@ static void test_aa_no_difference(void)
 		CHECK(r->has_verdict);
 		CHECK_INT_EQ(r->v.kind, BS_VERDICT_NO_DIFFERENCE);
 		CHECK(!strncmp(r->verdict, "no difference detected (MDS here: ", 34));
-		CHECK(r->mds.mds_ci > 0 && r->mds.mds_ci <= 0.05);
+		CHECK(r->model.mds > 0 && r->model.mds <= 0.05);
 		CHECK(fabs(r->v.pct) < 1);
 		CHECK(!a->any_difference);
 		CHECK(!a->b[0].m[BS_DM_SEQ].present);
@@ -280,86 +283,107 @@ static void test_noise_split(void)
 	bs_dataset_free(ds);
 }
 
-/* A/A, 10 async runs: in runs 1 and 2 the host slowed B's vCPU (B 15 %
- * slower, nothing accounted), in run 4 B is 15 % slower and its run-queue
- * wait says why. Runs 1 and 2, and only they, are flagged as unexplained,
- * the difference their own. Without run 4, the verdict without runs 1 and 2
- * finds no difference. With a real 10 % difference in every run (test_verdict_slower's data)
- * nothing is flagged. */
-static void test_unexplained_runs(void)
+/*
+ * Hidden host contention: CPU 1 runs 1.6x slower than CPU 0 while nothing
+ * is accounted. With the sides exchanging CPUs between runs, the model's
+ * CPU term takes the 1.6x, the A/A verdict is "no difference" with a
+ * narrow interval, and the diagnosis names CPU 1; without the term the
+ * interval is wide. With A always on CPU 0 and B on CPU 1, the model
+ * refuses (confounded) where the CPU-unaware analysis claims B is about
+ * 60 % slower. A real 3 % difference is recovered through the slowdown
+ * (sync within 0.5 %; its interval holds the truth).
+ */
+static void test_cpu_diagnosis(void)
 {
 	struct df_spec sp = {.runs_per_method = 10,
-			     .methods = {false, false, true},
+			     .methods = {false, true, true},
 			     .iters = 20,
 			     .noise = 0.01,
 			     .aa = true,
-			     .host_slow = 2,
-			     .explained = 4,
+			     .cpu_place = 2,
+			     .cpu1_slow = 1.6,
 			     .seed = 9};
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 500}, nocpu = ao;
+	struct bs_duet_analysis *a = NULL, *an = NULL;
 	struct bs_duet_data *d = NULL;
-	struct bs_dataset *ds = load(&sp, "unexpl.trace", &d);
-	struct bs_duet_analysis *a = NULL;
-	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 2000, .no_mds = true};
+	struct bs_dataset *ds = load(&sp, "cpuslow.trace", &d);
 
+	nocpu.no_cpu = true;
 	if (!ds)
 		return;
 	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
-	if (a) {
-		const struct bs_dunexpl *u = &a->b[0].m[BS_DM_ASYNC].unexpl;
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &nocpu, &an), 0);
+	for (int m = BS_DM_SYNC; a && an && m <= BS_DM_ASYNC; m++) {
+		const struct bs_dmres *r = &a->b[0].m[m], *rn = &an->b[0].m[m];
 
-		CHECK_INT_EQ(u->n_checked, 10);
-		CHECK_INT_EQ(u->n_runs, 2);
-		for (size_t k = 0; k < u->n_runs && k < 2; k++) {
-			CHECK_INT_EQ(u->runs[k].run, truth.host_slow_run[k]);
-			CHECK_NEAR(u->runs[k].diff_pct, 15, 1.5, 0);
-			CHECK_NEAR(u->runs[k].explained_pct, 0, 1e-9, 0);
-			CHECK(u->runs[k].run != truth.explained_run);
-		}
-		CHECK(u->has_verdict_without);
-		CHECK(a->b[0].m[BS_DM_SEQ].unexpl.n_checked == 0);
+		CHECK_INT_EQ(r->model_err, BS_OK);
+		CHECK(r->has_verdict && r->v.kind == BS_VERDICT_NO_DIFFERENCE);
+		CHECK_INT_EQ((int)r->model.n_terms, 1);
+		CHECK(r->cpu.checked && r->cpu.slow_cpu == 1 && r->cpu.fast_cpu == 0);
+		CHECK_NEAR(r->cpu.ratio, 1.6, 0, 0.02);
+		CHECK_NEAR(r->cpu.median_ratio, 1.6, 0, 0.02);
+		CHECK_INT_EQ((int)r->cpu.n_apart, 10);
+		CHECK_INT_EQ((int)r->cpu.n_slowed, 10);
+		CHECK(exp(r->model.hi) - exp(r->model.lo) < 0.03);
+		CHECK_INT_EQ(rn->model_err, BS_OK);
+		CHECK(exp(rn->model.hi) - exp(rn->model.lo) > 0.2);
+		CHECK(!rn->cpu.checked);
 	}
 	bs_duet_analysis_free(a);
+	bs_duet_analysis_free(an);
 	bs_duet_data_free(d);
 	bs_dataset_free(ds);
 
-	sp.explained = 0;
-	ds = load(&sp, "unexpl1.trace", &d);
-	a = NULL;
+	/* A always on CPU 0, B on CPU 1: confounded */
+	sp.cpu_place = 1;
+	a = an = NULL;
+	ds = load(&sp, "cpuconf.trace", &d);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
-	if (a) {
-		const struct bs_dmres *r = &a->b[0].m[BS_DM_ASYNC];
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &nocpu, &an), 0);
+	if (a && an) {
+		const struct bs_dmres *r = &a->b[0].m[BS_DM_ASYNC], *rn = &an->b[0].m[BS_DM_ASYNC];
+		char why[300];
 
-		CHECK_INT_EQ(r->unexpl.n_runs, 2);
-		CHECK(r->has_verdict && r->unexpl.has_verdict_without);
-		CHECK(!strncmp(r->unexpl.verdict_without, "no difference detected", 22));
-		if (strncmp(r->unexpl.verdict_without, "no difference detected", 22))
-			fprintf(stderr, "    with: %s; without: %s\n", r->verdict,
-				r->unexpl.verdict_without);
+		CHECK_INT_EQ(r->model_err, BS_ECONFOUNDED);
+		CHECK_INT_EQ(r->model.confounded_cpu, 1);
+		CHECK(!r->has_verdict);
+		bs_duet_model_err_text(r, why, sizeof(why));
+		CHECK(strstr(why, "--crossover") != NULL);
+		CHECK(rn->has_verdict && rn->v.kind == BS_VERDICT_SLOWER);
+		CHECK_NEAR(rn->v.pct, 60, 2, 0);
 	}
 	bs_duet_analysis_free(a);
+	bs_duet_analysis_free(an);
 	bs_duet_data_free(d);
 	bs_dataset_free(ds);
 
-	/* a real difference moves every run alike: nothing flagged */
-	sp = (struct df_spec){.runs_per_method = 8,
-			      .methods = {false, true, true},
-			      .iters = 20,
-			      .slow_b = 0.1,
-			      .noise = 0.01,
-			      .seed = 11};
-	ds = load(&sp, "unexpl2.trace", &d);
+	/* B 3 % slower, crossover through the 1.6x CPU */
+	sp.cpu_place = 2;
+	sp.aa = false;
+	sp.slow_b = 0.03;
 	a = NULL;
+	ds = load(&sp, "cpuab.trace", &d);
 	if (!ds)
 		return;
 	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
-	if (a)
-		for (int m = BS_DM_SYNC; m <= BS_DM_ASYNC; m++) {
-			CHECK_INT_EQ(a->b[0].m[m].unexpl.n_checked, 8);
-			CHECK_INT_EQ(a->b[0].m[m].unexpl.n_runs, 0);
-			CHECK_NEAR(a->b[0].m[m].unexpl.median_pct, 10, 1, 0);
-		}
+	for (int m = BS_DM_SYNC; a && m <= BS_DM_ASYNC; m++) {
+		const struct bs_dmres *r = &a->b[0].m[m];
+
+		/* async pairs whichever iterations overlap by > 40 %: with one
+		 * side 1.6x slower, a fast iteration that straddles two slow ones
+		 * is left out more often when it is long, and the work per
+		 * iteration differs by +-10 % here; measured: +2.1 %, CI [1.3,
+		 * 2.9]. Sync pairs iteration j with j and holds the truth. */
+		double tol = m == BS_DM_SYNC ? 0.5 : 1.5;
+
+		CHECK(r->has_verdict && r->v.kind == BS_VERDICT_SLOWER);
+		if (m == BS_DM_SYNC)
+			CHECK(r->v.lo_pct < 3 && 3 < r->v.hi_pct);
+		if (fabs(r->v.pct - 3) > tol)
+			FAILF("%s: B vs A %.2f %%, truth 3 %%", bs_dmethod_name(m), r->v.pct);
+	}
 	bs_duet_analysis_free(a);
 	bs_duet_data_free(d);
 	bs_dataset_free(ds);
@@ -454,7 +478,7 @@ int main(void)
 	RUN_TEST(test_verdict_slower);
 	RUN_TEST(test_aa_no_difference);
 	RUN_TEST(test_noise_split);
-	RUN_TEST(test_unexplained_runs);
+	RUN_TEST(test_cpu_diagnosis);
 	RUN_TEST(test_gbench_scores);
 	RUN_TEST(test_bad_traces);
 	return test_summary("test_duet_report");

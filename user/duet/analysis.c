@@ -38,18 +38,59 @@ void bs_duet_verdict_text(const struct bs_verdict *v, bool has_mds, char *buf, s
 	else if (v->kind == BS_VERDICT_FASTER)
 		snprintf(buf, len, "B is %.1f %% faster, %g %% CI [%.1f, %.1f] %%", -v->pct, lv,
 			 -v->hi_pct, -v->lo_pct);
-	else if (!has_mds)
+	else if (!has_mds || isnan(v->mds_pct))
 		snprintf(buf, len,
 			 "no difference detected (MDS not computed; %g %% CI [%.1f, %.1f] %%)", lv,
 			 v->lo_pct, v->hi_pct);
-	else if (isnan(v->mds_pct))
-		snprintf(buf, len,
-			 "no difference detected (MDS here: > %.0f %%; %g %% CI [%.1f, %.1f] %%)",
-			 v->mds_max_pct, lv, v->lo_pct, v->hi_pct);
 	else
 		snprintf(buf, len,
-			 "no difference detected (MDS here: %.0f %%; %g %% CI [%.1f, %.1f] %%)",
+			 "no difference detected (MDS here: %.1f %%; %g %% CI [%.1f, %.1f] %%)",
 			 v->mds_pct, lv, v->lo_pct, v->hi_pct);
+}
+
+int bs_duet_verdict_from_model(const struct bs_dmodel_result *r, struct bs_verdict *v)
+{
+	if (!r || !v || !isfinite(r->v) || !isfinite(r->lo) || !isfinite(r->hi))
+		return BS_EINVAL;
+	memset(v, 0, sizeof(*v));
+	v->level = r->level;
+	v->pct = expm1(r->v) * 100;
+	v->lo_pct = expm1(r->lo) * 100;
+	v->hi_pct = expm1(r->hi) * 100;
+	v->mds_pct = r->mds * 100;
+	v->mds_max_pct = NAN;
+	v->kind = r->lo > 0   ? BS_VERDICT_SLOWER
+		  : r->hi < 0 ? BS_VERDICT_FASTER
+			      : BS_VERDICT_NO_DIFFERENCE;
+	return BS_OK;
+}
+
+void bs_duet_model_err_text(const struct bs_dmres *r, char *buf, size_t len)
+{
+	const struct bs_dmodel_result *m = &r->model;
+
+	switch (r->model_err) {
+	case BS_ECONFOUNDED:
+		snprintf(buf, len,
+			 "A and B never exchanged CPUs, so CPU %d's speed cannot be told from "
+			 "the version (run with --crossover, or with both sides on one CPU)",
+			 m->confounded_cpu);
+		break;
+	case BS_ETOOFEW:
+		snprintf(buf, len,
+			 "%zu run%s with pairs: the run-level interval needs at least %zu",
+			 m->n_runs, m->n_runs == 1 ? "" : "s", m->n_terms + 2);
+		break;
+	case BS_EEMPTY:
+		snprintf(buf, len, "no run with pairs");
+		break;
+	case BS_EZEROVAR:
+		snprintf(buf, len,
+			 "every run gave the same ratio (no spread to build an interval)");
+		break;
+	default:
+		snprintf(buf, len, "%s", bs_stats_strerror(r->model_err));
+	}
 }
 
 static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
@@ -111,63 +152,37 @@ static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
 	}
 	if (r->err)
 		goto out;
-	if (!o->no_mds) {
-		int e = bs_duet_mds(runs, n, &so, BS_DUET_MDS_STEP, BS_DUET_MDS_MAX, &r->mds);
-
-		if (e == BS_ENOMEM) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		r->has_mds = !e;
-	}
-	if (!bs_verdict_from_duet(&r->res, r->has_mds ? &r->mds : NULL, BS_DUET_MDS_MAX, &r->v)) {
-		r->has_verdict = true;
-		bs_duet_verdict_text(&r->v, r->has_mds, r->verdict, sizeof(r->verdict));
-	}
 out:
 	free(runs);
 	return ret;
 }
 
-/* the verdict of method m without the runs r->unexpl flagged (a what-if) */
-static int verdict_without_unexplained(const struct bs_dbench *b, enum bs_dmethod m,
-				       const struct bs_danalysis_opts *o, struct bs_dmres *r)
+/* the run-level model of the method, its verdict, the CPU diagnosis */
+static int model_method(const struct bs_dbench *b, enum bs_dmethod m,
+			const struct bs_danalysis_opts *o, struct bs_dmres *r)
 {
-	struct bs_dunexpl *u = &r->unexpl;
-	struct bs_danalysis_opts o2 = *o;
-	struct bs_dbench fb = *b;
-	struct bs_dmres tmp = {0};
-	struct bs_drun *kept;
-	size_t n = 0;
-	int ret;
+	struct bs_dmodel_opts mo = {.no_cpu = o->no_cpu};
+	struct bs_dmodel_in in;
 
-	if (!u->n_runs)
-		return 0;
-	kept = calloc(b->n_runs[m] + 1, sizeof(*kept));
-	if (!kept)
+	r->lag1 = bs_duet_lag1(b, m, o->drop_warmup_half);
+	if (bs_duet_model_in_build(b, m, r->pairs, r->n_pairs, &in))
 		return -ENOMEM;
-	for (size_t k = 0; k < b->n_runs[m]; k++) {
-		bool flagged = false;
-
-		for (size_t j = 0; j < u->n_runs; j++)
-			flagged |= u->runs[j].run == b->runs[m][k].run;
-		if (!flagged)
-			kept[n++] = b->runs[m][k];
+	r->n_moved = in.n_moved;
+	r->model_err = bs_dmodel_fit(in.runs, in.n_runs, &mo, &r->model);
+	if (r->model_err == BS_ENOMEM) {
+		bs_duet_model_in_free(&in);
+		return -ENOMEM;
 	}
-	fb.runs[m] = kept;
-	fb.n_runs[m] = n;
-	o2.no_mds = true;
-	ret = analyse_method(&fb, m, &o2, &tmp);
-	if (!ret && tmp.has_verdict) {
-		u->has_verdict_without = true;
-		snprintf(u->verdict_without, sizeof(u->verdict_without), "%s", tmp.verdict);
+	if (r->model_err == BS_OK) {
+		bs_duet_cpu_diag(&in, &r->model, &r->cpu);
+		r->has_mds = !o->no_mds;
+		if (!bs_duet_verdict_from_model(&r->model, &r->v)) {
+			r->has_verdict = true;
+			bs_duet_verdict_text(&r->v, r->has_mds, r->verdict, sizeof(r->verdict));
+		}
 	}
-	for (size_t k = 0; tmp.pairs && k < tmp.n_runs; k++)
-		free(tmp.pairs[k]);
-	free(tmp.pairs);
-	free(tmp.n_pairs);
-	free(kept);
-	return ret;
+	bs_duet_model_in_free(&in);
+	return 0;
 }
 
 static double speedup_vs_seq(const struct bs_dbench *b, enum bs_dmethod m)
@@ -229,13 +244,10 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 			if (!b->n_runs[m])
 				continue;
 			ret = analyse_method(b, (enum bs_dmethod)m, &a->opts, &br->m[m]);
+			if (!ret)
+				ret = model_method(b, (enum bs_dmethod)m, &a->opts, &br->m[m]);
 			if (m != BS_DM_SEQ && b->n_runs[BS_DM_SEQ])
 				br->m[m].speedup = speedup_vs_seq(b, (enum bs_dmethod)m);
-			if (!ret && m != BS_DM_SEQ)
-				ret = bs_duet_unexplained(b, (enum bs_dmethod)m, &br->m[m].unexpl);
-			if (!ret && br->m[m].has_verdict)
-				ret = verdict_without_unexplained(b, (enum bs_dmethod)m, &a->opts,
-								  &br->m[m]);
 			if (br->m[m].has_verdict) {
 				const struct bs_verdict *v = &br->m[m].v;
 
@@ -246,7 +258,8 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 				a->any_difference |= v->kind != BS_VERDICT_NO_DIFFERENCE;
 			}
 		}
-		for (int m = BS_DM_ASYNC; m >= 0 && br->primary < 0; m--)
+		/* the headline: interleaved, else async, else sync, else seq */
+		for (int m = BS_DM_ILV; m >= 0 && br->primary < 0; m--)
 			if (br->m[m].present)
 				br->primary = m;
 	}
@@ -270,7 +283,6 @@ void bs_duet_analysis_free(struct bs_duet_analysis *a)
 				free(r->pairs[k]);
 			free(r->pairs);
 			free(r->n_pairs);
-			free(r->unexpl.runs);
 		}
 	free(a->b);
 	free(a);

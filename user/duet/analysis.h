@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * analysis.h - the statistics of a duet model (duet_data.h), per
- * benchmark and per method, through stats/: pairing, CI test and relative CI
- * width, U test, MDS curve, runtime speedup of each duet method versus the
- * sequential runs, and the verdict line. Source: Drozdík 2023 §3-5
- * .
+ * analysis.h - the statistics of a duet model (duet/data.h), per
+ * benchmark and per method, through stats/: pairing (Drozdík 2023 §3),
+ * the verdict from the run-level model (one mean log score ratio per run,
+ * CPU placement terms, t interval; stats_duet_model.h), its A/A-equivalent
+ * MDS, the lag-1 autocorrelation, the diagnosis of one vCPU slower than
+ * another (duet/model.h), runtime speedup of each duet method versus the
+ * sequential runs (Drozdík 2023 §5.2.1), and, for comparison, Drozdík
+ * 2023 §4.3's CI test on run means (BCa) and U test on all iterations.
+ * The U test treats correlated iterations as independent: it is reported,
+ * never used for a verdict.
  */
 #ifndef BENCHSCOPE_DUET_ANALYSIS_H
 #define BENCHSCOPE_DUET_ANALYSIS_H
@@ -17,44 +22,48 @@
 #include "benchscope/stats_desc.h"
 #include "benchscope/stats_verdict.h"
 #include "duet/data.h"
-#include "duet/unexplained.h"
+#include "duet/model.h"
 
 /**
- * Run-means sampling (one mean paired difference per run, the thesis'
- * choice, Drozdík 2023 §4.3) needs this many runs with pairs; with fewer, the
- * analysis uses every pair as one observation (runs merged) and says so.
+ * Drozdík 2023 §4.3's run-means sampling (one mean paired difference per
+ * run) needs this many runs with pairs; with fewer, that comparison CI uses
+ * every pair as one observation (runs merged) and says so. The verdict
+ * never does: it comes from the run-level model.
  */
 #define BS_DUET_RUN_MEANS_MIN 5
-/** MDS search: s = 0, 1, ..., 15 % (Drozdík 2023 §4.4). */
-#define BS_DUET_MDS_STEP 0.01
-#define BS_DUET_MDS_MAX	 0.15
 
 enum bs_dsampling { BS_DS_AUTO = 0, BS_DS_RUN_MEANS = 1, BS_DS_MERGED = 2 };
 
 struct bs_danalysis_opts {
-	double min_overlap;	    /**< async pairing threshold m; 0: 0.4 */
-	size_t n_resamples;	    /**< bootstrap resamples; 0: 9999 */
-	uint64_t seed;		    /**< bootstrap seed */
-	bool no_mds;		    /**< skip the MDS search */
-	enum bs_dsampling sampling; /**< AUTO: run means with >= BS_DUET_RUN_MEANS_MIN runs */
+	double min_overlap; /**< async pairing threshold m; 0: 0.4 */
+	size_t n_resamples; /**< bootstrap resamples; 0: 9999 */
+	uint64_t seed;	    /**< bootstrap seed */
+	bool no_mds;	    /**< print no MDS (the model's costs nothing; kept for the CLI) */
+	enum bs_dsampling sampling; /**< of the comparison CI: AUTO: run means with
+				     *   >= BS_DUET_RUN_MEANS_MIN runs */
 	bool drop_warmup_half;	    /**< drop the first half of each run's iterations */
+	bool no_cpu;		    /**< leave the CPU placement terms out of the model */
 };
 
 /** Result of one method of one benchmark. */
 struct bs_dmres {
 	bool present;		   /**< the benchmark has runs of this method */
 	size_t n_runs;		   /**< ok runs of the method */
-	bool runs_merged;	   /**< sampling used: every pair an observation */
+	bool runs_merged;	   /**< comparison CI: every pair an observation */
 	int err;		   /**< BS_OK, or bs_duet_analyze's error (see bs_stats_strerror) */
-	struct bs_duet_result res; /**< valid when err == BS_OK (means also for ETOOFEW) */
-	bool has_mds;
-	struct bs_mds mds; /**< fractions (0.03 = 3 %), NAN: not detected up to 15 % */
+	struct bs_duet_result res; /**< Drozdík 2023 §4.3's CI and U test, means, overlap
+				    *   time; valid when err == BS_OK (means also for ETOOFEW) */
+	int model_err;		   /**< BS_OK or bs_dmodel_fit's error (BS_ECONFOUNDED...) */
+	struct bs_dmodel_result model; /**< the verdict's statistics (when model_err == BS_OK;
+					*   counts and terms also on its errors) */
+	size_t n_moved;		/**< pairs with a side that changed CPU within its iteration */
+	double lag1;		/**< pooled lag-1 autocorrelation of the scores, NAN unknown */
+	struct bs_dcpudiag cpu; /**< one vCPU slower than the other (two-CPU models) */
+	bool has_mds;		/**< the model's A/A-equivalent MDS is known */
 	bool has_verdict;
-	struct bs_verdict v; /**< pct, lo_pct, hi_pct: B relative to A's mean score, % */
+	struct bs_verdict v; /**< pct, lo_pct, hi_pct: B relative to A, %, from the model */
 	char verdict[200];   /**< "B is X % slower, 95 % CI [lo, hi] %" / "no difference ..." */
 	double speedup;	     /**< runtime speedup vs seq (ratio); NAN for seq or without seq */
-	struct bs_dunexpl unexpl; /**< sync, async: runs with a side difference the guest
-				     did not see (duet_unexplained.h); seq: not checked */
 	/** per run r (n_runs): the pairs used, indexes into the run's sides */
 	struct bs_pair **pairs;
 	size_t *n_pairs;
@@ -79,11 +88,13 @@ struct bs_duet_analysis {
 
 /**
  * bs_duet_analysis_run - analyse every benchmark and method of @d: pairs
- * (seq, sync: j with j; async: overlap_rate > m), bs_duet_analyze on the
- * per-iteration scores, bs_duet_mds (0..15 % in 1 % steps) unless no_mds,
- * bs_runtime_speedup of sync and async versus seq, and the verdict.
- * A method whose tests cannot run (too few runs or pairs, all equal) keeps
- * err and no verdict. Returns 0 or -ENOMEM / -EINVAL (bad options).
+ * (seq, sync, interleaved: j with j; async: overlap_rate > m), the
+ * run-level model (bs_dmodel_fit, CPU placement terms unless no_cpu) and
+ * its verdict and MDS, bs_duet_analyze on the per-iteration scores for
+ * comparison, the lag-1 autocorrelation, the CPU diagnosis, and
+ * bs_runtime_speedup of every duet method versus seq. A method whose model
+ * cannot be fitted (too few runs, confounded placement, all equal) keeps
+ * model_err and no verdict. Returns 0 or -ENOMEM / -EINVAL (bad options).
  */
 int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis_opts *o,
 			 struct bs_duet_analysis **out);
@@ -93,12 +104,26 @@ void bs_duet_analysis_free(struct bs_duet_analysis *a);
 /**
  * bs_duet_verdict_text - the verdict sentence of @v into buf:
  * "B is 10.2 % slower, 95 % CI [8.1, 12.3] %", "B is 3.0 % faster, ...", or
- * "no difference detected (MDS here: 3 %; 95 % CI [-1.0, 2.1] %)"
- * (MDS "> 15 %" when not detected, "not computed" when skipped).
+ * "no difference detected (MDS here: 1.8 %; 95 % CI [-1.0, 2.1] %)"
+ * ("MDS not computed" when has_mds is false).
  */
 void bs_duet_verdict_text(const struct bs_verdict *v, bool has_mds, char *buf, size_t len);
 
+/**
+ * bs_duet_verdict_from_model - the verdict of a fitted model: pct =
+ * (exp(v) - 1) 100, the interval likewise, mds_pct = mds 100, mds_max_pct
+ * NAN; slower when the interval lies above 0, faster below, else no
+ * difference. Returns BS_OK or BS_EINVAL (NULL, not finite).
+ */
+int bs_duet_verdict_from_model(const struct bs_dmodel_result *r, struct bs_verdict *v);
+
 /** Short reason of a method that has no verdict ("too few runs or pairs"...). */
 const char *bs_duet_err_text(int err);
+
+/**
+ * bs_duet_model_err_text - why a method's model gave no verdict, in one
+ * sentence into buf (e.g. the confounded placement and what to do).
+ */
+void bs_duet_model_err_text(const struct bs_dmres *r, char *buf, size_t len);
 
 #endif

@@ -11,7 +11,7 @@
 #include "duet/report.h"
 #include "stop/gbench_runs.h"
 
-static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet"};
+static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet", "interleaved"};
 
 const char *bs_dmethod_duet_type(enum bs_dmethod m)
 {
@@ -20,9 +20,9 @@ const char *bs_dmethod_duet_type(enum bs_dmethod m)
 
 enum bs_duet_type bs_dmethod_type(enum bs_dmethod m)
 {
-	return m == BS_DM_ASYNC	 ? BS_DUET_ASYNC
-	       : m == BS_DM_SYNC ? BS_DUET_SYNC
-				 : BS_DUET_SEQUENTIAL;
+	return m == BS_DM_ASYNC			   ? BS_DUET_ASYNC
+	       : m == BS_DM_SYNC || m == BS_DM_ILV ? BS_DUET_SYNC
+						   : BS_DUET_SEQUENTIAL;
 }
 
 struct bs_duet_run bs_drun_stats(const struct bs_drun *r)

@@ -39,6 +39,60 @@ static json_object *side_obj(const struct bs_dnoise_side *s)
 	return o;
 }
 
+/* the run-level model: the verdict's statistics */
+static json_object *model_obj(const struct bs_dmres *r)
+{
+	const struct bs_dmodel_result *md = &r->model;
+	json_object *o = json_object_new_object(), *terms = json_object_new_array();
+	char why[300];
+
+	bs_duet_model_err_text(r, why, sizeof(why));
+	put(o, "status", json_object_new_string(r->model_err == BS_OK ? "ok" : why));
+	put(o, "runs", json_object_new_int64((int64_t)md->n_runs));
+	put(o, "pairs", json_object_new_int64((int64_t)md->n_pairs));
+	put(o, "pairs_cpu_unknown", json_object_new_int64((int64_t)r->n_moved));
+	for (size_t j = 0; j < md->n_terms; j++) {
+		json_object *t = json_object_new_object();
+
+		put(t, "cpu", json_object_new_int(md->term_cpu[j]));
+		put(t, "ratio", num(exp(md->term_effect[j])));
+		json_object_array_add(terms, t);
+	}
+	put(o, "reference_cpu", md->ref_cpu >= 0 ? json_object_new_int(md->ref_cpu) : NULL);
+	put(o, "cpu_terms", terms);
+	if (r->model_err == BS_OK) {
+		put(o, "df", json_object_new_int64((int64_t)md->df));
+		put(o, "log_ratio", num(md->v));
+		put(o, "se", num(md->se));
+		put(o, "ratio", num(exp(md->v)));
+		put(o, "ratio_lo", num(exp(md->lo)));
+		put(o, "ratio_hi", num(exp(md->hi)));
+		put(o, "rel_ci_width", num(exp(md->hi) - exp(md->lo)));
+		put(o, "p", num(md->p));
+		put(o, "resid_sd", num(md->resid_sd));
+	}
+	put(o, "confounded_cpu",
+	    r->model_err == BS_ECONFOUNDED ? json_object_new_int(md->confounded_cpu) : NULL);
+	return o;
+}
+
+static json_object *cpu_obj(const struct bs_dcpudiag *c)
+{
+	json_object *o;
+
+	if (!c->checked)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "slow_cpu", json_object_new_int(c->slow_cpu));
+	put(o, "fast_cpu", json_object_new_int(c->fast_cpu));
+	put(o, "ratio", num(c->ratio));
+	put(o, "runs_apart", json_object_new_int64((int64_t)c->n_apart));
+	put(o, "runs_slowed", json_object_new_int64((int64_t)c->n_slowed));
+	put(o, "slowed_ratio_min", num(BS_DUET_CPU_SLOW_RATIO));
+	put(o, "median_ratio", num(c->median_ratio));
+	return o;
+}
+
 static json_object *method_obj(const struct bs_dbench *b, const struct bs_dmres *r, int m)
 {
 	json_object *o = json_object_new_object(), *runs = json_object_new_array();
@@ -70,17 +124,10 @@ static json_object *method_obj(const struct bs_dbench *b, const struct bs_dmres 
 		put(o, "u_test", u);
 	}
 	put(o, "rel_overlap_time", m == BS_DM_ASYNC ? num(r->res.rel_overlap_time) : NULL);
-	if (r->has_mds) {
-		json_object *md = json_object_new_object();
-
-		put(md, "ci", num(r->mds.mds_ci));
-		put(md, "u", num(r->mds.mds_u));
-		put(md, "max", num(BS_DUET_MDS_MAX));
-		put(md, "step", num(BS_DUET_MDS_STEP));
-		put(o, "mds", md);
-	} else {
-		put(o, "mds", NULL);
-	}
+	put(o, "model", model_obj(r));
+	put(o, "mds", r->has_mds ? num(r->model.mds) : NULL);
+	put(o, "lag1_autocorr", num(r->lag1));
+	put(o, "cpu_diagnosis", cpu_obj(&r->cpu));
 	if (r->has_verdict) {
 		json_object *v = json_object_new_object();
 		static const char *const kinds[] = {"no_difference", "slower", "faster"};
@@ -97,33 +144,6 @@ static json_object *method_obj(const struct bs_dbench *b, const struct bs_dmres 
 		put(o, "verdict", NULL);
 	}
 	put(o, "speedup_vs_seq", num(r->speedup));
-	if (m != BS_DM_SEQ && r->unexpl.n_checked) {
-		json_object *ux = json_object_new_object(), *ur = json_object_new_array();
-
-		put(ux, "runs_checked", json_object_new_int64((int64_t)r->unexpl.n_checked));
-		put(ux, "median_pct", num(r->unexpl.median_pct));
-		put(ux, "lo_pct", num(r->unexpl.lo_pct));
-		put(ux, "hi_pct", num(r->unexpl.hi_pct));
-		for (size_t k = 0; k < r->unexpl.n_runs; k++) {
-			const struct bs_dunexpl_run *x = &r->unexpl.runs[k];
-			json_object *e = json_object_new_object();
-
-			put(e, "run", json_object_new_int(x->run));
-			put(e, "index", json_object_new_int(x->index));
-			put(e, "diff_pct", num(x->diff_pct));
-			put(e, "explained_pct", num(x->explained_pct));
-			put(e, "unexplained_pct", num(x->unexplained_pct));
-			json_object_array_add(ur, e);
-		}
-		put(ux, "runs", ur);
-		put(ux, "verdict_without",
-		    r->unexpl.has_verdict_without
-			? json_object_new_string(r->unexpl.verdict_without)
-			: NULL);
-		put(o, "unexplained", ux);
-	} else {
-		put(o, "unexplained", NULL);
-	}
 	for (size_t k = 0; k < r->n_runs; k++) {
 		const struct bs_drun *dr = &b->runs[m][k];
 		json_object *x = json_object_new_object();

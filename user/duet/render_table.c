@@ -81,32 +81,83 @@ static char *score_fmt(double v, bool per_inv, char *buf, size_t len)
 	return buf;
 }
 
-static char *mds_fmt(const struct bs_dmres *r, double v, char *buf, size_t len)
+static char *mds_fmt(const struct bs_dmres *r, char *buf, size_t len)
 {
-	if (!r->has_mds)
+	if (!r->has_mds || r->model_err)
 		snprintf(buf, len, "-");
-	else if (isnan(v))
-		snprintf(buf, len, "> %.0f %%", BS_DUET_MDS_MAX * 100);
 	else
-		snprintf(buf, len, "%.0f %%", v * 100);
+		snprintf(buf, len, "%.2f %%", r->model.mds * 100);
 	return buf;
+}
+
+/* the model's CPU terms, e.g. "cpu1 1.62x", or why there is none */
+static char *terms_fmt(const struct bs_dmres *r, char *buf, size_t len)
+{
+	const struct bs_dmodel_result *m = &r->model;
+	size_t off = 0;
+
+	if (r->model_err == BS_ECONFOUNDED)
+		return snprintf(buf, len, "confounded"), buf;
+	if (!m->n_terms)
+		return snprintf(buf, len, "-"), buf;
+	buf[0] = 0;
+	for (size_t j = 0; j < m->n_terms && off < len; j++)
+		off += (size_t)snprintf(buf + off, len - off, "%scpu%d %.2fx", j ? ", " : "",
+					m->term_cpu[j], exp(m->term_effect[j]));
+	return buf;
+}
+
+/* one vCPU slower than the other, from the model's CPU term, with what the
+ * guest accounted over the same runs */
+static void cpu_line(FILE *f, const struct bs_duet_ctx *c, int m, const struct bs_dmres *r, bool md)
+{
+	const struct bs_dcpudiag *d = &r->cpu;
+	uint64_t busy = 0, lost = 0, steal = 0;
+
+	if (!d->checked)
+		return;
+	for (int s = 0; s < 2 && c->n; s++) {
+		busy += c->n->method[m][s].busy_ns;
+		lost += c->n->method[m][s].lost_ns;
+		steal += c->n->method[m][s].steal_ns;
+	}
+	if (d->ratio < BS_DUET_CPU_SLOW_RATIO && !d->n_slowed) {
+		fprintf(f,
+			md ? "- CPUs (%s): CPU %d vs CPU %d %.2fx (no hidden host contention)\n"
+			   : "  CPUs (%s): CPU %d vs CPU %d %.2fx (no hidden host contention)\n",
+			bs_dmethod_name(m), d->slow_cpu, d->fast_cpu, d->ratio);
+		return;
+	}
+	fprintf(f,
+		md ? "- hidden host contention (%s): vCPU %d ran %.2fx slower than vCPU %d "
+		     "(median %.2fx over the %zu runs with the sides apart; >= %.1fx in %zu of "
+		     "them); the guest accounted %.1f %% steal and %.1f %% lost time, so the "
+		     "host slowed that vCPU. The verdict's CPU term removes it.\n"
+		   : "  hidden host contention (%s): vCPU %d ran %.2fx slower than vCPU %d "
+		     "(median %.2fx over the %zu runs with the sides apart; >= %.1fx in %zu of "
+		     "them); the guest accounted %.1f %% steal and %.1f %% lost time, so the "
+		     "host slowed that vCPU. The verdict's CPU term removes it.\n",
+		bs_dmethod_name(m), d->slow_cpu, d->ratio, d->fast_cpu, d->median_ratio, d->n_apart,
+		BS_DUET_CPU_SLOW_RATIO, d->n_slowed,
+		busy ? 100.0 * (double)steal / (double)busy : 0,
+		busy ? 100.0 * (double)lost / (double)busy : 0);
 }
 
 static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_dbres *br, bool md)
 {
-	struct tab t = {.ncol = 14};
+	struct tab t = {.ncol = 13};
 	const struct bs_dbench *b = br->bench;
 	char h[600];
 
 	snprintf(h, sizeof(h), "Benchmark %s (score: %s)", b->name,
 		 b->per_invocation ? "time per invocation" : "iteration duration");
 	heading(f, md, h);
-	tab_add(&t, "method", "runs", "pairs", "sampling", "mean A", "mean B", "B vs A", "95 % CI",
-		"rel CI width", "U p", "MDS CI", "MDS U", "speedup", "overlap");
+	tab_add(&t, "method", "runs", "pairs", "mean A", "mean B", "B vs A", "95 % CI",
+		"rel CI width", "MDS", "lag-1 r", "CPU term", "speedup", "overlap");
 	for (int m = 0; m < BS_DM_N; m++) {
 		const struct bs_dmres *r = &br->m[m];
-		char runs[24], pairs[24], ma[48], mb[48], d[32], ci[48], w[24], p[24], mc[24],
-		    mu[24], sp[24], ov[24];
+		char runs[24], pairs[24], ma[48], mb[48], d[32], ci[48], w[24], mc[24], r1[24],
+		    ct[96], sp[24], ov[24];
 
 		if (!r->present)
 			continue;
@@ -114,7 +165,7 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 		snprintf(pairs, sizeof(pairs), "%zu", r->res.n_pairs);
 		if (r->err && r->err != BS_ETOOFEW && r->err != BS_EZEROVAR && r->err != BS_ETIED) {
 			tab_add(&t, bs_dmethod_name(m), runs, "-", "-", "-", "-", "-", "-", "-",
-				"-", "-", "-", "-", "-");
+				"-", "-", "-", "-");
 			continue;
 		}
 		score_fmt(r->res.mean_a, b->per_invocation, ma, sizeof(ma));
@@ -122,7 +173,7 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 		if (r->has_verdict) {
 			snprintf(d, sizeof(d), "%+.2f %%", r->v.pct);
 			snprintf(ci, sizeof(ci), "[%.2f, %.2f] %%", r->v.lo_pct, r->v.hi_pct);
-			pctf(r->res.rel_ci_width, w, sizeof(w));
+			pctf(exp(r->model.hi) - exp(r->model.lo), w, sizeof(w));
 		} else {
 			snprintf(d, sizeof(d), "%+.2f %%",
 				 r->res.mean_a > 0 ? (r->res.mean_b / r->res.mean_a - 1) * 100
@@ -130,10 +181,10 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 			snprintf(ci, sizeof(ci), "-");
 			snprintf(w, sizeof(w), "-");
 		}
-		if (r->err == BS_OK)
-			snprintf(p, sizeof(p), "%.3g", r->res.u.p);
+		if (isnan(r->lag1))
+			snprintf(r1, sizeof(r1), "-");
 		else
-			snprintf(p, sizeof(p), "-");
+			snprintf(r1, sizeof(r1), "%.2f", r->lag1);
 		if (isnan(r->speedup))
 			snprintf(sp, sizeof(sp), "-");
 		else
@@ -142,10 +193,8 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 			pctf(r->res.rel_overlap_time, ov, sizeof(ov));
 		else
 			snprintf(ov, sizeof(ov), "-");
-		tab_add(&t, bs_dmethod_name(m), runs, pairs,
-			r->runs_merged ? "merged" : "run means", ma, mb, d, ci, w, p,
-			mds_fmt(r, r->mds.mds_ci, mc, sizeof(mc)),
-			mds_fmt(r, r->mds.mds_u, mu, sizeof(mu)), sp, ov);
+		tab_add(&t, bs_dmethod_name(m), runs, pairs, ma, mb, d, ci, w,
+			mds_fmt(r, mc, sizeof(mc)), r1, terms_fmt(r, ct, sizeof(ct)), sp, ov);
 	}
 	tab_print(f, &t, md, "  ");
 	if (md)
@@ -156,34 +205,22 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 
 		if (!r->present)
 			continue;
-		if (r->has_verdict)
+		if (r->has_verdict) {
 			fprintf(f, md ? "- **%s** (%s): %s\n" : "  %s (%s): %s\n", tag,
 				bs_dmethod_name(m), r->verdict);
-		else
-			fprintf(f,
-				md ? "- **%s** (%s): not analysed: %s\n"
-				   : "  %s (%s): not analysed: %s\n",
-				tag, bs_dmethod_name(m), bs_duet_err_text(r->err));
-	}
-	for (int m = BS_DM_N - 1; m >= 0; m--) {
-		const struct bs_dunexpl *u = &br->m[m].unexpl;
+		} else {
+			char why[300];
 
-		if (!br->m[m].present || !u->n_runs)
-			continue;
-		fprintf(f,
-			md ? "- unexplained (%s): %zu of %zu runs had one side slower with no "
-			     "interference the guest saw (the host slowed one vCPU):"
-			   : "  unexplained (%s): %zu of %zu runs had one side slower with no "
-			     "interference the guest saw (the host slowed one vCPU):",
-			bs_dmethod_name(m), u->n_runs, u->n_checked);
-		for (size_t k = 0; k < u->n_runs && k < 5; k++)
-			fprintf(f, "%s run %d B %+.1f %%", k ? "," : "", u->runs[k].run,
-				u->runs[k].diff_pct);
-		fputs(u->n_runs > 5 ? ", ...\n" : "\n", f);
-		if (u->has_verdict_without)
-			fprintf(f, md ? "- without them (%s): %s\n" : "  without them (%s): %s\n",
-				bs_dmethod_name(m), u->verdict_without);
+			bs_duet_model_err_text(r, why, sizeof(why));
+			fprintf(f,
+				md ? "- **%s** (%s): no verdict: %s\n"
+				   : "  %s (%s): no verdict: %s\n",
+				tag, bs_dmethod_name(m), why);
+		}
 	}
+	for (int m = BS_DM_N - 1; m >= 0; m--)
+		if (br->m[m].present)
+			cpu_line(f, c, m, &br->m[m], md);
 	if (c->d->aa && br->primary >= 0 && br->m[br->primary].has_verdict &&
 	    br->m[br->primary].v.kind != BS_VERDICT_NO_DIFFERENCE)
 		fprintf(f, md ? "- A/A test: this difference is a false alarm of the setup\n"
@@ -276,6 +313,7 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 	const struct bs_duet_data *d = c->d;
 	const struct bs_duet_analysis *a = c->a;
 	size_t per[BS_DM_N] = {0};
+	char ilv[48] = "";
 
 	for (size_t b = 0; b < d->n_benches; b++)
 		for (int m = 0; m < BS_DM_N; m++)
@@ -307,10 +345,12 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 	}
 	if (md && d->aa)
 		fprintf(f, "- A/A test: A and B are the same command\n");
+	if (per[BS_DM_ILV])
+		snprintf(ilv, sizeof(ilv), ", interleaved %zu", per[BS_DM_ILV]);
 	fprintf(f,
-		md ? "- runs: %zu of %zu used (seq %zu, sync %zu, async %zu); %zu failed\n"
-		   : "  runs        %zu of %zu used (seq %zu, sync %zu, async %zu); %zu failed\n",
-		d->runs_ok, d->runs_total, per[BS_DM_SEQ], per[BS_DM_SYNC], per[BS_DM_ASYNC],
+		md ? "- runs: %zu of %zu used (seq %zu, sync %zu, async %zu%s); %zu failed\n"
+		   : "  runs        %zu of %zu used (seq %zu, sync %zu, async %zu%s); %zu failed\n",
+		d->runs_ok, d->runs_total, per[BS_DM_SEQ], per[BS_DM_SYNC], per[BS_DM_ASYNC], ilv,
 		d->n_failed);
 	fprintf(
 	    f,

@@ -13,7 +13,7 @@
 #include "trace/context.h"
 #include "util/json.h"
 
-static const char *const method_names[BS_DM_N] = {"seq", "sync", "async"};
+static const char *const method_names[BS_DM_N] = {"seq", "sync", "async", "interleaved"};
 
 const char *bs_dmethod_name(enum bs_dmethod m)
 {
@@ -26,9 +26,10 @@ int bs_dmethod_parse(const char *s)
 		const char *name;
 		enum bs_dmethod m;
 	} tab[] = {
-	    {"seq", BS_DM_SEQ},	    {"seqn", BS_DM_SEQ},      {"sequential", BS_DM_SEQ},
-	    {"sync", BS_DM_SYNC},   {"syncduet", BS_DM_SYNC}, {"sduet", BS_DM_SYNC},
-	    {"async", BS_DM_ASYNC}, {"duet", BS_DM_ASYNC},    {"aduet", BS_DM_ASYNC},
+	    {"seq", BS_DM_SEQ},		{"seqn", BS_DM_SEQ},	  {"sequential", BS_DM_SEQ},
+	    {"sync", BS_DM_SYNC},	{"syncduet", BS_DM_SYNC}, {"sduet", BS_DM_SYNC},
+	    {"async", BS_DM_ASYNC},	{"duet", BS_DM_ASYNC},	  {"aduet", BS_DM_ASYNC},
+	    {"interleaved", BS_DM_ILV},
 	};
 
 	for (size_t i = 0; s && i < sizeof(tab) / sizeof(tab[0]); i++)
@@ -213,7 +214,7 @@ static int decode_run(json_object *ev, size_t idx, struct bs_duet_run_event *r, 
 	if ((ret = get_str(&w, ev, "method", true, &m)))
 		return ret;
 	if (bs_dmethod_parse(m) < 0)
-		return bad(&w, "method", "is \"%s\", not async, sync or seq", m);
+		return bad(&w, "method", "is \"%s\", not async, sync, seq or interleaved", m);
 	r->method = (enum bs_dmethod)bs_dmethod_parse(m);
 	if ((ret = get_int(&w, ev, "index", false, INT_MIN, INT_MAX, &r->has_index, &v)))
 		return ret;
@@ -229,8 +230,11 @@ static int decode_run(json_object *ev, size_t idx, struct bs_duet_run_event *r, 
 	    (ret = get_bool(&w, ev, "ok", true, NULL, &r->ok)) ||
 	    (ret = get_str(&w, ev, "reason", false, &r->reason)) ||
 	    (ret = get_str(&w, ev, "benchmark", false, &r->benchmark)) ||
+	    (ret = get_bool(&w, ev, "crossover", false, NULL, &r->crossover)) ||
+	    (ret = get_int(&w, ev, "cpu_swaps", false, 0, INT_MAX, NULL, &v)) ||
 	    (ret = get_object(&w, ev, "sides", true, &sides)))
 		return ret;
+	r->cpu_swaps = (int)v;
 	for (int s = 0; s < 2; s++) {
 		json_object *x;
 

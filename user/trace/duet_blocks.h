@@ -18,12 +18,13 @@
 #include "trace/dataset.h"
 
 /** Methods, in the analysis' order (also the index of per-method arrays). */
-enum bs_dmethod { BS_DM_SEQ = 0, BS_DM_SYNC = 1, BS_DM_ASYNC = 2, BS_DM_N = 3 };
+enum bs_dmethod { BS_DM_SEQ = 0, BS_DM_SYNC = 1, BS_DM_ASYNC = 2, BS_DM_ILV = 3, BS_DM_N = 4 };
 
-/** "seq", "sync", "async" (the trace's `method` values); "?" when out of range. */
+/** "seq", "sync", "async", "interleaved" (the trace's `method` values); "?"
+ * when out of range. */
 const char *bs_dmethod_name(enum bs_dmethod m);
 /** Method from "seq"/"seqn"/"sequential", "sync"/"syncduet"/"sduet",
- * "async"/"duet"/"aduet"; -1 when unknown (or @s NULL). */
+ * "async"/"duet"/"aduet", "interleaved"; -1 when unknown (or @s NULL). */
 int bs_dmethod_parse(const char *s);
 
 /** bs_dataset_is_duet - the trace's CONTEXT says "mode": "duet". */
@@ -69,6 +70,10 @@ struct bs_duet_run_event {
 	bool ok;		  /**< ok (required boolean) */
 	const char *reason;	  /**< reason (string) of a failed run, or NULL */
 	const char *benchmark;	  /**< benchmark (string, imports: the run's benchmark), or NULL */
+	bool crossover;		  /**< crossover (boolean): the run started with A and B's
+				   *   CPUs exchanged; false when absent */
+	int cpu_swaps;		  /**< cpu_swaps (integer >= 0): CPU exchanges within the
+				   *   run (--swap-every); 0 when absent */
 	struct bs_duet_run_side side[2]; /**< sides (required object): [0] = A, [1] = B */
 };
 

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* model.c - a method's runs as the run-level model's observations, lag-1
+ * autocorrelation and the CPU diagnosis (duet/model.h). */
+#include "duet/model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchscope/stats_boot.h"
+#include "benchscope/stats_desc.h"
+
+/* the CPU of an iteration, or -1 when it moved (or the record is absent) */
+static int iter_cpu(const struct bs_iter_rec *r)
+{
+	return r && r->cpu_begin == r->cpu_end && r->cpu_begin < BS_DMODEL_MAX_CPU
+		   ? (int)r->cpu_begin
+		   : -1;
+}
+
+/* add one iteration of side s on cpu to the run's shares sh[0..*n) */
+static void share_add(struct bs_dmodel_share *sh, size_t *n, int cpu, int s, double w)
+{
+	size_t i;
+
+	for (i = 0; i < *n && sh[i].cpu != cpu; i++)
+		;
+	if (i == *n)
+		sh[(*n)++] = (struct bs_dmodel_share){.cpu = cpu};
+	if (s)
+		sh[i].b += w;
+	else
+		sh[i].a += w;
+}
+
+/* run r's observation: ratio of the means of the paired iterations */
+static void run_obs(const struct bs_drun *run, const struct bs_pair *pairs, size_t np,
+		    struct bs_dmodel_run *out, struct bs_dmodel_share *sh, size_t *n_moved)
+{
+	const struct bs_dside *sd[2] = {&run->side[0], &run->side[1]};
+	bool *used[2];
+	double sum[2] = {0, 0};
+	size_t cnt[2] = {0, 0}, nsh = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->share = sh;
+	used[0] = calloc(sd[0]->n + 1, 1);
+	used[1] = calloc(sd[1]->n + 1, 1);
+	if (!used[0] || !used[1])
+		goto out;
+	for (size_t p = 0; p < np; p++) {
+		size_t idx[2] = {pairs[p].a, pairs[p].b};
+
+		for (int s = 0; s < 2; s++)
+			if (idx[s] < sd[s]->n && !used[s][idx[s]] && sd[s]->score[idx[s]] > 0) {
+				used[s][idx[s]] = true;
+				sum[s] += sd[s]->score[idx[s]];
+				cnt[s]++;
+			}
+	}
+	if (!cnt[0] || !cnt[1])
+		goto out;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sd[s]->n; i++) {
+			int cpu;
+
+			if (!used[s][i])
+				continue;
+			cpu = iter_cpu(sd[s]->rec ? sd[s]->rec[i] : NULL);
+			if (cpu < 0)
+				(*n_moved)++;
+			else
+				share_add(sh, &nsh, cpu, s, 1.0 / (double)cnt[s]);
+		}
+	out->y = log((sum[1] / (double)cnt[1]) / (sum[0] / (double)cnt[0]));
+	out->n = np;
+	out->n_share = nsh;
+out:
+	free(used[0]);
+	free(used[1]);
+}
+
+int bs_duet_model_in_build(const struct bs_dbench *b, enum bs_dmethod m,
+			   struct bs_pair *const *pairs, const size_t *n_pairs,
+			   struct bs_dmodel_in *out)
+{
+	size_t n = b->n_runs[m], total = 0, off = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t r = 0; r < n; r++)
+		total += b->runs[m][r].side[0].n + b->runs[m][r].side[1].n;
+	out->runs = calloc(n + 1, sizeof(*out->runs));
+	out->share = calloc(total + 1, sizeof(*out->share));
+	if (!out->runs || !out->share) {
+		bs_duet_model_in_free(out);
+		return -ENOMEM;
+	}
+	out->n_runs = n;
+	for (size_t r = 0; r < n; r++) {
+		const struct bs_drun *run = &b->runs[m][r];
+
+		run_obs(run, pairs[r], n_pairs[r], &out->runs[r], out->share + off, &out->n_moved);
+		off += run->side[0].n + run->side[1].n;
+	}
+	return 0;
+}
+
+void bs_duet_model_in_free(struct bs_dmodel_in *in)
+{
+	free(in->runs);
+	free(in->share);
+	memset(in, 0, sizeof(*in));
+}
+
+double bs_duet_lag1(const struct bs_dbench *b, enum bs_dmethod m, bool drop_warmup_half)
+{
+	size_t n = b->n_runs[m], k = 0;
+	const double **x = calloc(2 * n + 1, sizeof(*x));
+	size_t *len = calloc(2 * n + 1, sizeof(*len));
+	double r1 = NAN;
+
+	if (x && len) {
+		for (size_t r = 0; r < n; r++)
+			for (int s = 0; s < 2; s++) {
+				const struct bs_dside *sd = &b->runs[m][r].side[s];
+				size_t skip = drop_warmup_half ? sd->n / 2 : 0;
+
+				x[k] = sd->score + skip;
+				len[k++] = sd->n - skip;
+			}
+		if (bs_lag1_autocorr_pooled(x, len, k, &r1))
+			r1 = NAN;
+	}
+	free(x);
+	free(len);
+	return r1;
+}
+
+void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_result *r,
+		      struct bs_dcpudiag *out)
+{
+	double *ratios;
+	bool term_slow;
+
+	memset(out, 0, sizeof(*out));
+	if (r->n_terms != 1)
+		return;
+	ratios = calloc(in->n_runs + 1, sizeof(*ratios));
+	if (!ratios)
+		return;
+	term_slow = r->term_effect[0] > 0;
+	out->checked = true;
+	out->slow_cpu = term_slow ? r->term_cpu[0] : r->ref_cpu;
+	out->fast_cpu = term_slow ? r->ref_cpu : r->term_cpu[0];
+	out->ratio = exp(fabs(r->term_effect[0]));
+	for (size_t k = 0; k < in->n_runs; k++) {
+		double q;
+
+		if (!in->runs[k].n)
+			continue;
+		q = bs_dmodel_run_cpu_ratio(r, in->runs[k].y,
+					    bs_dmodel_run_x(&in->runs[k], r->term_cpu[0]));
+		if (isnan(q))
+			continue;
+		q = term_slow ? q : 1 / q;
+		ratios[out->n_apart++] = q;
+		out->n_slowed += q >= BS_DUET_CPU_SLOW_RATIO || q <= 1 / BS_DUET_CPU_SLOW_RATIO;
+	}
+	if (out->n_apart && bs_quantile(ratios, out->n_apart, 0.5, &out->median_ratio))
+		out->median_ratio = NAN;
+	free(ratios);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - one method's runs as the observations of the run-level duet
+ * model (benchscope/stats_duet_model.h): per run, y = ln(mean score of B /
+ * mean score of A) over the iterations that are in at least one pair (each
+ * counted once), and the share of each side's iterations on each CPU (an
+ * iteration's CPU is its cpu_begin when it equals its cpu_end; unknown, in
+ * no share, when the side changed CPU within it). A ratio of means, not a
+ * mean of pair ratios: async pairs form by overlap, and when one CPU is
+ * slower, which iterations overlap depends on their durations, which would
+ * bias a mean over pairs; the pooled lag-1 autocorrelation of the scores;
+ * and the diagnosis of hidden host contention that the placement terms
+ * measure: one vCPU slower than another while the guest accounted nothing.
+ * Sources: Jones & Kenward 2014 §2 (crossover), Kalibera & Jones 2013 §4
+ * (the run as the unit), Box & Jenkins 1976 §2.1.4 (lag-1).
+ */
+#ifndef BENCHSCOPE_DUET_MODEL_H
+#define BENCHSCOPE_DUET_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "benchscope/stats_duet.h"
+#include "benchscope/stats_duet_model.h"
+#include "duet/data.h"
+
+/**
+ * A run counts as "slowed" when the CPU ratio it shows is at least this
+ * (one CPU 20 % slower than the other; the run-to-run spread of a ratio on
+ * an undisturbed 2-vCPU VM stays within a few %).
+ */
+#define BS_DUET_CPU_SLOW_RATIO 1.2
+
+/** The model's input for one method: runs[r] is run r's observation. */
+struct bs_dmodel_in {
+	struct bs_dmodel_run *runs;    /**< n_runs (the method's ok runs, in order) */
+	struct bs_dmodel_share *share; /**< the runs' shares, run after run */
+	size_t n_runs;
+	size_t n_moved; /**< paired iterations whose side changed CPU within them */
+};
+
+/**
+ * bs_duet_model_in_build - the observations of method @m of benchmark @b,
+ * from the pairs already formed: pairs[r][0..n_pairs[r]-1] index run r's
+ * sides (warmup dropped by the caller). A run whose paired scores do not
+ * give two positive means is left out (n = 0). Returns 0 or -ENOMEM; free
+ * with bs_duet_model_in_free.
+ */
+int bs_duet_model_in_build(const struct bs_dbench *b, enum bs_dmethod m,
+			   struct bs_pair *const *pairs, const size_t *n_pairs,
+			   struct bs_dmodel_in *out);
+
+void bs_duet_model_in_free(struct bs_dmodel_in *in);
+
+/**
+ * bs_duet_lag1 - the pooled lag-1 autocorrelation (bs_lag1_autocorr_pooled)
+ * of the scores of method @m's runs, A's and B's series apart, from index
+ * @skip[side] of each run (the analysed iterations). NAN when it cannot be
+ * computed (too few iterations, constant scores) or on allocation failure.
+ */
+double bs_duet_lag1(const struct bs_dbench *b, enum bs_dmethod m, bool drop_warmup_half);
+
+/** Hidden host contention seen through a two-CPU placement term. */
+struct bs_dcpudiag {
+	bool checked;	     /**< a model with one placement term was fitted */
+	int slow_cpu;	     /**< the CPU the term finds slower */
+	int fast_cpu;	     /**< the other */
+	double ratio;	     /**< the term: score on slow_cpu / on fast_cpu, >= 1 */
+	size_t n_apart;	     /**< runs whose sides were mostly apart (|x| >= 0.5) */
+	size_t n_slowed;     /**< of them, runs showing a ratio >= BS_DUET_CPU_SLOW_RATIO */
+	double median_ratio; /**< median over the n_apart runs of their ratio (slow / fast) */
+};
+
+/**
+ * bs_duet_cpu_diag - the diagnosis from a fitted model @r of @in: per run
+ * whose sides were apart, the speed ratio of the two CPUs once the version
+ * term is removed (bs_dmodel_run_cpu_ratio). out->checked is false unless
+ * the model has exactly one placement term.
+ */
+void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_result *r,
+		      struct bs_dcpudiag *out);
+
+#endif
