@@ -15,7 +15,8 @@ USER_TESTS := $(patsubst tests/user/%.c,$(BUILD)/tests/user/%,$(wildcard tests/u
 ASAN_TESTS := $(patsubst $(BUILD)/tests/%,$(ASAN)/tests/%,$(STATS_TESTS) $(USER_TESTS))
 PROGS_C := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
 PROGS_CC := $(patsubst tests/progs/%.cc,$(BUILD)/progs/%,$(wildcard tests/progs/*.cc)) \
-	$(BUILD)/progs/gbench_example_b
+	$(BUILD)/progs/gbench_example_b \
+	$(BUILD)/progs/gbench_example_b3
 PROGS := $(PROGS_C) $(PROGS_CC)
 
 examples: $(PROGS)
@@ -66,6 +67,13 @@ $(BUILD)/progs/gbench_example_b: tests/progs/gbench_example.cc
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=10 -o $@ $< -lbenchmark -lpthread
+
+# version B3: about 3 % more work per invocation (every 33rd repeated), the
+# slowdown bench/duet-bench must detect
+$(BUILD)/progs/gbench_example_b3: tests/progs/gbench_example.cc
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=3 -o $@ $< -lbenchmark -lpthread
 
 unit-test: $(STATS_TESTS) $(USER_TESTS)
 sanitize: $(ASAN_TESTS) $(ASAN)/benchscope
