@@ -358,13 +358,15 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 		 "overlap_rate > %g%s\n"
 	       : "  pairing     seq, sync, interleaved: iteration j with j; async: overlap_rate > "
 		 "%g%s\n",
-	    a->opts.min_overlap, a->opts.drop_warmup_half ? "; first half of each run dropped" : "");
-	fprintf(f,
-		md ? "- verdict: one ratio of mean paired scores per run, a version term and %s, "
-		     "Student t interval; MDS: the A/A-equivalent\n"
-		   : "  verdict     one ratio of mean paired scores per run, a version term and %s, "
-		     "Student t interval; MDS: the A/A-equivalent\n",
-		a->opts.no_cpu ? "no CPU terms" : "a term per CPU the sides ran on");
+	    a->opts.min_overlap,
+	    a->opts.drop_warmup_half ? "; first half of each run dropped" : "");
+	fprintf(
+	    f,
+	    md ? "- verdict: one ratio of mean paired scores per run, a version term and %s, "
+		 "Student t interval; MDS: the A/A-equivalent\n"
+	       : "  verdict     one ratio of mean paired scores per run, a version term and %s, "
+		 "Student t interval; MDS: the A/A-equivalent\n",
+	    a->opts.no_cpu ? "no CPU terms" : "a term per CPU the sides ran on");
 	if (d->n_calibration)
 		fprintf(f,
 			md ? "- %zu Google Benchmark calibration runs excluded\n"
