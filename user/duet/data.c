@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "duet/report.h"
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 #include "util/json.h"
 
 static const char *const method_names[BS_DM_N] = {"seq", "sync", "async"};

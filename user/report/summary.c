@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 #include "util/json.h"
 #include "util/units.h"
 

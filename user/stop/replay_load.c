@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 #include "report/summary.h"
 #include "util/json.h"
 
