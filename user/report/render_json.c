@@ -121,21 +121,21 @@ static json_object *stoppage_json(const struct bs_dataset *ds, const struct bs_r
 	add(o, "wall_ns", ju(t->wall_ns));
 	add(o, "compute_share", jd(t->compute_share));
 	for (size_t i = 0; i < t->n_forks; i++) {
-		const struct bs_stop_fork_info *f = &t->forks[i];
+		const struct bs_fork_event *f = &t->forks[i];
 		json_object *fo = json_object_new_object();
 
 		add(fo, "fork", ju(f->fork));
 		add(fo, "pid", ju(f->pid));
 		add(fo, "start_ns", ju(f->start_ns));
 		add(fo, "end_ns", ju(f->end_ns));
-		add(fo, "warmup_iterations", ju(f->warmup));
-		add(fo, "measurement_iterations", ju(f->measure));
+		add(fo, "warmup_iterations", ju(f->warmup_iterations));
+		add(fo, "measurement_iterations", ju(f->measurement_iterations));
 		add(fo, "warmup_stable", json_object_new_boolean(f->warmup_stable));
 		add(fo, "short", json_object_new_boolean(f->is_short));
 		add(fo, "ended_by", json_object_new_string(f->ended_by));
 		add(fo, "killed", json_object_new_boolean(f->killed));
-		add(fo, "calibration_runs", ju(f->calibration));
-		add(fo, "after_stop_iterations", ju(f->after_stop));
+		add(fo, "calibration_runs", ju(f->calibration_runs));
+		add(fo, "after_stop_iterations", ju(f->after_stop_iterations));
 		json_object_array_add(forks, fo);
 	}
 	add(o, "forks", forks);

@@ -367,19 +367,19 @@ static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 	bs_doc_table(doc, title,
 		     "fork\t>pid\t>warmup\twarmup stable\t>measurement\tshort\tended by\t>time");
 	for (size_t i = 0; i < t->n_forks; i++) {
-		const struct bs_stop_fork_info *f = &t->forks[i];
+		const struct bs_fork_event *f = &t->forks[i];
 		char cells[8][32];
 		const char *cp[8];
 
-		snprintf(cells[0], 32, "%zu", f->fork);
-		snprintf(cells[1], 32, "%u", f->pid);
-		snprintf(cells[2], 32, "%zu", f->warmup);
+		snprintf(cells[0], 32, "%" PRIu64, f->fork);
+		snprintf(cells[1], 32, "%" PRIu64, f->pid);
+		snprintf(cells[2], 32, "%" PRIu64, f->warmup_iterations);
 		snprintf(cells[3], 32, "%s",
 			 none		    ? "n/a"
 			 : f->warmup_stable ? "yes"
 			 : f->is_short	    ? "no (short)"
 					    : "no (wi_max)");
-		snprintf(cells[4], 32, "%zu", f->measure);
+		snprintf(cells[4], 32, "%" PRIu64, f->measurement_iterations);
 		snprintf(cells[5], 32, "%s", f->is_short ? "yes" : "no");
 		snprintf(cells[6], 32, "%s%s", f->ended_by, f->killed ? " (SIGKILL)" : "");
 		bs_fmt_ns(f->end_ns >= f->start_ns ? (double)(f->end_ns - f->start_ns) : NAN,

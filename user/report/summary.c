@@ -3,6 +3,7 @@
 #include "report/summary.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -365,32 +366,16 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 		if (ev->decisions[i].fork_checkpoint)
 			t->forks_stable = ev->decisions[i].stop;
 	}
-	t->forks = calloc(ev->n_forks ? ev->n_forks : 1, sizeof(*t->forks));
-	if (!t->forks)
-		return -ENOMEM;
-	for (size_t i = 0; i < ev->n_forks; i++) {
-		const struct bs_fork_event *k = &ev->forks[i];
-		struct bs_stop_fork_info *f = &t->forks[t->n_forks];
+	t->forks = ev->forks;
+	t->n_forks = ev->n_forks;
+	for (size_t i = 0; i < t->n_forks; i++) {
+		const struct bs_fork_event *f = &t->forks[i];
 
-		f->fork = k->fork;
-		f->pid = (uint32_t)k->pid;
-		f->start_ns = k->start_ns;
-		f->end_ns = k->end_ns;
-		f->warmup = k->warmup_iterations;
-		f->measure = k->measurement_iterations;
-		f->warmup_stable = k->warmup_stable;
-		f->is_short = k->is_short;
-		f->killed = k->killed;
-		f->interrupted = k->interrupted;
-		f->calibration = k->calibration_runs;
-		f->after_stop = k->after_stop_iterations;
-		snprintf(f->ended_by, sizeof(f->ended_by), "%s", k->ended_by);
 		t->n_short += f->is_short;
-		t->warmup_mean += (double)f->warmup;
+		t->warmup_mean += (double)f->warmup_iterations;
 		if (strcmp(t->criterion, "none") && !f->is_short && !f->warmup_stable &&
-		    f->warmup >= t->wi_max)
+		    f->warmup_iterations >= t->wi_max)
 			t->n_warmup_bound++;
-		t->n_forks++;
 	}
 	t->warmup_mean = t->n_forks ? t->warmup_mean / (double)t->n_forks : NAN;
 	t->compute_ns = ds->run_end.stop.has_compute_ns ? ds->run_end.stop.compute_ns : ev_compute;
@@ -416,30 +401,34 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 			    t->wi_max, t->n_warmup_bound, t->n_forks, t->criterion, thr);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (t->forks[i].interrupted)
-			ret |= warn(s,
-				    "fork %zu (pid %u) was interrupted (Ctrl-C) after %zu warmup "
-				    "and %zu measurement iterations",
-				    t->forks[i].fork, t->forks[i].pid, t->forks[i].warmup,
-				    t->forks[i].measure);
-		else if (t->forks[i].is_short)
 			ret |= warn(
 			    s,
-			    "fork %zu (pid %u) ended short (%s) after %zu warmup and %zu "
-			    "measurement iterations (wanted >= %zu and %zu): start the harness "
-			    "with more repetitions",
-			    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
-			    t->forks[i].warmup, t->forks[i].measure, t->wi_min, t->mi);
+			    "fork %" PRIu64 " (pid %" PRIu64 ") was interrupted (Ctrl-C) after "
+			    "%" PRIu64 " warmup and %" PRIu64 " measurement iterations",
+			    t->forks[i].fork, t->forks[i].pid, t->forks[i].warmup_iterations,
+			    t->forks[i].measurement_iterations);
+		else if (t->forks[i].is_short)
+			ret |= warn(s,
+				    "fork %" PRIu64 " (pid %" PRIu64
+				    ") ended short (%s) after %" PRIu64 " warmup and %" PRIu64
+				    " measurement iterations (wanted >= %zu and "
+				    "%zu): start the harness with more repetitions",
+				    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
+				    t->forks[i].warmup_iterations,
+				    t->forks[i].measurement_iterations, t->wi_min, t->mi);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (!strcmp(t->forks[i].ended_by, "signal"))
-			ret |= warn(
-			    s, "fork %zu (pid %u) was killed by a signal benchscope did not send",
-			    t->forks[i].fork, t->forks[i].pid);
+			ret |= warn(s,
+				    "fork %" PRIu64 " (pid %" PRIu64
+				    ") was killed by a signal benchscope did not send",
+				    t->forks[i].fork, t->forks[i].pid);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (t->forks[i].killed)
-			ret |= warn(s,
-				    "fork %zu (pid %u) ignored SIGTERM: killed with SIGKILL after "
-				    "the grace period",
-				    t->forks[i].fork, t->forks[i].pid);
+			ret |=
+			    warn(s,
+				 "fork %" PRIu64 " (pid %" PRIu64 ") ignored SIGTERM: killed with "
+				 "SIGKILL after the grace period",
+				 t->forks[i].fork, t->forks[i].pid);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -508,7 +497,6 @@ void bs_run_summary_free(struct bs_run_summary *s)
 	free(s->procs);
 	free(s->benches);
 	free(s->top);
-	free(s->stop.forks);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
