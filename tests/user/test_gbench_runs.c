@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* test_gbench_runs - calibration/measurement classification on hand-built run sequences
  * shaped like Google Benchmark 1.7's (counts from the demo trace). */
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 #include <errno.h>
 #include "test.h"
 

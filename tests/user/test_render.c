@@ -330,6 +330,10 @@ static void test_table_and_md(void)
 	ds->end = NULL;
 	json_object_put(ds->context);
 	ds->context = json_object_new_object();
+	bs_run_end_free(&ds->run_end);
+	bs_run_context_free(&ds->run_ctx);
+	CHECK_INT_EQ(bs_run_end_decode(ds->end, &ds->run_end, NULL, 0), 0);
+	CHECK_INT_EQ(bs_run_context_decode(ds->context, &ds->run_ctx, NULL, 0), 0);
 	CHECK_INT_EQ(bs_run_summarize(ds, 5, &s), 0);
 	doc = bs_report_doc_build(ds, &s);
 	t = doc ? capture(table_fn, doc, NULL) : NULL;
@@ -361,6 +365,7 @@ static void test_gbench_groups(void)
 	ds.n_iters = 10;
 	ds.context = json_tokener_parse("{\"boundaries\":{\"kind\":\"gbench\"}}");
 	ds.events = json_object_new_array();
+	CHECK_INT_EQ(bs_run_context_decode(ds.context, &ds.run_ctx, NULL, 0), 0);
 	CHECK_INT_EQ(bs_run_summarize(&ds, 5, &s), 0);
 	CHECK_INT_EQ(s.n_calibration, 5);
 	CHECK_INT_EQ(s.overall.n_iters, 5);
@@ -382,11 +387,14 @@ static void test_gbench_groups(void)
 	/* not gbench: nothing is excluded */
 	json_object_put(ds.context);
 	ds.context = json_object_new_object();
+	bs_run_context_free(&ds.run_ctx);
+	CHECK_INT_EQ(bs_run_context_decode(ds.context, &ds.run_ctx, NULL, 0), 0);
 	CHECK_INT_EQ(bs_run_summarize(&ds, 5, &s), 0);
 	CHECK_INT_EQ(s.n_calibration, 0);
 	CHECK_INT_EQ(s.overall.n_iters, 10);
 	CHECK(s.benches == NULL);
 	bs_run_summary_free(&s);
+	bs_run_context_free(&ds.run_ctx);
 	json_object_put(ds.context);
 	json_object_put(ds.events);
 }

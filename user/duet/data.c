@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "duet/report.h"
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 
 static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet", "interleaved"};
 

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "benchscope/stats.h"
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 #include "util/monotime.h"
 
 /* One side of one run, one benchmark: intervals and scores. */

@@ -101,14 +101,15 @@ static json_object *stoppage_json(const struct bs_dataset *ds, const struct bs_r
 {
 	const struct bs_stop_summary *t = &s->stop;
 	json_object *o, *forks, *cps;
-	size_t n_ev = ds->events ? json_object_array_length(ds->events) : 0;
 
 	if (!t->present)
 		return NULL;
 	o = json_object_new_object();
 	forks = json_object_new_array();
 	cps = json_object_new_array();
-	add(o, "config", json_object_get(bs_json_get(ds->context, "stop")));
+	/* the CONTEXT member and the stop_decision events are emitted as written
+	 * (verbatim: a double re-created from its value would print differently) */
+	add(o, "config", json_object_get(ds->run_ctx.stop.json));
 	add(o, "forks_used", ju(t->n_forks));
 	add(o, "forks_stable", json_object_new_boolean(t->forks_stable));
 	add(o, "fork_bound_hit", json_object_new_boolean(t->fork_bound));
@@ -120,30 +121,26 @@ static json_object *stoppage_json(const struct bs_dataset *ds, const struct bs_r
 	add(o, "wall_ns", ju(t->wall_ns));
 	add(o, "compute_share", jd(t->compute_share));
 	for (size_t i = 0; i < t->n_forks; i++) {
-		const struct bs_stop_fork_info *f = &t->forks[i];
+		const struct bs_fork_event *f = &t->forks[i];
 		json_object *fo = json_object_new_object();
 
 		add(fo, "fork", ju(f->fork));
 		add(fo, "pid", ju(f->pid));
 		add(fo, "start_ns", ju(f->start_ns));
 		add(fo, "end_ns", ju(f->end_ns));
-		add(fo, "warmup_iterations", ju(f->warmup));
-		add(fo, "measurement_iterations", ju(f->measure));
+		add(fo, "warmup_iterations", ju(f->warmup_iterations));
+		add(fo, "measurement_iterations", ju(f->measurement_iterations));
 		add(fo, "warmup_stable", json_object_new_boolean(f->warmup_stable));
 		add(fo, "short", json_object_new_boolean(f->is_short));
 		add(fo, "ended_by", json_object_new_string(f->ended_by));
 		add(fo, "killed", json_object_new_boolean(f->killed));
-		add(fo, "calibration_runs", ju(f->calibration));
-		add(fo, "after_stop_iterations", ju(f->after_stop));
+		add(fo, "calibration_runs", ju(f->calibration_runs));
+		add(fo, "after_stop_iterations", ju(f->after_stop_iterations));
 		json_object_array_add(forks, fo);
 	}
 	add(o, "forks", forks);
-	for (size_t i = 0; i < n_ev; i++) {
-		json_object *ev = json_object_array_get_idx(ds->events, i);
-
-		if (!strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", "stop_decision"))
-			json_object_array_add(cps, json_object_get(ev));
-	}
+	for (size_t i = 0; i < ds->run_ev.n_decisions; i++)
+		json_object_array_add(cps, json_object_get(ds->run_ev.decisions[i].json));
 	add(o, "decisions", cps);
 	return o;
 }
@@ -258,7 +255,7 @@ static json_object *procs_json(const struct bs_dataset *ds)
 json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_run_summary *s)
 {
 	json_object *root = json_object_new_object(), *trace = json_object_new_object(),
-		    *warn = json_object_new_array(), *endw = bs_json_get(ds->end, "warnings");
+		    *warn = json_object_new_array();
 
 	if (!root || !trace || !warn) {
 		json_object_put(root);
@@ -278,16 +275,15 @@ json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_
 		add(trace, "format", json_object_new_string(v));
 	}
 	add(root, "trace", trace);
+	/* context, events and end: the trace's blocks copied unchanged (docs/json-schema.md) */
 	add(root, "context", json_object_get(ds->context));
 	add(root, "summary", summary_json(s));
 	add(root, "stoppage", stoppage_json(ds, s));
 	add(root, "interferers", interferers_json(ds, s));
 	for (size_t i = 0; i < s->n_warnings; i++)
 		json_object_array_add(warn, json_object_new_string(s->warnings[i]));
-	for (size_t i = 0; endw && json_object_is_type(endw, json_type_array) &&
-			   i < json_object_array_length(endw);
-	     i++)
-		json_object_array_add(warn, json_object_get(json_object_array_get_idx(endw, i)));
+	for (size_t i = 0; i < ds->run_end.n_warnings; i++)
+		json_object_array_add(warn, json_object_new_string(ds->run_end.warnings[i]));
 	add(root, "warnings", warn);
 	add(root, "iterations", iterations_json(ds));
 	add(root, "processes", procs_json(ds));

@@ -8,32 +8,31 @@
 
 #include "trace/context.h"
 #include "report/report_doc.h"
-#include "util/json.h"
 #include "util/units.h"
 
 #define MAX_PROC_ROWS 20
 
-/* JSON member as text, "n/a" when missing. */
-static const char *jstr(json_object *o, const char *key)
+/* A string of a block, "n/a" when absent. */
+static const char *na(const char *s)
 {
-	return bs_json_text(o, key, "n/a");
+	return s ? s : "n/a";
 }
 
-static char *command_line(json_object *ctx)
+/* The harness command line (CONTEXT "command", words joined by spaces), "n/a" when absent. */
+static char *command_line(const struct bs_run_context *c)
 {
-	json_object *cmd = bs_json_get(ctx, "command");
 	size_t len = 1;
 	char *s;
 
-	if (!cmd || !json_object_is_type(cmd, json_type_array))
-		return strdup(cmd ? json_object_get_string(cmd) : "n/a");
-	for (size_t i = 0; i < json_object_array_length(cmd); i++)
-		len += strlen(json_object_get_string(json_object_array_get_idx(cmd, i))) + 1;
+	if (!c->command)
+		return strdup("n/a");
+	for (size_t i = 0; i < c->n_command; i++)
+		len += strlen(c->command[i]) + 1;
 	s = calloc(1, len);
-	for (size_t i = 0; s && i < json_object_array_length(cmd); i++) {
+	for (size_t i = 0; s && i < c->n_command; i++) {
 		if (i)
 			strcat(s, " ");
-		strcat(s, json_object_get_string(json_object_array_get_idx(cmd, i)));
+		strcat(s, c->command[i]);
 	}
 	return s;
 }
@@ -41,38 +40,32 @@ static char *command_line(json_object *ctx)
 static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			const struct bs_run_summary *s)
 {
-	json_object *ctx = ds->context, *b = bs_json_get(ctx, "boundaries"),
-		    *cost = bs_json_get(ctx, "probe_cost_ns");
-	char t1[160], t2[32], t3[32];
+	const struct bs_run_context *c = &ds->run_ctx;
+	char t1[160], t2[32], t3[32], ncpus[24];
 
 	bs_doc_text(doc, "Run");
 	bs_doc_line(doc, "trace       %s%s", ds->path ? ds->path : "n/a",
 		    ds->truncated ? " (truncated: the run did not finish)" : "");
-	bs_doc_line(doc, "boundaries  %s: begin %s, end %s", jstr(b, "kind"), jstr(b, "begin"),
-		    jstr(b, "end"));
-	bs_doc_line(doc, "machine     %s, kernel %s, %s, %s CPUs%s%s", jstr(ctx, "hostname"),
-		    jstr(ctx, "kernel"), jstr(ctx, "cpu_model"), jstr(ctx, "ncpus"),
-		    bs_json_get(ctx, "hypervisor") ? ", hypervisor " : "",
-		    bs_json_get(ctx, "hypervisor") ? jstr(ctx, "hypervisor") : "");
-	if (bs_context_degraded(ctx, t1, sizeof(t1)))
+	bs_doc_line(doc, "boundaries  %s: begin %s, end %s", na(c->boundaries_kind),
+		    na(c->boundaries_begin), na(c->boundaries_end));
+	if (c->ncpus >= 0)
+		snprintf(ncpus, sizeof(ncpus), "%" PRId64, c->ncpus);
+	bs_doc_line(doc, "machine     %s, kernel %s, %s, %s CPUs%s%s", na(c->hostname),
+		    na(c->kernel), na(c->cpu_model), c->ncpus >= 0 ? ncpus : "n/a",
+		    c->hypervisor ? ", hypervisor " : "", c->hypervisor ? c->hypervisor : "");
+	if (bs_run_context_degraded(c, t1, sizeof(t1)))
 		bs_doc_line(doc, "degraded    %s", t1);
-	bs_doc_line(doc, "clock       %s, started %s", jstr(ctx, "clock"), jstr(ctx, "started_at"));
-	if (cost)
+	bs_doc_line(doc, "clock       %s, started %s", na(c->clock), na(c->started_at));
+	if (c->has_probe_cost)
 		bs_doc_line(doc, "probe cost  %s per iteration (begin %s, end %s; %s)",
 			    bs_fmt_ns(s->probe_cost_ns, t1, sizeof(t1)),
-			    bs_fmt_ns(bs_json_get(cost, "begin")
-					  ? json_object_get_double(bs_json_get(cost, "begin"))
-					  : NAN,
-				      t2, sizeof(t2)),
-			    bs_fmt_ns(bs_json_get(cost, "end")
-					  ? json_object_get_double(bs_json_get(cost, "end"))
-					  : NAN,
-				      t3, sizeof(t3)),
-			    jstr(cost, "method"));
+			    bs_fmt_ns(c->probe_cost_begin_ns, t2, sizeof(t2)),
+			    bs_fmt_ns(c->probe_cost_end_ns, t3, sizeof(t3)),
+			    na(c->probe_cost_method));
 	else
 		bs_doc_line(doc, "probe cost  n/a");
-	bs_doc_line(doc, "tool        %s %s, trace format %u.%u", jstr(ctx, "tool"),
-		    jstr(ctx, "version"), ds->version >> 16, ds->version & 0xffff);
+	bs_doc_line(doc, "tool        %s %s, trace format %u.%u", na(c->tool), na(c->version),
+		    ds->version >> 16, ds->version & 0xffff);
 }
 
 /* Cells of one statistics row: n, mean, sd, CV, median, min, max, trim mean. */
@@ -253,7 +246,7 @@ static void interferers_section(struct bs_doc *doc, const struct bs_run_summary 
 static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			    const struct bs_run_summary *s)
 {
-	json_object *lost = bs_json_get(ds->end, "lost");
+	const struct bs_run_end *e = &ds->run_end;
 	char *list = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -262,22 +255,17 @@ static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 	bs_doc_line(doc,
 		    "%zu iterations, %zu process events, %zu interferers, %zu events in %zu "
 		    "blocks",
-		    ds->n_iters, ds->n_procs, ds->n_interferers,
-		    json_object_array_length(ds->events), ds->n_blocks);
+		    ds->n_iters, ds->n_procs, ds->n_interferers, ds->run_ev.n_events, ds->n_blocks);
 	if (!s->has_lost) {
 		bs_doc_line(doc, "lost: n/a (%s)",
-			    ds->end ? "no lost counters in END" : "no END block");
+			    e->present ? "no lost counters in END" : "no END block");
 		return;
 	}
 	f = open_memstream(&list, &len);
 	if (f) {
-		int first = 1;
-
-		json_object_object_foreach(lost, key, val)
-		{
-			fprintf(f, "%s%s %s", first ? "" : ", ", key, json_object_get_string(val));
-			first = 0;
-		}
+		for (size_t i = 0; i < e->n_lost; i++)
+			fprintf(f, "%s%s %" PRId64, i ? ", " : "", e->lost[i].name,
+				e->lost[i].value);
 		fclose(f);
 	}
 	bs_doc_line(doc, "lost: %" PRIu64 " (%s)", s->lost_total, list ? list : "");
@@ -286,53 +274,52 @@ static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 
 static void bpf_section(struct bs_doc *doc, const struct bs_dataset *ds)
 {
-	json_object *st = bs_json_get(ds->end, "bpf_stats");
+	const struct bs_run_end *e = &ds->run_end;
 
-	if (!st || !json_object_is_type(st, json_type_array) || !json_object_array_length(st)) {
+	if (!e->n_bpf_stats) {
 		bs_doc_text(doc, "BPF programs");
 		bs_doc_line(doc, "run time: n/a");
 		return;
 	}
 	bs_doc_table(doc, "BPF programs (BPF_STATS_RUN_TIME)", "program\t>runs\t>total\t>per run");
-	for (size_t i = 0; i < json_object_array_length(st); i++) {
-		json_object *p = json_object_array_get_idx(st, i);
-		int64_t cnt = json_object_get_int64(bs_json_get(p, "run_cnt"));
-		double ns = json_object_get_double(bs_json_get(p, "run_time_ns"));
+	for (size_t i = 0; i < e->n_bpf_stats; i++) {
+		const struct bs_end_bpf_prog *p = &e->bpf_stats[i];
+		/* a missing run time reads as 0 per run, as it always has */
+		double ns = isnan(p->run_time_ns) ? 0 : p->run_time_ns;
 		char c[3][32];
-		const char *cells[4] = {jstr(p, "prog"), c[0], c[1], c[2]};
+		const char *cells[4] = {na(p->prog), c[0], c[1], c[2]};
 
-		snprintf(c[0], sizeof(c[0]), "%" PRId64, cnt);
-		bs_fmt_ns(bs_json_get(p, "run_time_ns") ? ns : NAN, c[1], sizeof(c[1]));
-		bs_fmt_ns(cnt > 0 ? ns / (double)cnt : NAN, c[2], sizeof(c[2]));
+		snprintf(c[0], sizeof(c[0]), "%" PRId64, p->run_cnt);
+		bs_fmt_ns(p->run_time_ns, c[1], sizeof(c[1]));
+		bs_fmt_ns(p->run_cnt > 0 ? ns / (double)p->run_cnt : NAN, c[2], sizeof(c[2]));
 		bs_doc_row(doc, cells);
 	}
 }
 
 static void harness_section(struct bs_doc *doc, const struct bs_dataset *ds)
 {
-	json_object *st = bs_json_get(ds->end, "status"), *wall = bs_json_get(ds->end, "wall_ns");
-	char w[32];
+	const struct bs_run_end *e = &ds->run_end;
+	char w[32], pid[24];
 
-	bs_doc_text(doc, "Harness");
-	if (!st && bs_json_get(ds->end, "stop"))
-		bs_doc_line(
-		    doc, "%d forks (see the fork table)",
-		    json_object_get_int(bs_json_get(bs_json_get(ds->end, "stop"), "forks")));
-	else if (!st)
-		bs_doc_line(doc, "status: n/a");
-	else if (json_object_get_boolean(bs_json_get(st, "signaled")))
-		bs_doc_line(doc, "pid %s killed by signal %d (%s)", jstr(st, "pid"),
-			    json_object_get_int(bs_json_get(st, "signal")),
-			    strsignal(json_object_get_int(bs_json_get(st, "signal"))));
-	else if (json_object_get_boolean(bs_json_get(st, "exited")))
-		bs_doc_line(doc, "pid %s exited with status %d", jstr(st, "pid"),
-			    json_object_get_int(bs_json_get(st, "exit_code")));
+	if (e->status.has_pid)
+		snprintf(pid, sizeof(pid), "%" PRId64, e->status.pid);
 	else
-		bs_doc_line(doc, "pid %s: still running or unknown", jstr(st, "pid"));
-	if (json_object_get_boolean(bs_json_get(ds->end, "interrupted")))
+		snprintf(pid, sizeof(pid), "n/a");
+	bs_doc_text(doc, "Harness");
+	if (!e->status.present && e->stop.present)
+		bs_doc_line(doc, "%d forks (see the fork table)", (int)e->stop.forks);
+	else if (!e->status.present)
+		bs_doc_line(doc, "status: n/a");
+	else if (e->status.signaled)
+		bs_doc_line(doc, "pid %s killed by signal %d (%s)", pid, (int)e->status.signal,
+			    strsignal((int)e->status.signal));
+	else if (e->status.exited)
+		bs_doc_line(doc, "pid %s exited with status %d", pid, (int)e->status.exit_code);
+	else
+		bs_doc_line(doc, "pid %s: still running or unknown", pid);
+	if (e->interrupted)
 		bs_doc_line(doc, "interrupted (Ctrl-C): the harness was stopped");
-	bs_doc_line(doc, "wall time of the run: %s",
-		    bs_fmt_ns(wall ? json_object_get_double(wall) : NAN, w, sizeof(w)));
+	bs_doc_line(doc, "wall time of the run: %s", bs_fmt_ns(e->wall_ns, w, sizeof(w)));
 }
 
 /* Forks and dynamic reconfiguration (stop_run.h; Laaber et al. 2020 §4). */
@@ -380,19 +367,19 @@ static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 	bs_doc_table(doc, title,
 		     "fork\t>pid\t>warmup\twarmup stable\t>measurement\tshort\tended by\t>time");
 	for (size_t i = 0; i < t->n_forks; i++) {
-		const struct bs_stop_fork_info *f = &t->forks[i];
+		const struct bs_fork_event *f = &t->forks[i];
 		char cells[8][32];
 		const char *cp[8];
 
-		snprintf(cells[0], 32, "%zu", f->fork);
-		snprintf(cells[1], 32, "%u", f->pid);
-		snprintf(cells[2], 32, "%zu", f->warmup);
+		snprintf(cells[0], 32, "%" PRIu64, f->fork);
+		snprintf(cells[1], 32, "%" PRIu64, f->pid);
+		snprintf(cells[2], 32, "%" PRIu64, f->warmup_iterations);
 		snprintf(cells[3], 32, "%s",
 			 none		    ? "n/a"
 			 : f->warmup_stable ? "yes"
 			 : f->is_short	    ? "no (short)"
 					    : "no (wi_max)");
-		snprintf(cells[4], 32, "%zu", f->measure);
+		snprintf(cells[4], 32, "%" PRIu64, f->measurement_iterations);
 		snprintf(cells[5], 32, "%s", f->is_short ? "yes" : "no");
 		snprintf(cells[6], 32, "%s%s", f->ended_by, f->killed ? " (SIGKILL)" : "");
 		bs_fmt_ns(f->end_ns >= f->start_ns ? (double)(f->end_ns - f->start_ns) : NAN,
@@ -428,31 +415,23 @@ static void removed_section(struct bs_doc *doc, const struct bs_run_summary *s)
 static void warnings_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			     const struct bs_run_summary *s)
 {
-	json_object *w = bs_json_get(ds->end, "warnings");
-	size_t n_end =
-	    w && json_object_is_type(w, json_type_array) ? json_object_array_length(w) : 0;
-	size_t n_ev = 0;
+	const struct bs_run_end *e = &ds->run_end;
+	const struct bs_run_events *ev = &ds->run_ev;
 
-	for (size_t i = 0; i < json_object_array_length(ds->events); i++)
-		n_ev += !strcmp(jstr(json_object_array_get_idx(ds->events, i), "kind"), "warning");
-	if (!s->n_warnings && !n_end && !n_ev)
+	if (!s->n_warnings && !e->n_warnings && !ev->n_warnings)
 		return;
 	bs_doc_text(doc, "Warnings");
 	for (size_t i = 0; i < s->n_warnings; i++)
 		bs_doc_line(doc, "%s", s->warnings[i]);
-	for (size_t i = 0; i < n_end; i++)
-		bs_doc_line(doc, "%s", json_object_get_string(json_object_array_get_idx(w, i)));
-	for (size_t i = 0; i < json_object_array_length(ds->events); i++) {
-		json_object *ev = json_object_array_get_idx(ds->events, i);
-
-		if (!strcmp(jstr(ev, "kind"), "warning"))
-			bs_doc_line(doc, "%s", jstr(ev, "text"));
-	}
+	for (size_t i = 0; i < e->n_warnings; i++)
+		bs_doc_line(doc, "%s", e->warnings[i]);
+	for (size_t i = 0; i < ev->n_warnings; i++)
+		bs_doc_line(doc, "%s", ev->warnings[i]);
 }
 
 struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_run_summary *s)
 {
-	char *cmd = command_line(ds->context), *title = NULL;
+	char *cmd = command_line(&ds->run_ctx), *title = NULL;
 	struct bs_doc *doc;
 
 	if (!cmd || asprintf(&title, "benchscope: %s", cmd) < 0)

@@ -3,14 +3,14 @@
 #include "report/summary.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stop/gbench_runs.h"
-#include "util/json.h"
+#include "trace/gbench_runs.h"
 #include "util/units.h"
 
 int bs_iter_counted(const struct bs_iter_rec *r)
@@ -274,16 +274,12 @@ static int warn(struct bs_run_summary *s, const char *fmt, ...)
 
 static void read_end(const struct bs_dataset *ds, struct bs_run_summary *s)
 {
-	json_object *lost = bs_json_get(ds->end, "lost");
+	const struct bs_run_end *e = &ds->run_end;
 
-	if (!lost || !json_object_is_type(lost, json_type_object))
-		return;
-	s->has_lost = 1;
-	json_object_object_foreach(lost, key, val)
-	{
-		if (strstr(key, "lost") && json_object_get_int64(val) > 0)
-			s->lost_total += (uint64_t)json_object_get_int64(val);
-	}
+	s->has_lost = e->has_lost;
+	for (size_t i = 0; i < e->n_lost; i++)
+		if (strstr(e->lost[i].name, "lost") && e->lost[i].value > 0)
+			s->lost_total += (uint64_t)e->lost[i].value;
 }
 
 static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
@@ -291,7 +287,7 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 	const struct bs_group_summary *o = &s->overall;
 	size_t n_exit = 0, n_nested = 0;
 	char a[32], b[32], c[32];
-	json_object *status = bs_json_get(ds->end, "status");
+	const struct bs_run_end *e = &ds->run_end;
 	int ret = 0;
 
 	for (size_t i = 0; i < ds->n_iters; i++) {
@@ -334,15 +330,12 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 	if (n_nested)
 		ret |= warn(s, "%zu iterations began again before they ended (nested begin)",
 			    n_nested);
-	if (!ds->end && !ds->truncated)
+	if (!ds->run_end.present && !ds->truncated)
 		ret |= warn(s, "the trace has no END block");
-	if (json_object_get_boolean(bs_json_get(status, "signaled")))
-		ret |= warn(s, "the harness was killed by signal %d",
-			    json_object_get_int(bs_json_get(status, "signal")));
-	else if (json_object_get_boolean(bs_json_get(status, "exited")) &&
-		 json_object_get_int(bs_json_get(status, "exit_code")) != 0)
-		ret |= warn(s, "the harness exited with status %d",
-			    json_object_get_int(bs_json_get(status, "exit_code")));
+	if (e->status.signaled)
+		ret |= warn(s, "the harness was killed by signal %d", (int)e->status.signal);
+	else if (e->status.exited && (int)e->status.exit_code != 0)
+		ret |= warn(s, "the harness exited with status %d", (int)e->status.exit_code);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -350,77 +343,44 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 {
 	struct bs_stop_summary *t = &s->stop;
-	json_object *cfg = bs_json_get(ds->context, "stop"), *end = bs_json_get(ds->end, "stop");
-	size_t n_ev = ds->events ? json_object_array_length(ds->events) : 0, n_forks = 0;
+	const struct bs_stop_config *cfg = &ds->run_ctx.stop;
+	const struct bs_run_events *ev = &ds->run_ev;
 	uint64_t ev_compute = 0;
 	char thr[32];
 	int ret = 0;
 
-	if (!cfg)
+	if (!cfg->present)
 		return 0;
 	t->present = 1;
-	snprintf(t->criterion, sizeof(t->criterion), "%s",
-		 json_object_get_string(bs_json_get(cfg, "criterion")) ?: "?");
-	t->threshold = bs_json_get(cfg, "threshold")
-			   ? json_object_get_double(bs_json_get(cfg, "threshold"))
-			   : NAN;
-	t->window = bs_json_count(bs_json_get(cfg, "window"));
-	t->wi_min = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 0));
-	t->wi_max = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "warmup"), 1));
-	t->mi = bs_json_count(bs_json_get(cfg, "measure"));
-	t->f_min = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "forks"), 0));
-	t->f_max = bs_json_count(json_object_array_get_idx(bs_json_get(cfg, "forks"), 1));
-	for (size_t i = 0; i < n_ev; i++) {
-		json_object *ev = json_object_array_get_idx(ds->events, i);
-		const char *kind = json_object_get_string(bs_json_get(ev, "kind")) ?: "";
-
-		n_forks += !strcmp(kind, "fork");
-		if (!strcmp(kind, "stop_decision")) {
-			t->n_checkpoints++;
-			ev_compute += bs_json_count(bs_json_get(ev, "compute_ns"));
-			if (!strcmp(json_object_get_string(bs_json_get(ev, "checkpoint")) ?: "",
-				    "fork"))
-				t->forks_stable = !strcmp(
-				    json_object_get_string(bs_json_get(ev, "decision")) ?: "",
-				    "stop");
-		}
+	snprintf(t->criterion, sizeof(t->criterion), "%s", cfg->criterion ?: "?");
+	t->threshold = cfg->threshold;
+	t->window = cfg->window;
+	t->wi_min = cfg->wi_min;
+	t->wi_max = cfg->wi_max;
+	t->mi = cfg->mi;
+	t->f_min = cfg->f_min;
+	t->f_max = cfg->f_max;
+	for (size_t i = 0; i < ev->n_decisions; i++) {
+		t->n_checkpoints++;
+		ev_compute += ev->decisions[i].compute_ns;
+		if (ev->decisions[i].fork_checkpoint)
+			t->forks_stable = ev->decisions[i].stop;
 	}
-	t->forks = calloc(n_forks ? n_forks : 1, sizeof(*t->forks));
-	if (!t->forks)
-		return -ENOMEM;
-	for (size_t i = 0; i < n_ev; i++) {
-		json_object *ev = json_object_array_get_idx(ds->events, i);
-		struct bs_stop_fork_info *f = &t->forks[t->n_forks];
+	t->forks = ev->forks;
+	t->n_forks = ev->n_forks;
+	for (size_t i = 0; i < t->n_forks; i++) {
+		const struct bs_fork_event *f = &t->forks[i];
 
-		if (strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", "fork"))
-			continue;
-		f->fork = bs_json_count(bs_json_get(ev, "fork"));
-		f->pid = (uint32_t)bs_json_count(bs_json_get(ev, "pid"));
-		f->start_ns = bs_json_count(bs_json_get(ev, "start_ns"));
-		f->end_ns = bs_json_count(bs_json_get(ev, "end_ns"));
-		f->warmup = bs_json_count(bs_json_get(ev, "warmup_iterations"));
-		f->measure = bs_json_count(bs_json_get(ev, "measurement_iterations"));
-		f->warmup_stable = json_object_get_boolean(bs_json_get(ev, "warmup_stable"));
-		f->is_short = json_object_get_boolean(bs_json_get(ev, "short"));
-		f->killed = json_object_get_boolean(bs_json_get(ev, "killed"));
-		f->interrupted = json_object_get_boolean(bs_json_get(ev, "interrupted"));
-		f->calibration = bs_json_count(bs_json_get(ev, "calibration_runs"));
-		f->after_stop = bs_json_count(bs_json_get(ev, "after_stop_iterations"));
-		snprintf(f->ended_by, sizeof(f->ended_by), "%s",
-			 json_object_get_string(bs_json_get(ev, "ended_by")) ?: "?");
 		t->n_short += f->is_short;
-		t->warmup_mean += (double)f->warmup;
+		t->warmup_mean += (double)f->warmup_iterations;
 		if (strcmp(t->criterion, "none") && !f->is_short && !f->warmup_stable &&
-		    f->warmup >= t->wi_max)
+		    f->warmup_iterations >= t->wi_max)
 			t->n_warmup_bound++;
-		t->n_forks++;
 	}
 	t->warmup_mean = t->n_forks ? t->warmup_mean / (double)t->n_forks : NAN;
-	t->compute_ns = bs_json_get(end, "compute_ns")
-			    ? bs_json_count(bs_json_get(end, "compute_ns"))
-			    : ev_compute;
-	if (bs_json_get(end, "wall_ns"))
-		t->wall_ns = bs_json_count(bs_json_get(end, "wall_ns"));
+	t->compute_ns = ds->run_end.stop.has_compute_ns ? ds->run_end.stop.compute_ns : ev_compute;
+	if (ds->run_end.stop.has_wall_ns)
+		t->wall_ns = ds->run_end.stop.wall_ns;
 	else if (t->n_forks)
 		t->wall_ns = t->forks[t->n_forks - 1].end_ns - t->forks[0].start_ns;
 	t->compute_share = t->wall_ns ? (double)t->compute_ns / (double)t->wall_ns : NAN;
@@ -441,30 +401,34 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 			    t->wi_max, t->n_warmup_bound, t->n_forks, t->criterion, thr);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (t->forks[i].interrupted)
-			ret |= warn(s,
-				    "fork %zu (pid %u) was interrupted (Ctrl-C) after %zu warmup "
-				    "and %zu measurement iterations",
-				    t->forks[i].fork, t->forks[i].pid, t->forks[i].warmup,
-				    t->forks[i].measure);
-		else if (t->forks[i].is_short)
 			ret |= warn(
 			    s,
-			    "fork %zu (pid %u) ended short (%s) after %zu warmup and %zu "
-			    "measurement iterations (wanted >= %zu and %zu): start the harness "
-			    "with more repetitions",
-			    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
-			    t->forks[i].warmup, t->forks[i].measure, t->wi_min, t->mi);
+			    "fork %" PRIu64 " (pid %" PRIu64 ") was interrupted (Ctrl-C) after "
+			    "%" PRIu64 " warmup and %" PRIu64 " measurement iterations",
+			    t->forks[i].fork, t->forks[i].pid, t->forks[i].warmup_iterations,
+			    t->forks[i].measurement_iterations);
+		else if (t->forks[i].is_short)
+			ret |= warn(s,
+				    "fork %" PRIu64 " (pid %" PRIu64
+				    ") ended short (%s) after %" PRIu64 " warmup and %" PRIu64
+				    " measurement iterations (wanted >= %zu and "
+				    "%zu): start the harness with more repetitions",
+				    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
+				    t->forks[i].warmup_iterations,
+				    t->forks[i].measurement_iterations, t->wi_min, t->mi);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (!strcmp(t->forks[i].ended_by, "signal"))
-			ret |= warn(
-			    s, "fork %zu (pid %u) was killed by a signal benchscope did not send",
-			    t->forks[i].fork, t->forks[i].pid);
+			ret |= warn(s,
+				    "fork %" PRIu64 " (pid %" PRIu64
+				    ") was killed by a signal benchscope did not send",
+				    t->forks[i].fork, t->forks[i].pid);
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (t->forks[i].killed)
-			ret |= warn(s,
-				    "fork %zu (pid %u) ignored SIGTERM: killed with SIGKILL after "
-				    "the grace period",
-				    t->forks[i].fork, t->forks[i].pid);
+			ret |=
+			    warn(s,
+				 "fork %" PRIu64 " (pid %" PRIu64 ") ignored SIGTERM: killed with "
+				 "SIGKILL after the grace period",
+				 t->forks[i].fork, t->forks[i].pid);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -472,7 +436,6 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 {
 	size_t *idx = NULL, n = 0;
 	double *x = NULL;
-	json_object *cost;
 	int ret;
 
 	if (!ds || !s)
@@ -501,10 +464,7 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 		s->n_invoc_bad += !!(r->flags & BS_ITER_F_INVOC_BAD);
 	}
 	ret = 0;
-	if (!strcmp(
-		json_object_get_string(bs_json_get(bs_json_get(ds->context, "boundaries"), "kind"))
-		    ?: "",
-		"gbench"))
+	if (!strcmp(ds->run_ctx.boundaries_kind ?: "", "gbench"))
 		ret = summarize_benches(ds, idx, &n, x, s);
 	if (!ret)
 		ret = summarize_group(ds, idx, n, x, &s->overall);
@@ -514,8 +474,7 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 		ret = summarize_interferers(ds, top_n, s);
 	if (ret)
 		goto out;
-	cost = bs_json_get(bs_json_get(ds->context, "probe_cost_ns"), "per_iteration");
-	s->probe_cost_ns = cost ? json_object_get_double(cost) : NAN;
+	s->probe_cost_ns = ds->run_ctx.probe_cost_per_iter_ns;
 	s->perturbation = s->overall.has_duration && s->overall.duration.median > 0
 			      ? s->probe_cost_ns / s->overall.duration.median
 			      : NAN;
@@ -538,7 +497,6 @@ void bs_run_summary_free(struct bs_run_summary *s)
 	free(s->procs);
 	free(s->benches);
 	free(s->top);
-	free(s->stop.forks);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);

@@ -47,32 +47,18 @@ struct bs_top_interferer {
 	double share; /**< ns / overall.intf.wall_ns (NaN if that is 0) */
 };
 
-/** One fork of `run --stop` / `run --forks` (EVENT kind "fork"). */
-struct bs_stop_fork_info {
-	size_t fork; /**< 1-based */
-	uint32_t pid;
-	uint64_t start_ns, end_ns; /**< release of the process to its end (monotonic) */
-	size_t warmup, measure;	   /**< warmup / measurement iterations used */
-	int warmup_stable;	   /**< warmup ended by the criterion (not by wi_max) */
-	int is_short;		   /**< ended before wi_min warmup or mi measurement iterations */
-	char ended_by[16];	   /**< "stop", "exit", "signal" */
-	int killed;		   /**< needed SIGKILL after the grace period */
-	int interrupted;	   /**< ended by Ctrl-C */
-	size_t calibration,
-	    after_stop; /**< Google Benchmark calibration runs; iterations after the stop */
-};
-
 /**
  * Dynamic reconfiguration figures of a forked run (Laaber et al. 2020 §4), from the
  * CONTEXT member "stop", the fork and stop_decision events and the END
- * member "stop". present == 0 for a single run.
+ * member "stop". present == 0 for a single run. forks points into the
+ * dataset: the summary must not outlive it.
  */
 struct bs_stop_summary {
 	int present;
 	char criterion[8]; /**< "none", "cv", "rciw", "kld" */
 	double threshold;  /**< NaN for none */
 	size_t window, wi_min, wi_max, mi, f_min, f_max;
-	struct bs_stop_fork_info *forks;
+	const struct bs_fork_event *forks; /**< n_forks: the dataset's fork events (run_ev.forks) */
 	size_t n_forks;
 	int forks_stable; /**< the last fork checkpoint said stable */
 	int fork_bound;	  /**< f_max forks ran without fork stability (criterion unreachable) */

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 #include "report/summary.h"
-#include "util/json.h"
 
 void bs_replay_trace_free(struct bs_replay_trace *t)
 {
@@ -24,17 +23,11 @@ void bs_replay_trace_free(struct bs_replay_trace *t)
 
 int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char *err, size_t errlen)
 {
-	size_t n_ev = ds->events ? json_object_array_length(ds->events) : 0, nf = 0, k = 0;
-	const char *kind =
-	    json_object_get_string(bs_json_get(bs_json_get(ds->context, "boundaries"), "kind"));
+	size_t nf = ds->run_ev.n_forks, k = 0;
+	const char *kind = ds->run_ctx.boundaries_kind;
 	long *grp = NULL;
 
 	memset(t, 0, sizeof(*t));
-	for (size_t i = 0; i < n_ev; i++)
-		nf += !strcmp(json_object_get_string(
-				  bs_json_get(json_object_array_get_idx(ds->events, i), "kind"))
-				  ?: "",
-			      "fork");
 	if (!nf) {
 		snprintf(err, errlen,
 			 "%s holds no forks: record it with benchscope run --stop none --forks N:N "
@@ -51,16 +44,11 @@ int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char 
 		goto oom;
 	if (t->gbench && bs_gbench_group_runs(ds->iters, ds->n_iters, grp) < 0)
 		goto oom;
-	for (size_t e = 0; e < n_ev; e++) {
-		json_object *ev = json_object_array_get_idx(ds->events, e);
+	for (size_t e = 0; e < nf; e++) {
 		struct bs_replay_fork *f = &t->forks[t->n_forks];
-		uint64_t t0, t1;
+		uint64_t t0 = ds->run_ev.forks[e].start_ns, t1 = ds->run_ev.forks[e].end_ns;
 		ptrdiff_t last = -1; /* index in vbuf/cbuf of the last usable iteration */
 
-		if (strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", "fork"))
-			continue;
-		t0 = bs_json_count(bs_json_get(ev, "start_ns"));
-		t1 = bs_json_count(bs_json_get(ev, "end_ns"));
 		f->v = t->vbuf + k;
 		f->cost_ns = t->cbuf + k;
 		for (size_t i = 0; i < ds->n_iters; i++) {

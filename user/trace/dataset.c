@@ -118,8 +118,12 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 		} else if (kind == BS_BLK_END) {
 			json_object_put(ds->end);
 			ds->end = o;
+		} else if (json_object_array_add(ds->events, o)) {
+			json_object_put(o);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
 		} else {
-			json_object_array_add(ds->events, o);
+			return bs_run_events_add(&ds->run_ev, o, ds->n_blocks + 1, err, errlen);
 		}
 		return 0;
 	default:
@@ -171,6 +175,11 @@ int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	ret = bs_run_context_decode(l.ds->context, &l.ds->run_ctx, err, errlen);
+	if (!ret)
+		ret = bs_run_end_decode(l.ds->end, &l.ds->run_end, err, errlen);
+	if (ret)
+		goto fail;
 	bs_trace_close_reader(r);
 	*out = l.ds;
 	return 0;
@@ -190,6 +199,9 @@ void bs_dataset_free(struct bs_dataset *ds)
 {
 	if (!ds)
 		return;
+	bs_run_context_free(&ds->run_ctx);
+	bs_run_end_free(&ds->run_end);
+	bs_run_events_free(&ds->run_ev);
 	json_object_put(ds->context);
 	json_object_put(ds->end);
 	json_object_put(ds->events);

@@ -12,13 +12,25 @@
 #include <json-c/json.h>
 
 #include "benchscope/record.h"
+#include "trace/context.h"
+#include "trace/end.h"
+#include "trace/events.h"
 #include "util/json.h" /* bs_json_get and the other accessors, for the blocks */
 
+/*
+ * The JSON blocks are kept as written (the JSON export copies them, and
+ * readers of other trace kinds - duets, waste - look at their own keys); a
+ * single or forked run's keys are decoded once, at load, into run_ctx,
+ * run_end and run_ev, and the run report reads those.
+ */
 struct bs_dataset {
-	json_object *context;	   /**< CONTEXT block (an object; {} if absent) */
-	json_object *end;	   /**< END block, or NULL if the run did not finish */
-	json_object *events;	   /**< array of EVENT objects, in trace order */
-	struct bs_iter_rec *iters; /**< in trace order */
+	json_object *context;	       /**< CONTEXT block (an object; {} if absent) */
+	json_object *end;	       /**< END block, or NULL if the run did not finish */
+	json_object *events;	       /**< array of EVENT objects, in trace order */
+	struct bs_run_context run_ctx; /**< CONTEXT, decoded (strings point into context) */
+	struct bs_run_end run_end;     /**< END, decoded (present == 0 without END) */
+	struct bs_run_events run_ev;   /**< fork, stop_decision, warning and note events */
+	struct bs_iter_rec *iters;     /**< in trace order */
 	size_t n_iters;
 	struct bs_proc_rec *procs;
 	size_t n_procs;
@@ -38,7 +50,9 @@ struct bs_dataset {
  * cannot open/read (-errno), not a trace / unknown major format version
  * (-EPROTO), corrupted data or blocks (-EBADMSG: bad compressed data, a
  * record block of the wrong size, a JSON block that is not an object, a
- * SCHEMA that does not match this build's records), out of memory.
+ * SCHEMA that does not match this build's records, a CONTEXT, END or EVENT
+ * key of the wrong type or a required EVENT key missing - the message names
+ * the block and the key; see context.h, end.h, events.h), out of memory.
  */
 int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t errlen);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* gbench_runs.c - calibration vs measurement runs of Google Benchmark. */
-#include "stop/gbench_runs.h"
+#include "trace/gbench_runs.h"
 
 #include <errno.h>
 #include <stdlib.h>

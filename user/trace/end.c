@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/* end.c - decode a trace's END block (see end.h). */
+#include "trace/end.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/block_field.h"
+
+static int oom(const struct bs_block_field *f)
+{
+	if (f->err && f->errlen)
+		snprintf(f->err, f->errlen, "out of memory");
+	return -ENOMEM;
+}
+
+static int decode_status(const struct bs_block_field *top, json_object *end, struct bs_run_end *e)
+{
+	struct bs_block_field f = *top;
+	json_object *o;
+	int ret = bs_field_obj(top, end, "status", BS_FIELD_OPTIONAL, &o);
+
+	if (ret <= 0)
+		return ret;
+	f.prefix = "status.";
+	e->status.present = 1;
+	if ((ret = bs_field_int(&f, o, "pid", BS_FIELD_OPTIONAL, &e->status.pid)) < 0)
+		return ret;
+	e->status.has_pid = ret;
+	if ((ret = bs_field_bool(&f, o, "exited", BS_FIELD_OPTIONAL, &e->status.exited)) < 0 ||
+	    (ret = bs_field_int(&f, o, "exit_code", BS_FIELD_OPTIONAL, &e->status.exit_code)) < 0 ||
+	    (ret = bs_field_bool(&f, o, "signaled", BS_FIELD_OPTIONAL, &e->status.signaled)) < 0 ||
+	    (ret = bs_field_int(&f, o, "signal", BS_FIELD_OPTIONAL, &e->status.signal)) < 0)
+		return ret;
+	return 0;
+}
+
+static int decode_lost(const struct bs_block_field *top, json_object *end, struct bs_run_end *e)
+{
+	struct bs_block_field f = *top;
+	json_object *o;
+	int ret = bs_field_obj(top, end, "lost", BS_FIELD_OPTIONAL, &o);
+	size_t n = 0;
+
+	if (ret <= 0)
+		return ret;
+	f.prefix = "lost.";
+	e->has_lost = 1;
+	e->lost = calloc((size_t)json_object_object_length(o) + 1, sizeof(*e->lost));
+	if (!e->lost)
+		return oom(top);
+	json_object_object_foreach(o, key, val)
+	{
+		(void)val;
+		ret = bs_field_int(&f, o, key, BS_FIELD_REQUIRED, &e->lost[n].value);
+		if (ret < 0)
+			return ret;
+		e->lost[n++].name = key;
+	}
+	e->n_lost = n;
+	return 0;
+}
+
+static int decode_bpf_stats(const struct bs_block_field *top, json_object *end,
+			    struct bs_run_end *e)
+{
+	struct bs_block_field f = *top;
+	json_object *a;
+	int ret = bs_field_arr(top, end, "bpf_stats", BS_FIELD_OPTIONAL, &a);
+	size_t n;
+
+	if (ret <= 0)
+		return ret;
+	e->has_bpf_stats = 1;
+	n = json_object_array_length(a);
+	e->bpf_stats = calloc(n ? n : 1, sizeof(*e->bpf_stats));
+	if (!e->bpf_stats)
+		return oom(top);
+	f.prefix = "bpf_stats[].";
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(a, i);
+		struct bs_end_bpf_prog *b = &e->bpf_stats[i];
+
+		if (!json_object_is_type(p, json_type_object))
+			return bs_field_error(top, "bpf_stats",
+					      "holds an element that is not an object");
+		b->run_time_ns = NAN;
+		if ((ret = bs_field_str(&f, p, "prog", BS_FIELD_OPTIONAL, &b->prog)) < 0 ||
+		    (ret = bs_field_int(&f, p, "run_cnt", BS_FIELD_OPTIONAL, &b->run_cnt)) < 0 ||
+		    (ret = bs_field_num(&f, p, "run_time_ns", BS_FIELD_OPTIONAL, &b->run_time_ns)) <
+			0)
+			return ret;
+		e->n_bpf_stats++;
+	}
+	return 0;
+}
+
+static int decode_warnings(const struct bs_block_field *f, json_object *end, struct bs_run_end *e)
+{
+	json_object *a;
+	int ret = bs_field_arr(f, end, "warnings", BS_FIELD_OPTIONAL, &a);
+	size_t n;
+
+	if (ret <= 0)
+		return ret;
+	n = json_object_array_length(a);
+	e->warnings = calloc(n ? n : 1, sizeof(*e->warnings));
+	if (!e->warnings)
+		return oom(f);
+	for (size_t i = 0; i < n; i++) {
+		json_object *w = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(w, json_type_string))
+			return bs_field_error(f, "warnings",
+					      "holds an element that is not a string");
+		e->warnings[i] = json_object_get_string(w);
+	}
+	e->n_warnings = n;
+	return 0;
+}
+
+static int decode_stop(const struct bs_block_field *top, json_object *end, struct bs_run_end *e)
+{
+	struct bs_block_field f = *top;
+	json_object *o;
+	int ret = bs_field_obj(top, end, "stop", BS_FIELD_OPTIONAL, &o);
+
+	if (ret <= 0)
+		return ret;
+	f.prefix = "stop.";
+	e->stop.present = 1;
+	if ((ret = bs_field_int(&f, o, "forks", BS_FIELD_OPTIONAL, &e->stop.forks)) < 0)
+		return ret;
+	if ((ret = bs_field_count(&f, o, "compute_ns", BS_FIELD_OPTIONAL, &e->stop.compute_ns)) < 0)
+		return ret;
+	e->stop.has_compute_ns = ret;
+	if ((ret = bs_field_count(&f, o, "wall_ns", BS_FIELD_OPTIONAL, &e->stop.wall_ns)) < 0)
+		return ret;
+	e->stop.has_wall_ns = ret;
+	return 0;
+}
+
+int bs_run_end_decode(json_object *end, struct bs_run_end *e, char *err, size_t errlen)
+{
+	const struct bs_block_field f = {"END block", "", err, err ? errlen : 0};
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	e->wall_ns = NAN;
+	if (!end)
+		return 0;
+	e->present = 1;
+	if ((ret = decode_status(&f, end, e)) < 0 ||
+	    (ret = bs_field_bool(&f, end, "interrupted", BS_FIELD_OPTIONAL, &e->interrupted)) < 0 ||
+	    (ret = bs_field_num(&f, end, "wall_ns", BS_FIELD_OPTIONAL, &e->wall_ns)) < 0 ||
+	    (ret = decode_lost(&f, end, e)) < 0 || (ret = decode_bpf_stats(&f, end, e)) < 0 ||
+	    (ret = decode_warnings(&f, end, e)) < 0 || (ret = decode_stop(&f, end, e)) < 0) {
+		bs_run_end_free(e);
+		return ret;
+	}
+	return 0;
+}
+
+void bs_run_end_free(struct bs_run_end *e)
+{
+	if (!e)
+		return;
+	free(e->lost);
+	free(e->bpf_stats);
+	free(e->warnings);
+	memset(e, 0, sizeof(*e));
+}
