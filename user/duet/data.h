@@ -4,7 +4,7 @@
  * per-method runs whose sides A and B are arrays of iterations (start, end,
  * score, interference), ready for stats/stats_duet.h. Failed runs are
  * excluded and counted; Google Benchmark calibration runs are dropped and
- * each benchmark of the program is separated (user/gbench_runs.h), so A/B
+ * each benchmark of the program is separated (trace/gbench_runs.h), so A/B
  * pairs are only formed within one benchmark. Source: Drozdík 2023 §3-4.
  */
 #ifndef BENCHSCOPE_DUET_DATA_H

@@ -227,10 +227,11 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	put(noise, "asym_min_pp", num(BS_DUET_ASYM_MIN_PP));
 	put(noise, "asym_min_imbalance", num(BS_DUET_ASYM_MIN_IMBALANCE));
 	for (int m = 0; m < BS_DM_N; m++) {
-		json_object *x = json_object_new_object();
+		json_object *x;
 
 		if (!n->method[m][0].n_iters && !n->method[m][1].n_iters)
 			continue;
+		x = json_object_new_object();
 		put(x, "A", side_obj(&n->method[m][0]));
 		put(x, "B", side_obj(&n->method[m][1]));
 		put(x, "asymmetric_runs", json_object_new_int64((int64_t)n->n_asymmetric[m]));
