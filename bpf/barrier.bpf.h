@@ -34,6 +34,19 @@ static __always_inline void barrier_emit(__u32 kind, __u32 side, __u64 index, __
 	bpf_ringbuf_submit(r, wake);
 }
 
+/* Side s stops its whole process at its k-th begin until the other side
+ * (or user space, on an exit or a timeout) continues it; the open iteration
+ * is re-stamped when it runs again (barrier_resume). */
+static __always_inline void barrier_stop_self(struct thread_state *ts, __u32 s, __u64 k, __u64 now,
+					      __u32 tgid)
+{
+	ts->held = 1;
+	ts->held_side = s;
+	ts->held_index = k;
+	bpf_send_signal(SIGSTOP);
+	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
+}
+
 /*
  * Side `s` (0 A, 1 B) of a sync run begins an iteration (thread state `ts`,
  * begin already stamped). Its k-th begin meets the other side's k-th:
@@ -75,11 +88,7 @@ static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u
 		return;
 	}
 	/* wait: the other side (or user space, on its exit or a timeout) continues us */
-	ts->held = 1;
-	ts->held_side = s;
-	ts->held_index = k;
-	bpf_send_signal(SIGSTOP);
-	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
+	barrier_stop_self(ts, s, k, now, tgid);
 }
 
 /*
@@ -114,11 +123,7 @@ static __always_inline void turn_arrive(struct thread_state *ts, __u32 s, __u32 
 	if (__sync_fetch_and_add(&bar_done[o], 0) >= turn_need(s, k) &&
 	    __sync_val_compare_and_swap(&bar_waiting[s], k + 1, 0) == k + 1)
 		return;
-	ts->held = 1;
-	ts->held_side = s;
-	ts->held_index = k;
-	bpf_send_signal(SIGSTOP);
-	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
+	barrier_stop_self(ts, s, k, now, tgid);
 }
 
 /* Side s ended an iteration at `now`: the other side may go on if it waits
