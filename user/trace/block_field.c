@@ -83,10 +83,11 @@ static int member(const struct bs_block_field *f, json_object *o, const char *ke
 		return bs_field_error(f, key, why);
 	}
 	if (!has_kind(*v, k)) {
-		/* an integer of the wrong kind is a negative count: show its value */
+		/* a count that is an integer is a negative one: show its value */
 		snprintf(why, sizeof(why), "is %s, expected %s%s",
-			 json_object_is_type(*v, json_type_int) ? json_object_to_json_string(*v)
-								: type_name(*v),
+			 k == K_COUNT && json_object_is_type(*v, json_type_int)
+			     ? json_object_to_json_string(*v)
+			     : type_name(*v),
 			 kind_text[k], or_null);
 		return bs_field_error(f, key, why);
 	}
