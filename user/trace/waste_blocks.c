@@ -11,6 +11,12 @@
 
 #define CTX_ID_MAX (1 << 26) /* context ids above this are refused (bounded id table) */
 
+/* a member of a block and the offset of its value in the decoded struct */
+struct key_at {
+	const char *key;
+	size_t off;
+};
+
 static int decode_overhead(json_object *o, struct bs_waste_overhead *ov, char *err, size_t errlen)
 {
 	struct bs_block_field f = {"waste summary", "overhead.", err, errlen};
@@ -48,10 +54,7 @@ static int decode_overhead(json_object *o, struct bs_waste_overhead *ov, char *e
 int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *err, size_t errlen)
 {
 	struct bs_block_field f = {"waste summary", "", err, errlen};
-	static const struct {
-		const char *key;
-		size_t off;
-	} counts[] = {
+	static const struct key_at counts[] = {
 #define C(name) {#name, offsetof(struct bs_waste_summary, name)}
 	    C(period),	   C(samples),	 C(samples_access), C(armed),  C(reservoir_drops),
 	    C(unreadable), C(hits),	 C(unresolved),	    C(noself), C(stale_hits),
@@ -121,10 +124,7 @@ static int decode_ctx(json_object *o, struct bs_waste_ctx_block *c, char *err, s
 static int decode_pair(json_object *o, struct bs_waste_pair_block *p, char *err, size_t errlen)
 {
 	struct bs_block_field f = {"waste pair block", "", err, errlen};
-	static const struct {
-		const char *key;
-		size_t off;
-	} u32s[] = {
+	static const struct key_at u32s[] = {
 #define U(name) {#name, offsetof(struct bs_waste_pair_block, name)}
 	    U(bytes),
 	    U(ctx1),
