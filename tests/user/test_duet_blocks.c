@@ -255,7 +255,8 @@ static void test_refused(void)
 		ret = bs_duet_blocks_decode(ds, &b, err, sizeof(err));
 		if (ret != -EBADMSG || !strstr(err, bad[i].key) || strchr(err, '\n'))
 			FAILF("case %zu (%s): decode %d \"%s\"", i, bad[i].key, ret, err);
-		CHECK(strstr(err, bad[i].ctx ? "CONTEXT" : "EVENT 0 (duet_run") == err);
+		CHECK(strstr(err, bad[i].ctx ? "corrupted CONTEXT: "
+					     : "corrupted EVENT 0 (duet_run") == err);
 		bs_duet_blocks_free(&b);
 		err[0] = '\0';
 		ret = bs_duet_data_build(ds, &d, err, sizeof(err));

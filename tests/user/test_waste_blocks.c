@@ -22,7 +22,10 @@ static int decode(const char *text, struct bs_waste_block *b, char *err, size_t 
 	return bs_waste_block_decode(text, (uint32_t)strlen(text), b, err, errlen);
 }
 
-/* @text is refused with -EBADMSG and a message naming "@key" (and saying it lacks it, @missing) */
+/*
+ * @text is refused with -EBADMSG and a one-line message naming the waste
+ * block and "@key" (and saying it is missing, @missing)
+ */
 static void check_refused(const char *text, const char *key, bool missing)
 {
 	struct bs_waste_block b;
@@ -31,7 +34,8 @@ static void check_refused(const char *text, const char *key, bool missing)
 	snprintf(quoted, sizeof(quoted), "\"%s\"", key);
 	CHECK_INT_EQ(decode(text, &b, err, sizeof(err)), -EBADMSG);
 	CHECK(strstr(err, quoted) != NULL);
-	CHECK(!missing || strstr(err, "lacks"));
+	CHECK(strstr(err, "corrupted waste ") == err && !strchr(err, '\n'));
+	CHECK(!missing || strstr(err, "is missing"));
 	CHECK(b.type == BS_WBLK_OTHER && b.json == NULL);
 	if (!strstr(err, quoted))
 		fprintf(stderr, "  %s: message '%s' does not name %s\n", text, err, quoted);
@@ -141,13 +145,31 @@ static void test_summary_block(void)
 	/* a counter missing; an overhead member of another type; a string that is a number */
 	json_object_object_del(s, "lost");
 	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), -EBADMSG);
-	CHECK(strstr(err, "\"lost\"") && !sum.present && !sum.json);
+	CHECK(strstr(err, "corrupted waste summary: \"lost\" is missing") == err);
+	CHECK(!sum.present && !sum.json);
 	json_object_object_add(s, "lost", json_object_new_uint64(1));
 	ov = json_object_object_get(s, "overhead");
 	json_object_object_add(ov, "run_ns", json_object_new_string("2.5e9"));
 	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), -EBADMSG);
-	CHECK(strstr(err, "\"run_ns\""));
+	CHECK(strstr(err, "corrupted waste summary: \"overhead.run_ns\"") == err);
 	json_object_object_add(ov, "run_ns", json_object_new_double(1));
+	/* "ratio" may be null (the fixture's), not missing */
+	json_object_object_del(ov, "ratio");
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), -EBADMSG);
+	CHECK(strstr(err, "\"overhead.ratio\" is missing"));
+	json_object_object_add(ov, "ratio", NULL);
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), 0);
+	bs_waste_summary_free(&sum);
+	/* "overhead" may be missing, not null */
+	json_object_get(ov);
+	json_object_object_add(s, "overhead", NULL);
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), -EBADMSG);
+	CHECK(strstr(err, "\"overhead\" is null"));
+	json_object_object_del(s, "overhead");
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), 0);
+	CHECK(sum.present && !sum.has_overhead);
+	bs_waste_summary_free(&sum);
+	json_object_object_add(s, "overhead", ov);
 	json_object_object_add(s, "command", json_object_new_int(1));
 	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), -EBADMSG);
 	CHECK(strstr(err, "\"command\""));

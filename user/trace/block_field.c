@@ -3,6 +3,7 @@
 #include "trace/block_field.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 int bs_field_error(const struct bs_block_field *f, const char *key, const char *why)
@@ -61,24 +62,33 @@ static int has_kind(json_object *v, enum kind k)
 
 /*
  * The member @key of @o into *v: 1 present, 0 absent (missing or null and
- * optional), -EBADMSG when absent and required or of another kind than @k.
+ * optional, or null and nullable), -EBADMSG when absent and not allowed to
+ * be or of another kind than @k.
  */
 static int member(const struct bs_block_field *f, json_object *o, const char *key,
 		  enum bs_field_need need, enum kind k, json_object **v)
 {
+	const char *or_null = need == BS_FIELD_NULLABLE ? " or null" : "";
+	bool there = false;
 	char why[96];
 
 	*v = NULL;
 	if (o)
-		json_object_object_get_ex(o, key, v);
+		there = json_object_object_get_ex(o, key, v);
 	if (!*v) {
-		if (need == BS_FIELD_OPTIONAL)
+		if (need == BS_FIELD_OPTIONAL || (there && need == BS_FIELD_NULLABLE))
 			return 0;
-		snprintf(why, sizeof(why), "is missing (%s)", kind_text[k]);
+		snprintf(why, sizeof(why), "is %s (%s%s)", there ? "null" : "missing", kind_text[k],
+			 or_null);
 		return bs_field_error(f, key, why);
 	}
 	if (!has_kind(*v, k)) {
-		snprintf(why, sizeof(why), "is %s, expected %s", type_name(*v), kind_text[k]);
+		/* a count that is an integer is a negative one: show its value */
+		snprintf(why, sizeof(why), "is %s, expected %s%s",
+			 k == K_COUNT && json_object_is_type(*v, json_type_int)
+			     ? json_object_to_json_string(*v)
+			     : type_name(*v),
+			 kind_text[k], or_null);
 		return bs_field_error(f, key, why);
 	}
 	return 1;
@@ -124,7 +134,29 @@ int bs_field_count(const struct bs_block_field *f, json_object *o, const char *k
 	int ret = member(f, o, key, need, K_COUNT, &v);
 
 	if (ret > 0)
-		*out = (uint64_t)json_object_get_int64(v);
+		*out = json_object_get_uint64(v);
+	return ret;
+}
+
+int bs_field_int_range(const struct bs_block_field *f, json_object *o, const char *key,
+		       enum bs_field_need need, int64_t lo, int64_t hi, int64_t *out)
+{
+	json_object *v;
+	int64_t x;
+	char why[128];
+	int ret = member(f, o, key, need, K_INT, &v);
+
+	if (ret <= 0)
+		return ret;
+	/* an integer above INT64_MAX reads INT64_MAX: out of any range below it */
+	x = json_object_get_int64(v);
+	if (x < lo || x > hi) {
+		snprintf(why, sizeof(why),
+			 "is %s, expected an integer in [%" PRId64 ", %" PRId64 "]",
+			 json_object_to_json_string(v), lo, hi);
+		return bs_field_error(f, key, why);
+	}
+	*out = x;
 	return ret;
 }
 

@@ -3,13 +3,12 @@
 #include "trace/duet_blocks.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/block_field.h"
 #include "trace/context.h"
 #include "util/json.h"
 
@@ -46,149 +45,39 @@ bool bs_dataset_is_duet(const struct bs_dataset *ds)
 	       !strcmp(json_object_get_string(m), "duet");
 }
 
-/* ---- typed members ---------------------------------------------------------- */
-
-/* Where a member is read from: the block ("CONTEXT", "EVENT 4 (duet_run)")
- * and the path of the object that holds it ("" at the top, "duet.", ...). */
-struct where {
-	const char *block;
-	const char *path;
-	char *err;
-	size_t errlen;
-};
-
-__attribute__((format(printf, 3, 4))) static int bad(const struct where *w, const char *key,
-						     const char *fmt, ...)
-{
-	char what[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (w->err && w->errlen)
-		snprintf(w->err, w->errlen, "%s: \"%s%s\" %s", w->block, w->path, key, what);
-	return -EBADMSG;
-}
-
-/* The member @key of @o into *v: NULL when absent or null; a missing or
- * null required member is an error. */
-static int member(const struct where *w, json_object *o, const char *key, bool required,
-		  json_object **v)
-{
-	bool there = json_object_object_get_ex(o, key, v);
-
-	if (!there)
-		*v = NULL;
-	if (!*v && required)
-		return bad(w, key, "%s", there ? "is null" : "is missing");
-	return 0;
-}
-
-static int wrong_type(const struct where *w, const char *key, json_object *v, const char *want)
-{
-	const char *t = json_type_to_name(json_object_get_type(v));
-
-	return bad(w, key, "is %s %s, not %s", strchr("aeiou", t[0]) ? "an" : "a", t, want);
-}
-
-static int get_str(const struct where *w, json_object *o, const char *key, bool required,
-		   const char **out)
-{
-	json_object *v;
-	int ret = member(w, o, key, required, &v);
-
-	*out = NULL;
-	if (ret || !v)
-		return ret;
-	if (!json_object_is_type(v, json_type_string))
-		return wrong_type(w, key, v, "a string");
-	*out = json_object_get_string(v);
-	return 0;
-}
-
-static int get_bool(const struct where *w, json_object *o, const char *key, bool required,
-		    bool *has, bool *out)
-{
-	json_object *v;
-	int ret = member(w, o, key, required, &v);
-
-	*out = false;
-	if (has)
-		*has = v != NULL;
-	if (ret || !v)
-		return ret;
-	if (!json_object_is_type(v, json_type_boolean))
-		return wrong_type(w, key, v, "a boolean");
-	*out = json_object_get_boolean(v);
-	return 0;
-}
-
-/* an integer in [lo, hi] */
-static int get_int(const struct where *w, json_object *o, const char *key, bool required,
-		   int64_t lo, int64_t hi, bool *has, int64_t *out)
-{
-	json_object *v;
-	int ret = member(w, o, key, required, &v);
-
-	*out = 0;
-	if (has)
-		*has = v != NULL;
-	if (ret || !v)
-		return ret;
-	if (!json_object_is_type(v, json_type_int))
-		return wrong_type(w, key, v, "an integer");
-	errno = 0;
-	*out = json_object_get_int64(v);
-	if (errno || *out < lo || *out > hi)
-		return bad(w, key, "is %s, outside [%" PRId64 ", %" PRId64 "]",
-			   json_object_to_json_string(v), lo, hi);
-	return 0;
-}
-
-static int get_object(const struct where *w, json_object *o, const char *key, bool required,
-		      json_object **out)
-{
-	int ret = member(w, o, key, required, out);
-
-	if (ret || !*out)
-		return ret;
-	if (!json_object_is_type(*out, json_type_object))
-		return wrong_type(w, key, *out, "an object");
-	return 0;
-}
-
 /* ---- CONTEXT ------------------------------------------------------------------ */
 
 static int decode_context(json_object *ctx, struct bs_duet_context *c, char *err, size_t errlen)
 {
-	struct where w = {"CONTEXT", "", err, errlen};
-	json_object *duet, *v;
+	struct bs_block_field f = {"CONTEXT", "", err, errlen};
+	json_object *duet = NULL;
+	int64_t ncpus = 0;
 	int ret;
 
-	if ((ret = get_str(&w, ctx, "kernel", false, &c->kernel)) ||
-	    (ret = get_str(&w, ctx, "cpu_model", false, &c->cpu_model)) ||
-	    (ret = get_int(&w, ctx, "ncpus", false, 0, INT_MAX, &c->has_ncpus, &c->ncpus)) ||
-	    (ret = get_str(&w, ctx, "hypervisor", false, &c->hypervisor)) ||
-	    (ret = get_object(&w, ctx, "duet", false, &duet)))
+	if ((ret = bs_field_str(&f, ctx, "kernel", BS_FIELD_OPTIONAL, &c->kernel)) < 0 ||
+	    (ret = bs_field_str(&f, ctx, "cpu_model", BS_FIELD_OPTIONAL, &c->cpu_model)) < 0 ||
+	    (ret = bs_field_int_range(&f, ctx, "ncpus", BS_FIELD_OPTIONAL, 0, INT_MAX, &ncpus)) < 0)
+		return ret;
+	c->has_ncpus = ret > 0;
+	c->ncpus = ncpus;
+	if ((ret = bs_field_str(&f, ctx, "hypervisor", BS_FIELD_OPTIONAL, &c->hypervisor)) < 0 ||
+	    (ret = bs_field_obj(&f, ctx, "duet", BS_FIELD_OPTIONAL, &duet)) < 0)
 		return ret;
 	if (!bs_context_degraded(ctx, c->degraded, sizeof(c->degraded)))
 		c->degraded[0] = '\0';
 	c->has_duet = duet != NULL;
 	if (!duet)
 		return 0;
-	w.path = "duet.";
-	if ((ret = get_str(&w, duet, "benchmark", false, &c->benchmark)) ||
-	    (ret = get_str(&w, duet, "source", false, &c->source)) ||
-	    (ret = get_str(&w, duet, "suite", false, &c->suite)) ||
-	    (ret = get_bool(&w, duet, "aa", false, &c->has_aa, &c->aa)) ||
-	    (ret = member(&w, duet, "min_overlap", false, &v)))
+	f.prefix = "duet.";
+	if ((ret = bs_field_str(&f, duet, "benchmark", BS_FIELD_OPTIONAL, &c->benchmark)) < 0 ||
+	    (ret = bs_field_str(&f, duet, "source", BS_FIELD_OPTIONAL, &c->source)) < 0 ||
+	    (ret = bs_field_str(&f, duet, "suite", BS_FIELD_OPTIONAL, &c->suite)) < 0 ||
+	    (ret = bs_field_bool(&f, duet, "aa", BS_FIELD_OPTIONAL, &c->aa)) < 0)
 		return ret;
-	if (v && !json_object_is_type(v, json_type_double) &&
-	    !json_object_is_type(v, json_type_int))
-		return wrong_type(&w, "min_overlap", v, "a number");
-	c->has_min_overlap = v != NULL;
-	c->min_overlap = v ? json_object_get_double(v) : 0;
+	c->has_aa = ret > 0;
+	if ((ret = bs_field_num(&f, duet, "min_overlap", BS_FIELD_OPTIONAL, &c->min_overlap)) < 0)
+		return ret;
+	c->has_min_overlap = ret > 0;
 	return 0;
 }
 
@@ -197,53 +86,65 @@ static int decode_context(json_object *ctx, struct bs_duet_context *c, char *err
 static int decode_run(json_object *ev, size_t idx, struct bs_duet_run_event *r, char *err,
 		      size_t errlen)
 {
-	char block[64];
-	struct where w = {block, "", err, errlen};
-	json_object *sides;
-	const char *m, *o;
-	int64_t v;
+	char block[64], why[96];
+	struct bs_block_field f = {block, "", err, errlen};
+	json_object *sides = NULL;
+	const char *m = NULL, *o = NULL;
+	int64_t v = 0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->event = idx;
 	snprintf(block, sizeof(block), "EVENT %zu (duet_run)", idx);
-	if ((ret = get_int(&w, ev, "run", true, 0, INT_MAX, NULL, &v)))
+	if ((ret = bs_field_int_range(&f, ev, "run", BS_FIELD_REQUIRED, 0, INT_MAX, &v)) < 0)
 		return ret;
 	r->run = (int)v;
 	snprintf(block, sizeof(block), "EVENT %zu (duet_run, run %d)", idx, r->run);
-	if ((ret = get_str(&w, ev, "method", true, &m)))
+	if ((ret = bs_field_str(&f, ev, "method", BS_FIELD_REQUIRED, &m)) < 0)
 		return ret;
-	if (bs_dmethod_parse(m) < 0)
-		return bad(&w, "method", "is \"%s\", not async, sync, seq or interleaved", m);
+	if (bs_dmethod_parse(m) < 0) {
+		snprintf(why, sizeof(why), "is \"%.40s\", expected async, sync, seq or interleaved",
+			 m);
+		return bs_field_error(&f, "method", why);
+	}
 	r->method = (enum bs_dmethod)bs_dmethod_parse(m);
-	if ((ret = get_int(&w, ev, "index", false, INT_MIN, INT_MAX, &r->has_index, &v)))
+	v = 0;
+	if ((ret = bs_field_int_range(&f, ev, "index", BS_FIELD_OPTIONAL, INT_MIN, INT_MAX, &v)) <
+	    0)
 		return ret;
+	r->has_index = ret > 0;
 	r->index = (int)v;
-	if ((ret = get_str(&w, ev, "order", false, &o)))
+	if ((ret = bs_field_str(&f, ev, "order", BS_FIELD_OPTIONAL, &o)) < 0)
 		return ret;
-	if (o && strcmp(o, "AB") && strcmp(o, "BA"))
-		return bad(&w, "order", "is \"%s\", not \"AB\" or \"BA\"", o);
+	if (o && strcmp(o, "AB") && strcmp(o, "BA")) {
+		snprintf(why, sizeof(why), "is \"%.40s\", expected \"AB\" or \"BA\"", o);
+		return bs_field_error(&f, "order", why);
+	}
 	if (o)
 		memcpy(r->order, o, 3);
-	if ((ret = get_int(&w, ev, "start_ns", false, INT64_MIN, INT64_MAX, NULL, &r->start_ns)) ||
-	    (ret = get_int(&w, ev, "end_ns", false, INT64_MIN, INT64_MAX, NULL, &r->end_ns)) ||
-	    (ret = get_bool(&w, ev, "ok", true, NULL, &r->ok)) ||
-	    (ret = get_str(&w, ev, "reason", false, &r->reason)) ||
-	    (ret = get_str(&w, ev, "benchmark", false, &r->benchmark)) ||
-	    (ret = get_bool(&w, ev, "crossover", false, NULL, &r->crossover)) ||
-	    (ret = get_int(&w, ev, "cpu_swaps", false, 0, INT_MAX, NULL, &v)) ||
-	    (ret = get_object(&w, ev, "sides", true, &sides)))
+	v = 0;
+	if ((ret = bs_field_int(&f, ev, "start_ns", BS_FIELD_OPTIONAL, &r->start_ns)) < 0 ||
+	    (ret = bs_field_int(&f, ev, "end_ns", BS_FIELD_OPTIONAL, &r->end_ns)) < 0 ||
+	    (ret = bs_field_bool(&f, ev, "ok", BS_FIELD_REQUIRED, &r->ok)) < 0 ||
+	    (ret = bs_field_str(&f, ev, "reason", BS_FIELD_OPTIONAL, &r->reason)) < 0 ||
+	    (ret = bs_field_str(&f, ev, "benchmark", BS_FIELD_OPTIONAL, &r->benchmark)) < 0 ||
+	    (ret = bs_field_bool(&f, ev, "crossover", BS_FIELD_OPTIONAL, &r->crossover)) < 0 ||
+	    (ret = bs_field_int_range(&f, ev, "cpu_swaps", BS_FIELD_OPTIONAL, 0, INT_MAX, &v)) <
+		0 ||
+	    (ret = bs_field_obj(&f, ev, "sides", BS_FIELD_REQUIRED, &sides)) < 0)
 		return ret;
 	r->cpu_swaps = (int)v;
 	for (int s = 0; s < 2; s++) {
-		json_object *x;
+		json_object *x = NULL;
 
-		w.path = "sides.";
-		if ((ret = get_object(&w, sides, s ? "B" : "A", true, &x)))
+		f.prefix = "sides.";
+		if ((ret = bs_field_obj(&f, sides, s ? "B" : "A", BS_FIELD_REQUIRED, &x)) < 0)
 			return ret;
-		w.path = s ? "sides.B." : "sides.A.";
-		if ((ret = get_int(&w, x, "pid", true, 0, UINT32_MAX, NULL, &v)) ||
-		    (ret = get_str(&w, x, "failed", false, &r->side[s].failed)))
+		f.prefix = s ? "sides.B." : "sides.A.";
+		if ((ret = bs_field_int_range(&f, x, "pid", BS_FIELD_REQUIRED, 0, UINT32_MAX, &v)) <
+			0 ||
+		    (ret = bs_field_str(&f, x, "failed", BS_FIELD_OPTIONAL, &r->side[s].failed)) <
+			0)
 			return ret;
 		r->side[s].pid = (uint32_t)v;
 	}

@@ -91,8 +91,10 @@ struct bs_duet_blocks {
  * or null; a present key must have its documented type.
  * Returns 0; -EBADMSG with one line in @err naming the block ("CONTEXT", or
  * "EVENT i (duet_run, run r)", i 0-based among the trace's events) and the
- * key ("sides.B.pid"), when a required key is missing or null or a key
- * has the wrong type or an out-of-range value; -ENOMEM.
+ * key path, in block_field.h's form (corrupted EVENT 3 (duet_run, run 2):
+ * "sides.B.pid" is a string, expected an integer), when a required key is
+ * missing or null or a key has the wrong type or an out-of-range value;
+ * -ENOMEM.
  * Free with bs_duet_blocks_free (also after an error).
  */
 int bs_duet_blocks_decode(const struct bs_dataset *ds, struct bs_duet_blocks *out, char *err,

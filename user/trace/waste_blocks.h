@@ -12,7 +12,10 @@
  * Kinds, pairs and wasteful bytes after Su et al. 2019 (JXPerf; see
  * docs/references.md). Every member documented below is required with the
  * type given: a block that lacks one, or holds another type, is refused with
- * -EBADMSG and a one-line message naming the key. Events of other tools (no
+ * -EBADMSG and a one-line message naming the block and the key path, in
+ * block_field.h's form (corrupted waste summary: "overhead.ratio" is missing
+ * (a number or null)). Only "overhead" may be missing, and only "baseline_ns"
+ * and "ratio" null. Events of other tools (no
  * "waste" member) and waste blocks of types this build does not know are
  * skipped.
  */
