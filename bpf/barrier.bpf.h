@@ -43,8 +43,38 @@ static __always_inline void barrier_stop_self(struct thread_state *ts, __u32 s, 
 	ts->held = 1;
 	ts->held_side = s;
 	ts->held_index = k;
+	bar_tid[s] = ts->rec.tid;
 	bpf_send_signal(SIGSTOP);
 	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
+}
+
+/*
+ * The waiting side o was claimed at `now` (user space is asked to continue
+ * it). If its stop has not taken effect yet (held 1: the SIGSTOP is still
+ * pending; seen under QEMU TCG, where the other side's whole iteration can
+ * pass in that window), the SIGCONT will cancel it and the side runs on
+ * with its arrival time as begin, overlapping the iteration it waited for.
+ * So its iteration begins now: what it suffered since arriving was the
+ * barrier's. The compare-and-swap decides against on_switch marking it
+ * stopped (held 2, then barrier_resume re-stamps it when it runs again); if
+ * this side wins and the stop still happens, the begin is early only by the
+ * SIGCONT's latency. The context-switch baselines (nvcsw0...) stay those of
+ * the arrival: the task is not at hand here.
+ */
+static __always_inline void barrier_claimed(__u32 o, __u64 now)
+{
+	__u32 tid = bar_tid[o & 1];
+	struct thread_state *w = bpf_map_lookup_elem(&threads, &tid);
+
+	if (!w || __sync_val_compare_and_swap(&w->held, 1, 0) != 1)
+		return;
+	w->rec.begin_ns = now;
+	w->rec.preempted_ns = 0;
+	w->rec.blocked_ns = 0;
+	w->rec.runq_wait_ns = 0;
+	w->rec.irq_ns = 0;
+	w->rec.softirq_ns = 0;
+	w->rec.steal_ns = 0;
 }
 
 /*
@@ -72,10 +102,11 @@ static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u
 	k = __sync_fetch_and_add(&bar_arrived[s], 1);
 	ko = __sync_fetch_and_add(&bar_arrived[o], 0);
 	if (ko > k) {
-		if (__sync_val_compare_and_swap(&bar_waiting[o], k + 1, 0) == k + 1)
+		if (__sync_val_compare_and_swap(&bar_waiting[o], k + 1, 0) == k + 1) {
+			barrier_claimed(o, now);
 			barrier_emit(BS_BARRIER_RELEASE_CONT, s, k, now, bar_begin_ns[o], tgid,
 				     bar_pid[o], BPF_RB_FORCE_WAKEUP);
-		else
+		} else
 			barrier_emit(BS_BARRIER_RELEASE, s, k, now, bar_begin_ns[o], tgid,
 				     bar_pid[o], BPF_RB_NO_WAKEUP);
 		return;
@@ -138,9 +169,11 @@ static __always_inline void turn_pass(__u32 s, __u64 now, __u32 tgid)
 	d = __sync_fetch_and_add(&bar_done[s], 1) + 1;
 	w = __sync_fetch_and_add(&bar_waiting[o], 0);
 	if (w && d >= turn_need(o, w - 1) &&
-	    __sync_val_compare_and_swap(&bar_waiting[o], w, 0) == w)
+	    __sync_val_compare_and_swap(&bar_waiting[o], w, 0) == w) {
+		barrier_claimed(o, now);
 		barrier_emit(BS_BARRIER_RELEASE_CONT, s, w - 1, now, bar_begin_ns[o], tgid,
 			     bar_pid[o], BPF_RB_FORCE_WAKEUP);
+	}
 }
 
 /* A stopped side's thread runs again: its iteration begins now. What it

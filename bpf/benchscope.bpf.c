@@ -58,14 +58,14 @@ struct thread_state {
 	__u64 nvcsw0, nivcsw0, migrations0, run_delay0; /* task counters at begin */
 	__u64 steal0;					/* rq steal clock when it came on CPU */
 	__u32 off_runnable;				/* left the CPU still runnable */
-	__u32 wait_cpu1; /* 1 + CPU whose cpu_wait names it (0: none) */
-	__u32 open;	 /* an iteration is open; the entry stays between
-			  * iterations (no insert/delete per iteration)
-			  * and goes when the thread exits */
-	__u32 held;	 /* sync-duet barrier: 1 SIGSTOP sent at begin, 2 stopped;
-			  * the iteration is re-stamped when it runs again */
-	__u32 held_side; /* its duet side (0 A, 1 B), for the RESUME record */
-	__u32 _pad;
+	__u32 wait_cpu1;  /* 1 + CPU whose cpu_wait names it (0: none) */
+	__u32 open;	  /* an iteration is open; the entry stays between
+			   * iterations (no insert/delete per iteration)
+			   * and goes when the thread exits */
+	__u32 held_side;  /* its duet side (0 A, 1 B), for the RESUME record */
+	__u64 held;	  /* duet barrier: 1 SIGSTOP sent at begin, 2 stopped; the
+			   * iteration is re-stamped when it runs again (64 bits:
+			   * barrier_claimed's compare-and-swap needs them) */
 	__u64 held_index; /* rendezvous index it waits at */
 };
 
@@ -160,6 +160,7 @@ __u64 bar_waiting[2];  /* 1 + index a side stopped itself at; 0: not waiting */
 __u64 bar_begin_ns[2]; /* begin of each side's latest arrival */
 __u32 bar_pid[2];      /* process of each side's latest arrival */
 __u64 bar_done[2];     /* interleaved: iteration ends seen per side in this run */
+__u32 bar_tid[2];      /* thread of each side that stopped itself last */
 
 /* ---- helpers ------------------------------------------------------------- */
 static __always_inline struct bs_counters *ctrs(void)
