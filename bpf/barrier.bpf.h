@@ -49,32 +49,23 @@ static __always_inline void barrier_stop_self(struct thread_state *ts, __u32 s, 
 }
 
 /*
- * The waiting side o was claimed at `now` (user space is asked to continue
- * it). If its stop has not taken effect yet (held 1: the SIGSTOP is still
- * pending; seen under QEMU TCG, where the other side's whole iteration can
- * pass in that window), the SIGCONT will cancel it and the side runs on
- * with its arrival time as begin, overlapping the iteration it waited for.
- * So its iteration begins now: what it suffered since arriving was the
- * barrier's. The compare-and-swap decides against on_switch marking it
- * stopped (held 2, then barrier_resume re-stamps it when it runs again); if
- * this side wins and the stop still happens, the begin is early only by the
- * SIGCONT's latency. The context-switch baselines (nvcsw0...) stay those of
- * the arrival: the task is not at hand here.
+ * The waiting side o was claimed (user space is asked to continue it). If
+ * its stop has not taken effect yet (held 1: the SIGSTOP is still pending,
+ * e.g. the side was preempted on its way back to user space; seen under
+ * QEMU TCG, where the other side's whole iteration can pass meanwhile), the
+ * SIGCONT will cancel it and the side would run on with its arrival as its
+ * begin, overlapping the iteration it waited for. Marked held 3, it is
+ * re-stamped like a stopped side when it next comes on a CPU
+ * (barrier_resume from on_switch). A side that never left its CPU keeps its
+ * arrival as begin: it was running, in the kernel, all along.
  */
-static __always_inline void barrier_claimed(__u32 o, __u64 now)
+static __always_inline void barrier_claimed(__u32 o)
 {
 	__u32 tid = bar_tid[o & 1];
 	struct thread_state *w = bpf_map_lookup_elem(&threads, &tid);
 
-	if (!w || __sync_val_compare_and_swap(&w->held, 1, 0) != 1)
-		return;
-	w->rec.begin_ns = now;
-	w->rec.preempted_ns = 0;
-	w->rec.blocked_ns = 0;
-	w->rec.runq_wait_ns = 0;
-	w->rec.irq_ns = 0;
-	w->rec.softirq_ns = 0;
-	w->rec.steal_ns = 0;
+	if (w)
+		__sync_val_compare_and_swap(&w->held, 1, 3);
 }
 
 /*
@@ -103,7 +94,7 @@ static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u
 	ko = __sync_fetch_and_add(&bar_arrived[o], 0);
 	if (ko > k) {
 		if (__sync_val_compare_and_swap(&bar_waiting[o], k + 1, 0) == k + 1) {
-			barrier_claimed(o, now);
+			barrier_claimed(o);
 			barrier_emit(BS_BARRIER_RELEASE_CONT, s, k, now, bar_begin_ns[o], tgid,
 				     bar_pid[o], BPF_RB_FORCE_WAKEUP);
 		} else
@@ -170,7 +161,7 @@ static __always_inline void turn_pass(__u32 s, __u64 now, __u32 tgid)
 	w = __sync_fetch_and_add(&bar_waiting[o], 0);
 	if (w && d >= turn_need(o, w - 1) &&
 	    __sync_val_compare_and_swap(&bar_waiting[o], w, 0) == w) {
-		barrier_claimed(o, now);
+		barrier_claimed(o);
 		barrier_emit(BS_BARRIER_RELEASE_CONT, s, w - 1, now, bar_begin_ns[o], tgid,
 			     bar_pid[o], BPF_RB_FORCE_WAKEUP);
 	}

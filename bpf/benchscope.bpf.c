@@ -63,9 +63,10 @@ struct thread_state {
 			   * iterations (no insert/delete per iteration)
 			   * and goes when the thread exits */
 	__u32 held_side;  /* its duet side (0 A, 1 B), for the RESUME record */
-	__u64 held;	  /* duet barrier: 1 SIGSTOP sent at begin, 2 stopped; the
-			   * iteration is re-stamped when it runs again (64 bits:
-			   * barrier_claimed's compare-and-swap needs them) */
+	__u64 held;	  /* duet barrier: 1 SIGSTOP sent at begin, 2 stopped, 3
+			   * claimed before the stop took effect; 2 and 3 re-stamp
+			   * the iteration when it next runs (64 bits for
+			   * barrier_claimed's compare-and-swap) */
 	__u64 held_index; /* rendezvous index it waits at */
 };
 
@@ -498,12 +499,12 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (tp->off_runnable)
 			set_wait(tp, cpu, prev_tid, prev->tgid, now);
-		else if (tp->held == 1 && (prev_state & TASK_STOPPED_BIT))
-			tp->held = 2; /* stopped at the sync-duet barrier */
+		else if ((tp->held == 1 || tp->held == 3) && (prev_state & TASK_STOPPED_BIT))
+			tp->held = 2; /* stopped at the duet barrier */
 	}
 
 	if (tn) {
-		if (tn->held == 2) {
+		if (tn->held == 2 || tn->held == 3) {
 			clear_wait(tn, next_tid);
 			barrier_resume(tn, next, next_tid, now);
 		} else if (tn->off_start && now > tn->off_start) {
