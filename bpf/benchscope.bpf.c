@@ -616,7 +616,9 @@ static __always_inline void proc_event(__u32 kind, struct task_struct *t, __u32 
 	r->exit_code = code;
 	r->_pad = 0;
 	BPF_CORE_READ_STR_INTO(&r->comm, t, comm);
-	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	/* an exit wakes the reader at once: it ends a run, and the runner
+	 * sleeps in long waits rather than polling */
+	bpf_ringbuf_submit(r, kind == BS_PROC_EXIT ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 SEC("tp_btf/sched_process_fork")

@@ -145,6 +145,8 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 			r->side[side].by_other_ns += ir->ns;
 		} else {
 			r->side[side].by_third_ns += ir->ns;
+			if (!strncmp(ir->comm, BS_DUET_SELF_COMM, BS_COMM_LEN))
+				n->self_ns[side] += ir->ns;
 			if (add_third(n, ir, side))
 				goto nomem;
 		}
@@ -163,6 +165,7 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 					  : 0;
 			if (r->side[s].lost_ns)
 				n->has_interference = true;
+			n->busy_ns += r->side[s].busy_ns;
 			add_side(&n->method[r->method][s], &r->side[s]);
 		}
 		sum = r->share[0] + r->share[1];

@@ -69,7 +69,13 @@ struct bs_duet_noise {
 	struct bs_dnoise_task *third; /**< descending total ns */
 	size_t n_third;
 	bool has_interference; /**< any interference field or interferer record non-zero */
+	uint64_t self_ns[2];   /**< of by_third_ns: taken from A, from B by benchscope's own
+				*   threads (interferer comm "benchscope"), ns */
+	uint64_t busy_ns;      /**< sum of both sides' busy_ns over every run, ns */
 };
+
+/** Comm of benchscope's own threads in interferer records. */
+#define BS_DUET_SELF_COMM "benchscope"
 
 /**
  * bs_duet_noise_build - the diagnosis of @d (its analysed iterations) and of

@@ -264,6 +264,10 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 		json_object_array_add(third, x);
 	}
 	put(noise, "third_parties", third);
+	put(noise, "benchscope_from_a_ns", json_object_new_int64((int64_t)n->self_ns[0]));
+	put(noise, "benchscope_from_b_ns", json_object_new_int64((int64_t)n->self_ns[1]));
+	put(noise, "benchscope_share",
+	    n->busy_ns ? num((double)(n->self_ns[0] + n->self_ns[1]) / (double)n->busy_ns) : NULL);
 	put(o, "noise", noise);
 	put(outc, "runs_total", json_object_new_int64((int64_t)d->runs_total));
 	put(outc, "runs_used", json_object_new_int64((int64_t)d->runs_ok));

@@ -292,6 +292,15 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 		}
 		tab_print(f, &t, md, "    ");
 	}
+	fprintf(f,
+		md ? "\nbenchscope itself took %s from A and %s from B: %.3f %% of the sides' busy "
+		     "time\n"
+		   : "  benchscope itself took %s from A and %s from B: %.3f %% of the sides' busy "
+		     "time\n",
+		bs_fmt_ns((double)n->self_ns[0], b[10], 48),
+		bs_fmt_ns((double)n->self_ns[1], b[11], 48),
+		n->busy_ns ? 100.0 * (double)(n->self_ns[0] + n->self_ns[1]) / (double)n->busy_ns
+			   : 0);
 	if (n->n_third) {
 		fprintf(f, md ? "\nTop third-party tasks\n\n" : "  top third-party tasks\n");
 		t.ncol = 4;

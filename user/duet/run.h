@@ -148,8 +148,9 @@ struct bs_barrier_ctl {
 };
 
 /**
- * The release thread: reads the barrier ring buffer and continues a stopped
- * side (SIGCONT) the moment the other side arrives. It runs SCHED_FIFO
+ * The release thread: sleeps on the barrier ring buffer (epoll; woken by the
+ * records that need it, else every 250 ms) and continues a stopped side
+ * (SIGCONT) the moment the other side arrives. It runs SCHED_FIFO
  * (priority 10) where allowed, so that a busy machine does not delay the
  * release behind other tasks' time slices (p90 skew 0.5-1 ms -> ~60 us on
  * the 2-vCPU development VM under load); it only consumes 48-byte records
@@ -164,7 +165,7 @@ struct bs_barrier_rt {
 	pthread_mutex_t mu;
 	struct bs_barrier_ctl *cur; /**< the sync run in progress, or NULL */
 	volatile int stop;
-	uint64_t cycles; /**< consume cycles done (a detach waits for two more) */
+	uint64_t cycles; /**< consume cycles done */
 };
 
 /**
@@ -174,9 +175,10 @@ struct bs_barrier_rt {
 int bs_barrier_rt_start(struct bs_barrier_rt *rt, struct bs_probes *p, char *err, size_t errlen);
 
 /**
- * bs_barrier_rt_attach - route the records to @b (a sync run starts), or
- * detach with NULL after waiting until every record already in the ring
- * buffer was handled (the run ended). Main thread only; NULL rt is a no-op.
+ * bs_barrier_rt_attach - route the records to @b (a sync or interleaved run
+ * starts), or detach with NULL after handling, under the thread's lock,
+ * every record already in the ring buffer (the run ended). Main thread
+ * only; NULL rt is a no-op.
  */
 void bs_barrier_rt_attach(struct bs_barrier_rt *rt, struct bs_barrier_ctl *b);
 

@@ -41,6 +41,41 @@ static void live_tick(void *ctx)
 	bs_progress_update(&l->prog, l->done, l->total);
 }
 
+/*
+ * Keep benchscope's own threads (this one, the release thread started
+ * after it) off the measured CPUs when every method's sides are pinned and
+ * CPUs are left over: e.g. the interleaved method on the last CPU, or
+ * --cpus A=0,B=0 on a 2-CPU machine. Unpinned sides would inherit the mask,
+ * so nothing moves then. Returns the CPUs benchscope keeps to, as text
+ * ("" when it stays where it was).
+ */
+static void keep_off_sides(const struct bs_duet_setup *s, char *text, size_t len)
+{
+	cpu_set_t used, allowed, rest;
+	size_t off = 0;
+
+	text[0] = 0;
+	CPU_ZERO(&used);
+	for (size_t i = 0; i < s->n_methods; i++) {
+		const struct bs_duet_cpus *c =
+		    s->methods[i] == BS_DM_RUN_ILV ? &s->ilv_cpus : &s->cpus;
+
+		if (!c->set)
+			return;
+		CPU_OR(&used, &used, &c->cpus[0]);
+		CPU_OR(&used, &used, &c->cpus[1]);
+	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	CPU_XOR(&rest, &allowed, &used);
+	CPU_AND(&rest, &rest, &allowed);
+	if (!CPU_COUNT(&rest) || sched_setaffinity(0, sizeof(rest), &rest))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && off < len; c++)
+		if (CPU_ISSET(c, &rest))
+			off += (size_t)snprintf(text + off, len - off, "%s%d", off ? "," : "", c);
+}
+
 int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 		    const struct bs_duet_setup *s, volatile sig_atomic_t *interrupted,
 		    struct bs_duet_tally *t, json_object **end)
@@ -56,6 +91,7 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 
 	memset(t, 0, sizeof(*t));
 	bs_measure_set_hooks(m, live_iter, live_proc, &live);
+	keep_off_sides(s, t->self_cpus, sizeof(t->self_cpus));
 	for (i = 0; i < s->n_methods; i++)
 		if (bs_duet_method_barrier(s->methods[i]) != BS_BAR_OFF && !rt.running &&
 		    bs_barrier_rt_start(&rt, &m->probes, err, sizeof(err))) {
@@ -143,6 +179,8 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 		json_object_object_add(*end, "status_runs", st);
 	}
 	json_object_object_add(*end, "interrupted", json_object_new_boolean(*interrupted));
+	json_object_object_add(*end, "benchscope_cpus",
+			       t->self_cpus[0] ? json_object_new_string(t->self_cpus) : NULL);
 	json_object_object_add(*end, "wall_ns",
 			       json_object_new_int64((int64_t)(bs_mono_ns() - t_start)));
 	rc = 0;

@@ -24,6 +24,7 @@ struct bs_duet_tally {
 	size_t n_ok;	     /**< runs usable for the analysis */
 	bool stopped_early;  /**< --stop-ci stopped before the last planned run */
 	bool measure_failed; /**< a run's measurement failed (runtime error) */
+	char self_cpus[128]; /**< the CPUs benchscope kept to, off the sides' ("" none) */
 };
 
 /**

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
 
 #include "probe/probes.h"
@@ -34,11 +35,15 @@ static int rt_record(void *ctx, void *data, size_t size)
 static void *rt_loop(void *arg)
 {
 	struct bs_barrier_rt *rt = arg;
+	int efd = ring_buffer__epoll_fd(rt->rb);
 
 	while (!rt->stop) {
-		/* a forced wake-up (a side to continue) ends the wait at once;
-		 * the other records come without one: consume them too */
-		ring_buffer__poll(rt->rb, 10);
+		struct epoll_event ev;
+
+		/* sleep until a record asks for a wake-up (a side to continue),
+		 * or 250 ms pass; then handle every record there is, under the
+		 * lock the main thread takes to switch runs */
+		epoll_wait(efd, &ev, 1, 250);
 		pthread_mutex_lock(&rt->mu);
 		ring_buffer__consume(rt->rb);
 		rt->cycles++;
@@ -82,27 +87,13 @@ int bs_barrier_rt_start(struct bs_barrier_rt *rt, struct bs_probes *p, char *err
 
 void bs_barrier_rt_attach(struct bs_barrier_rt *rt, struct bs_barrier_ctl *b)
 {
-	uint64_t want, c;
-
 	if (!rt || !rt->running)
 		return;
-	if (!b) {
-		/* two more full cycles: everything emitted before now is handled */
-		pthread_mutex_lock(&rt->mu);
-		want = rt->cycles + 2;
-		pthread_mutex_unlock(&rt->mu);
-		for (;;) {
-			struct timespec ts = {0, 1000000};
-
-			pthread_mutex_lock(&rt->mu);
-			c = rt->cycles;
-			pthread_mutex_unlock(&rt->mu);
-			if (c >= want)
-				break;
-			nanosleep(&ts, NULL);
-		}
-	}
 	pthread_mutex_lock(&rt->mu);
+	/* a detach first handles what the ring buffer holds, for the run
+	 * that ends */
+	if (!b)
+		ring_buffer__consume(rt->rb);
 	rt->cur = b;
 	pthread_mutex_unlock(&rt->mu);
 }

@@ -206,6 +206,31 @@ static int release_side(struct bs_duet_runres *res, int s)
  * timed out, or the user interrupted. Returns 0, or -errno when reading the
  * ring buffer failed.
  */
+/*
+ * How long follow() may sleep: until the next CPU swap or side timeout,
+ * at most BS_DUET_WAIT_MS. An exit record wakes it at once (the BPF side
+ * forces a ring-buffer wake-up for it), and so do the iteration records
+ * once enough are waiting; nothing else needs it sooner. Long waits keep
+ * benchscope's own CPU time out of the measured sides' way.
+ */
+#define BS_DUET_WAIT_MS 250
+static int wait_ms(const struct bs_duet_env *env, const struct bs_duet_runres *res, unsigned mask,
+		   uint64_t next_swap)
+{
+	uint64_t now = bs_mono_ns(), until = now + BS_DUET_WAIT_MS * 1000000ull;
+
+	if (next_swap && next_swap < until)
+		until = next_swap;
+	for (int s = 0; s < 2 && env->timeout_s > 0; s++) {
+		const struct bs_duet_side *sd = &res->side[s];
+		uint64_t t = sd->start_ns + (uint64_t)(env->timeout_s * 1e9);
+
+		if ((mask & (1u << s)) && sd->released && !sd->sess.exited && t < until)
+			until = t;
+	}
+	return until > now ? (int)((until - now + 999999) / 1000000) : 0;
+}
+
 /* crossover within the run: exchange the sides' CPU sets (both running) */
 static void swap_sides(struct bs_duet_runres *res)
 {
@@ -230,7 +255,7 @@ static int follow(const struct bs_duet_env *env, struct bs_duet_runres *res, uns
 		bool all_done = true, failed = false;
 		uint64_t now;
 
-		prc = bs_measure_poll(env->m, 20);
+		prc = bs_measure_poll(env->m, wait_ms(env, res, mask, next_swap));
 		if (prc < 0)
 			return prc;
 		if (env->interrupted && *env->interrupted) {

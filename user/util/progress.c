@@ -19,7 +19,7 @@ void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total)
 {
 	double now = (double)bs_mono_ns(), el;
 
-	if (!p->tty || now - p->last_ns < 200e6)
+	if (!p->tty || now - p->last_ns < 250e6) /* at most 4 redraws a second */
 		return;
 	p->last_ns = now;
 	el = (now - p->start_ns) / 1e9;
