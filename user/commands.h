@@ -33,4 +33,7 @@ int cmd_waste(int argc, char **argv);
  */
 int cmd_doctor(int argc, char **argv);
 
+/** `benchscope noise`: 0 ok, 1 could not measure or write, 2 usage (exit_status.h). */
+int cmd_noise(int argc, char **argv);
+
 #endif

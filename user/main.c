@@ -21,6 +21,7 @@ static const struct {
     {"waste", cmd_waste, "dead stores, silent stores and silent loads (hardware watchpoints)"},
     {"calibrate", cmd_calibrate, "measure what one probe hit costs here (uprobe, uretprobe, USDT)"},
     {"doctor", cmd_doctor, "what this machine can do for benchscope, and what it costs, measured"},
+    {"noise", cmd_noise, "this machine's CPUs as a benchmark platform: coupling, speed, noise"},
 };
 
 static void usage(FILE *f)

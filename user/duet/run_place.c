@@ -10,29 +10,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-/* Add "N" or "N-M" to set. 0 or -EINVAL. */
-static int add_range(const char *tok, cpu_set_t *set)
-{
-	char *end;
-	long a, b;
-
-	a = strtol(tok, &end, 10);
-	if (end == tok || a < 0)
-		return -EINVAL;
-	b = a;
-	if (*end == '-') {
-		const char *t2 = end + 1;
-
-		b = strtol(t2, &end, 10);
-		if (end == t2 || b < a)
-			return -EINVAL;
-	}
-	if (*end || b >= CPU_SETSIZE)
-		return -EINVAL;
-	for (; a <= b; a++)
-		CPU_SET((int)a, set);
-	return 0;
-}
+#include "util/cli.h"
 
 int bs_duet_cpus_parse(const char *spec, struct bs_duet_cpus *c, char *err, size_t errlen)
 {
@@ -59,7 +37,7 @@ int bs_duet_cpus_parse(const char *spec, struct bs_duet_cpus *c, char *err, size
 			seen[side] = true;
 			list = tok + 2;
 		}
-		if (side < 0 || add_range(list, &c->cpus[side])) {
+		if (side < 0 || bs_cpu_range_add(list, &c->cpus[side])) {
 			snprintf(
 			    err, errlen,
 			    "--cpus takes A=LIST,B=LIST (e.g. A=0,B=1 or A=0-1,B=2-3), not '%s'",
@@ -128,7 +106,7 @@ json_object *bs_duet_smt_siblings(void)
 
 			for (tok = strtok_r(line, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save))
-				add_range(tok, &g);
+				bs_cpu_range_add(tok, &g);
 		}
 		count = CPU_COUNT(&g);
 		CPU_OR(&done, &done, &g);

@@ -159,3 +159,40 @@ bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char
 	*status = 2;
 	return false;
 }
+
+int bs_cpu_range_add(const char *tok, cpu_set_t *set)
+{
+	char *end;
+	long a, b;
+
+	a = strtol(tok, &end, 10);
+	if (end == tok || a < 0)
+		return -EINVAL;
+	b = a;
+	if (*end == '-') {
+		const char *t2 = end + 1;
+
+		b = strtol(t2, &end, 10);
+		if (end == t2 || b < a)
+			return -EINVAL;
+	}
+	if (*end || b >= CPU_SETSIZE)
+		return -EINVAL;
+	for (; a <= b; a++)
+		CPU_SET((int)a, set);
+	return 0;
+}
+
+int bs_parse_cpu_list(const char *s, cpu_set_t *set)
+{
+	char *copy = strdup(s ? s : ""), *save = NULL, *tok;
+	int rc = 0, n = 0;
+
+	CPU_ZERO(set);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save), n++)
+		rc = bs_cpu_range_add(tok, set);
+	free(copy);
+	return rc ? rc : n ? 0 : -EINVAL;
+}

@@ -4,6 +4,7 @@
 #define BENCHSCOPE_CLI_H
 
 #include <argp.h>
+#include <sched.h>
 #include <stdbool.h>
 
 /**
@@ -27,6 +28,19 @@ int bs_parse_double(const char *s, double min, double max, double *out);
  * [min, max]); *out untouched on error.
  */
 int bs_parse_range(const char *s, int n, long min, long max, long *out);
+
+/**
+ * bs_cpu_range_add - add the CPUs of one token, "N" or "N-M" (N <= M <
+ * CPU_SETSIZE), to @set. Returns 0 or -EINVAL (@set may then hold part).
+ */
+int bs_cpu_range_add(const char *tok, cpu_set_t *set);
+
+/**
+ * bs_parse_cpu_list - a CPU list as the kernel writes them ("0", "0,2",
+ * "1-3,6") into @set (cleared first). Returns 0 or -EINVAL (empty, a bad
+ * token); -ENOMEM.
+ */
+int bs_parse_cpu_list(const char *s, cpu_set_t *set);
 
 /**
  * Report a usage error of subcommand cmd on stderr, as one line:

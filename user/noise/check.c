@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+/* check.c - the noise check's measurement (noise/check.h). */
+#include "noise/check.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/monotime.h"
+#include "util/progress.h"
+
+#define LOOP_TARGET_NS 2e6 /* one sample: about 2 ms of arithmetic */
+
+/* the calibrated loop: n rounds of dependent integer arithmetic */
+static uint64_t spin(uint64_t n)
+{
+	volatile uint64_t x = 1;
+
+	for (uint64_t i = 0; i < n; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	return x;
+}
+
+struct worker {
+	pthread_t th;
+	int cpu;
+	uint64_t rounds, until_ns;
+	struct bs_noise_phase *ph;
+	size_t cap;
+	int err;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(w->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		w->err = errno;
+		return NULL;
+	}
+	for (;;) {
+		uint64_t t0 = bs_mono_ns(), t1;
+
+		spin(w->rounds);
+		t1 = bs_mono_ns();
+		if (w->ph->n == w->cap) {
+			size_t cap = w->cap ? 2 * w->cap : 256;
+			double *ns = realloc(w->ph->ns, cap * sizeof(*ns));
+
+			if (!ns) {
+				w->err = ENOMEM;
+				return NULL;
+			}
+			w->ph->ns = ns;
+			w->cap = cap;
+		}
+		w->ph->ns[w->ph->n++] = (double)(t1 - t0);
+		if (t1 >= w->until_ns)
+			return NULL;
+	}
+}
+
+/* per CPU: irq, softirq, steal (USER_HZ ticks) from /proc/stat, LOC ticks */
+struct cpu_acct {
+	unsigned long long irq, softirq, steal, loc;
+};
+
+static void read_acct(struct cpu_acct *a, int ncpu)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/stat", "re");
+
+	memset(a, 0, (size_t)ncpu * sizeof(*a));
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = {0};
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
+		    cpu >= 0 && cpu < ncpu) {
+			a[cpu].irq = v[5];
+			a[cpu].softirq = v[6];
+			a[cpu].steal = v[7];
+		}
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/interrupts", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "LOC:", 4))
+			continue;
+		p += 4;
+		for (int c = 0; c < ncpu; c++)
+			a[c].loc = strtoull(p, &p, 10);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* the phase's accounting of CPU c from two snapshots over wall_ns */
+static void acct_phase(struct bs_noise_phase *ph, const struct cpu_acct *b,
+		       const struct cpu_acct *e, int c, double wall_ns)
+{
+	double tick_ns = 1e9 / (double)sysconf(_SC_CLK_TCK);
+
+	ph->irq_pct = 100.0 * (double)(e[c].irq - b[c].irq) * tick_ns / wall_ns;
+	ph->softirq_pct = 100.0 * (double)(e[c].softirq - b[c].softirq) * tick_ns / wall_ns;
+	ph->steal_pct = 100.0 * (double)(e[c].steal - b[c].steal) * tick_ns / wall_ns;
+	ph->ticks_per_s = (double)(e[c].loc - b[c].loc) / (wall_ns / 1e9);
+}
+
+/* every thread's CPU time (utime + stime, ticks) and last CPU, from /proc */
+struct task_time {
+	int pid, tid, cpu;
+	unsigned long long ticks;
+	char comm[17];
+};
+
+static size_t read_tasks(struct task_time **out)
+{
+	struct task_time *t = NULL;
+	size_t n = 0, cap = 0;
+	DIR *d = opendir("/proc"), *td;
+	struct dirent *p, *q;
+
+	while (d && (p = readdir(d))) {
+		char path[300];
+		int pid = atoi(p->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		td = opendir(path);
+		while (td && (q = readdir(td))) {
+			char line[1024], *r;
+			int tid = atoi(q->d_name);
+			unsigned long long ut, st;
+			FILE *f;
+
+			if (tid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+			f = fopen(path, "re");
+			if (!f)
+				continue;
+			if (!fgets(line, sizeof(line), f) || !(r = strrchr(line, ')'))) {
+				fclose(f);
+				continue;
+			}
+			fclose(f);
+			if (n == cap) {
+				struct task_time *nt =
+				    realloc(t, (cap = cap ? 2 * cap : 512) * sizeof(*t));
+
+				if (!nt)
+					break;
+				t = nt;
+			}
+			memset(&t[n], 0, sizeof(t[n]));
+			/* after "(comm)": state ppid ... utime (14) stime (15) ... processor (39)
+			 */
+			{
+				char *c = strchr(line, '(');
+				size_t len = c ? (size_t)(r - c - 1) : 0;
+				int cpu = -1, field = 3;
+				char *s = r + 2, *save = NULL, *tok;
+
+				memcpy(t[n].comm, c ? c + 1 : "", len < 16 ? len : 16);
+				ut = st = 0;
+				for (tok = strtok_r(s, " ", &save); tok;
+				     tok = strtok_r(NULL, " ", &save)) {
+					if (field == 14)
+						ut = strtoull(tok, NULL, 10);
+					else if (field == 15)
+						st = strtoull(tok, NULL, 10);
+					else if (field == 39)
+						cpu = atoi(tok);
+					field++;
+				}
+				t[n].pid = pid;
+				t[n].tid = tid;
+				t[n].cpu = cpu;
+				t[n].ticks = ut + st;
+			}
+			n++;
+		}
+		if (td)
+			closedir(td);
+	}
+	if (d)
+		closedir(d);
+	*out = t;
+	return n;
+}
+
+/* the other tasks that ran during the busy phase, onto the CPU they last ran on */
+static void attribute_tasks(struct bs_noise_result *r, const struct task_time *b, size_t nb,
+			    const struct task_time *e, size_t ne, double wall_ns)
+{
+	double tick_ns = 1e9 / (double)sysconf(_SC_CLK_TCK);
+	int self = getpid();
+
+	for (size_t i = 0; i < ne; i++) {
+		unsigned long long before = 0;
+		double pct;
+
+		if (e[i].pid == self)
+			continue;
+		for (size_t j = 0; j < nb; j++)
+			if (b[j].tid == e[i].tid) {
+				before = b[j].ticks;
+				break;
+			}
+		pct = 100.0 * (double)(e[i].ticks - before) * tick_ns / wall_ns;
+		if (!(pct >= 0.5))
+			continue;
+		for (size_t c = 0; c < r->n; c++) {
+			struct bs_noise_cpu *cc = &r->cpus[c];
+			size_t k;
+
+			if (cc->cpu != e[i].cpu)
+				continue;
+			/* insertion into the top BS_NOISE_MAX_TASKS, largest first */
+			for (k = cc->n_tasks; k > 0 && cc->tasks[k - 1].pct < pct; k--)
+				if (k < BS_NOISE_MAX_TASKS)
+					cc->tasks[k] = cc->tasks[k - 1];
+			if (k < BS_NOISE_MAX_TASKS) {
+				cc->tasks[k] = (struct bs_noise_task){.pid = e[i].pid, .pct = pct};
+				memcpy(cc->tasks[k].comm, e[i].comm, sizeof(cc->tasks[k].comm));
+				if (cc->n_tasks < BS_NOISE_MAX_TASKS)
+					cc->n_tasks++;
+			}
+		}
+	}
+}
+
+/* run workers for cpus[idx[0..k)] until `until`, showing progress */
+static int run_phase(struct bs_noise_result *r, const size_t *idx, size_t k, bool busy,
+		     uint64_t rounds, uint64_t until, struct bs_progress *prog, uint64_t t0,
+		     uint64_t total_ns, char *err, size_t errlen)
+{
+	struct worker w[CPU_SETSIZE > 1024 ? 1024 : CPU_SETSIZE];
+	int rc = 0;
+
+	memset(w, 0, k * sizeof(w[0]));
+	for (size_t i = 0; i < k; i++) {
+		struct bs_noise_cpu *c = &r->cpus[idx[i]];
+
+		w[i] = (struct worker){.cpu = c->cpu,
+				       .rounds = rounds,
+				       .until_ns = until,
+				       .ph = busy ? &c->busy : &c->alone};
+		if ((rc = pthread_create(&w[i].th, NULL, work, &w[i]))) {
+			snprintf(err, errlen, "cannot start a loop thread: %s", strerror(rc));
+			for (size_t j = 0; j < i; j++)
+				pthread_join(w[j].th, NULL);
+			return -rc;
+		}
+	}
+	while (bs_mono_ns() < until) {
+		struct timespec ts = {0, 250000000};
+
+		nanosleep(&ts, NULL);
+		if (prog)
+			bs_progress_update(prog, (bs_mono_ns() - t0) / 1000000, total_ns / 1000000);
+	}
+	for (size_t i = 0; i < k; i++) {
+		pthread_join(w[i].th, NULL);
+		if (w[i].err && !rc) {
+			rc = -w[i].err;
+			snprintf(err, errlen, "loop on CPU %d: %s", w[i].cpu, strerror(w[i].err));
+		}
+	}
+	return rc;
+}
+
+int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, char *err,
+		   size_t errlen)
+{
+	double dur = o && o->duration_s > 0 ? o->duration_s : 6;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	struct cpu_acct *a0 = NULL, *a1 = NULL;
+	struct task_time *tb = NULL, *te = NULL;
+	size_t *idx = NULL, ntb, nte;
+	struct bs_progress prog;
+	cpu_set_t allowed, one;
+	uint64_t rounds = 100000, t0, total, until, per;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		return -errno;
+	}
+	if (o && o->cpus_set)
+		CPU_AND(&allowed, &allowed, &o->cpus);
+	out->cpus = calloc((size_t)CPU_COUNT(&allowed) + 1, sizeof(*out->cpus));
+	idx = calloc((size_t)CPU_COUNT(&allowed) + 1, sizeof(*idx));
+	a0 = calloc((size_t)ncpu + 1, sizeof(*a0));
+	a1 = calloc((size_t)ncpu + 1, sizeof(*a1));
+	if (!out->cpus || !idx || !a0 || !a1) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed) && c < ncpu) {
+			idx[out->n] = out->n;
+			out->cpus[out->n++].cpu = c;
+		}
+	if (!out->n) {
+		snprintf(err, errlen, "no CPU to check (--cpus names none benchscope may use)");
+		rc = -EINVAL;
+		goto out;
+	}
+	/* calibrate on the first CPU: rounds for about LOOP_TARGET_NS */
+	CPU_ZERO(&one);
+	CPU_SET(out->cpus[0].cpu, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	for (int i = 0; i < 3; i++) {
+		uint64_t s = bs_mono_ns();
+
+		spin(rounds);
+		out->loop_ns = (double)(bs_mono_ns() - s);
+		rounds = (uint64_t)((double)rounds * LOOP_TARGET_NS / (out->loop_ns + 1));
+		if (rounds < 1000)
+			rounds = 1000;
+	}
+	sched_setaffinity(0, sizeof(allowed), &allowed);
+	out->duration_s = dur;
+	total = (uint64_t)(dur * 1e9);
+	per = total / 2 / out->n;
+	bs_progress_init(&prog, "ms of the noise check");
+	t0 = bs_mono_ns();
+	for (size_t i = 0; i < out->n && !rc; i++) {
+		uint64_t s = bs_mono_ns();
+
+		read_acct(a0, (int)ncpu);
+		until = s + per;
+		rc = run_phase(out, &idx[i], 1, false, rounds, until,
+			       o && o->progress ? &prog : NULL, t0, total, err, errlen);
+		read_acct(a1, (int)ncpu);
+		acct_phase(&out->cpus[i].alone, a0, a1, out->cpus[i].cpu,
+			   (double)(bs_mono_ns() - s));
+	}
+	if (!rc) {
+		uint64_t s = bs_mono_ns();
+
+		ntb = read_tasks(&tb);
+		read_acct(a0, (int)ncpu);
+		until = s + total / 2;
+		rc = run_phase(out, idx, out->n, true, rounds, until,
+			       o && o->progress ? &prog : NULL, t0, total, err, errlen);
+		read_acct(a1, (int)ncpu);
+		nte = read_tasks(&te);
+		for (size_t i = 0; i < out->n; i++)
+			acct_phase(&out->cpus[i].busy, a0, a1, out->cpus[i].cpu,
+				   (double)(bs_mono_ns() - s));
+		attribute_tasks(out, tb, ntb, te, nte, (double)(bs_mono_ns() - s));
+	}
+	bs_progress_done(&prog);
+out:
+	free(idx);
+	free(a0);
+	free(a1);
+	free(tb);
+	free(te);
+	return rc;
+}
+
+void bs_noise_result_free(struct bs_noise_result *r)
+{
+	for (size_t i = 0; r->cpus && i < r->n; i++) {
+		free(r->cpus[i].alone.ns);
+		free(r->cpus[i].busy.ns);
+	}
+	free(r->cpus);
+	memset(r, 0, sizeof(*r));
+}
