@@ -48,6 +48,15 @@ static __always_inline void barrier_stop_self(struct thread_state *ts, __u32 s, 
 	barrier_emit(BS_BARRIER_WAIT, s, k, now, 0, tgid, 0, BPF_RB_NO_WAKEUP);
 }
 
+/* Side s (0 or 1) arrives at an iteration begin at `now`: remember when and
+ * which process, and return the 0-based index of this begin in the run. */
+static __always_inline __u64 barrier_note_arrival(__u32 s, __u64 now, __u32 tgid)
+{
+	bar_begin_ns[s] = now;
+	bar_pid[s] = tgid;
+	return __sync_fetch_and_add(&bar_arrived[s], 1);
+}
+
 /*
  * The waiting side o was claimed (user space is asked to continue it). If
  * its stop has not taken effect yet (held 1: the SIGSTOP is still pending,
@@ -84,13 +93,10 @@ static __always_inline void barrier_claimed(__u32 o)
 static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u32 tgid)
 {
 	__u64 k, ko, now = ts->rec.begin_ns;
-	__u32 o;
+	__u32 o = (s & 1) ^ 1;
 
 	s &= 1;
-	o = s ^ 1;
-	bar_begin_ns[s] = now;
-	bar_pid[s] = tgid;
-	k = __sync_fetch_and_add(&bar_arrived[s], 1);
+	k = barrier_note_arrival(s, now, tgid);
 	ko = __sync_fetch_and_add(&bar_arrived[o], 0);
 	if (ko > k) {
 		if (__sync_val_compare_and_swap(&bar_waiting[o], k + 1, 0) == k + 1) {
@@ -132,13 +138,10 @@ static __always_inline __u64 turn_need(__u32 s, __u64 k)
 static __always_inline void turn_arrive(struct thread_state *ts, __u32 s, __u32 tgid)
 {
 	__u64 k, now = ts->rec.begin_ns;
-	__u32 o;
+	__u32 o = (s & 1) ^ 1;
 
 	s &= 1;
-	o = s ^ 1;
-	bar_begin_ns[s] = now;
-	bar_pid[s] = tgid;
-	k = __sync_fetch_and_add(&bar_arrived[s], 1);
+	k = barrier_note_arrival(s, now, tgid);
 	if (__sync_fetch_and_add(&bar_done[o], 0) >= turn_need(s, k))
 		return;
 	__sync_lock_test_and_set(&bar_waiting[s], k + 1);
