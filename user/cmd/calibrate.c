@@ -16,6 +16,7 @@
 #include "probe/caps.h"
 #include "util/cli.h"
 #include "util/exit_status.h"
+#include "util/table.h"
 #include "commands.h"
 #include "probe/probes.h"
 
@@ -100,10 +101,20 @@ int cmd_calibrate(int argc, char **argv)
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
+		static const char *const head[2] = {"probe", "ns per hit"};
+		static const int right[2] = {0, 1};
+		struct bs_table_style st = {.indent = "  "};
+		char val[3][32];
+		const char *cells[6];
+
 		printf("cost of one probe hit (ns), median of %ld rounds of %ld hits:\n",
 		       a.cal.rounds, a.cal.calls);
-		for (i = 0; i < 3; i++)
-			printf("  %-10s %10.1f\n", kinds[i].name, cost[i]);
+		for (i = 0; i < 3; i++) {
+			snprintf(val[i], sizeof(val[i]), "%.1f", cost[i]);
+			cells[2 * i] = kinds[i].name;
+			cells[2 * i + 1] = val[i];
+		}
+		bs_table_print(stdout, head, cells, 3, 2, right, &st);
 	}
 	for (i = 0; i < 3; i++)
 		if (isnan(cost[i])) {

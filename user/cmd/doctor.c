@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "util/exit_status.h"
 #include "util/output.h"
+#include "util/table.h"
 
 struct doctor_args {
 	const char *json;
@@ -78,19 +79,21 @@ static const char *state_word(enum bs_cap_state s)
 
 static void print_table(const struct bs_cap *caps, bool ok)
 {
-	const struct bs_cap_info *in;
-	int i;
+	static const char *const head[3] = {"feature", "", "found [used by]"};
+	struct bs_table_style st = {.indent = ""};
+	char found[BS_CAP_N][600];
+	const char *cells[BS_CAP_N * 3];
 
-	printf("%-28s %-4s %s\n", "feature", "", "found [used by]");
-	for (i = 0; i < BS_CAP_N; i++) {
-		in = bs_cap_info((enum bs_cap_id)i);
-		printf("%-28s %-4s %s", in->label,
-		       caps[i].state == BS_CAP_INFO ? "" : state_word(caps[i].state),
-		       caps[i].figure);
-		if (in->used_by[0])
-			printf("  [%s]", in->used_by);
-		putchar('\n');
+	for (int i = 0; i < BS_CAP_N; i++) {
+		const struct bs_cap_info *in = bs_cap_info((enum bs_cap_id)i);
+
+		snprintf(found[i], sizeof(found[i]), "%s%s%s%s", caps[i].figure,
+			 in->used_by[0] ? "  [" : "", in->used_by, in->used_by[0] ? "]" : "");
+		cells[3 * i] = in->label;
+		cells[3 * i + 1] = caps[i].state == BS_CAP_INFO ? "" : state_word(caps[i].state);
+		cells[3 * i + 2] = found[i];
 	}
+	bs_table_print(stdout, head, cells, BS_CAP_N, 3, NULL, &st);
 	printf("\n%s\n", ok ? "run and duet: everything they need works here"
 			    : "run and duet: something they need is lacking (the lines marked no "
 			      "and [run...] above)");

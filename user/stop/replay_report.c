@@ -7,11 +7,13 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "benchscope/stats.h"
 #include "stop/stop_run.h"
 #include "util/output.h"
+#include "util/table.h"
 #include "util/units.h"
 
 static json_object *jd(double d)
@@ -65,32 +67,58 @@ static double total_cr_sd(const struct bs_replay_total *t)
 			: NAN;
 }
 
-static void print_row(const char *name, const struct bs_replay_result *r,
-		      const struct bs_stop_plan *p)
-{
-	char a[32], b[32], c[32], d[32], e[32], g[32], ci[64];
+#define ROW_COLS 14
+#define TOT_COLS 11
 
+/* one row of the per-trace table into cells c[0..ROW_COLS) of width 64 */
+static void row_cells(const char *name, const struct bs_replay_result *r, char (*c)[64])
+{
+	snprintf(c[0], 64, "%.18s", name);
+	snprintf(c[1], 64, "%s", bs_stop_crit_name(r->crit));
+	snprintf(c[2], 64, "%zu", r->forks_used);
+	snprintf(c[3], 64, "%.1f", r->warmup_mean);
+	snprintf(c[4], 64, "%zu/%zu", r->n_warmup_stable, r->forks_used);
+	snprintf(c[5], 64, "%s", r->forks_stable ? "yes" : r->fork_bound ? "NO" : "no");
+	bs_fmt_ns(r->t_static_ns, c[6], 64);
+	bs_fmt_ns(r->t_dyn_ns, c[7], 64);
+	bs_fmt_pct(r->saved, c[8], 64);
+	bs_fmt_ns(r->mean_dyn, c[9], 64);
+	bs_fmt_pct(r->change_rate, c[10], 64);
 	if (r->aa_err)
-		snprintf(ci, sizeof(ci), "n/a (%s)", bs_stats_strerror(r->aa_err));
+		snprintf(c[11], 64, "n/a (%s)", bs_stats_strerror(r->aa_err));
 	else
-		snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->aa.lo, r->aa.hi);
-	printf(
-	    "  %-18.18s %-5s %5zu %7.1f %6zu/%-3zu %-4s %10s %10s %8s %10s %7s  %-18s %-9s %7s\n",
-	    name, bs_stop_crit_name(r->crit), r->forks_used, r->warmup_mean, r->n_warmup_stable,
-	    r->forks_used,
-	    r->forks_stable ? "yes"
-	    : r->fork_bound ? "NO"
-			    : "no",
-	    bs_fmt_ns(r->t_static_ns, a, sizeof(a)), bs_fmt_ns(r->t_dyn_ns, b, sizeof(b)),
-	    bs_fmt_pct(r->saved, c, sizeof(c)), bs_fmt_ns(r->mean_dyn, d, sizeof(d)),
-	    bs_fmt_pct(r->change_rate, e, sizeof(e)), ci, r->aa_same ? "unchanged" : "CHANGED",
-	    bs_fmt_pct((double)r->compute_ns / r->t_dyn_ns, g, sizeof(g)));
-	(void)p;
+		snprintf(c[11], 64, "[%.4f, %.4f]", r->aa.lo, r->aa.hi);
+	snprintf(c[12], 64, "%s", r->aa_same ? "unchanged" : "CHANGED");
+	bs_fmt_pct((double)r->compute_ns / r->t_dyn_ns, c[13], 64);
+}
+
+/* print n rows of ncols cells (width 64) under head through the table renderer */
+static void print_cells(const char *const *head, char (*cells)[64], size_t n, size_t ncols,
+			const int *right)
+{
+	const char **p = calloc(n * ncols + 1, sizeof(*p));
+	struct bs_table_style st = {.indent = "  "};
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < n * ncols; i++)
+		p[i] = cells[i];
+	bs_table_print(stdout, head, p, n, ncols, right, &st);
+	free(p);
 }
 
 void bs_replay_print(const struct bs_replay_set *s)
 {
-	char x[32];
+	static const char *const head[ROW_COLS] = {
+	    "trace",   "crit",	"forks", "warmup", "w.stable",	   "f.st",   "static",
+	    "dynamic", "saved", "mean",	 "change", "A/A ratio CI", "result", "checkp."};
+	static const int right[ROW_COLS] = {0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1};
+	static const char *const thead[TOT_COLS] = {
+	    "crit", "saved", "unchanged", "change mean", "change sd", "<1 %",
+	    "<2 %", "<3 %",  "warmup",	  "forks",	 "checkp."};
+	static const int tright[TOT_COLS] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	size_t nrows = (size_t)s->n_traces * s->n_crits;
+	char(*cells)[64] = calloc(nrows * ROW_COLS + s->n_crits * TOT_COLS + 1, sizeof(*cells));
 
 	printf("Replay of dynamic reconfiguration (Laaber et al. 2020 §5): static %zu warmup "
 	       "+ %zu "
@@ -99,32 +127,31 @@ void bs_replay_print(const struct bs_replay_set *s)
 	       s->st.wi, s->st.mi, s->st.f, s->plan.wi_min, s->plan.wi_max, s->plan.mi,
 	       s->plan.f_min, s->plan.f_max, s->plan.window ? s->plan.window : BS_STOP_WINDOW,
 	       s->level, s->resamples);
-	printf("  %-18s %-5s %5s %7s %10s %-4s %10s %10s %8s %10s %7s  %-18s %-9s %7s\n", "trace",
-	       "crit", "forks", "warmup", "w.stable", "f.st", "static", "dynamic", "saved", "mean",
-	       "change", "A/A ratio CI", "result", "checkp.");
-	for (int i = 0; i < s->n_traces; i++)
-		for (size_t c = 0; c < s->n_crits; c++)
-			print_row(s->rows[(size_t)i * s->n_crits + c].name,
-				  &s->rows[(size_t)i * s->n_crits + c].r, &s->plan);
+	if (!cells) {
+		fprintf(stderr, "benchscope replay: out of memory\n");
+		return;
+	}
+	for (size_t i = 0; i < nrows; i++)
+		row_cells(s->rows[i].name, &s->rows[i].r, &cells[i * ROW_COLS]);
+	print_cells(head, cells, nrows, ROW_COLS, right);
 	printf("\nTotal over %d benchmarks (Tables 2 and 3 of Laaber et al. 2020)\n", s->n_traces);
-	printf("  %-5s %9s %11s %12s %18s %8s %8s %8s %8s %7s %10s\n", "crit", "saved", "unchanged",
-	       "change mean", "change sd", "<1 %", "<2 %", "<3 %", "warmup", "forks", "checkp.");
 	for (size_t c = 0; c < s->n_crits; c++) {
 		const struct bs_replay_total *t = &s->tot[c];
-		char s1[32], s2[32], s3[32], s4[32], s5[32], s6[32], s7[32];
+		char(*x)[64] = &cells[c * TOT_COLS];
 
-		printf("  %-5s %9s %11s %12s %18s %8s %8s %8s %8.1f %7.2f %10s\n",
-		       bs_stop_crit_name(s->crits[c]),
-		       bs_fmt_pct(1 - t->t_dyn / t->t_static, s1, sizeof(s1)),
-		       bs_fmt_pct((double)t->same / (double)t->n, s2, sizeof(s2)),
-		       bs_fmt_pct(t->cr_sum / (double)t->n, s3, sizeof(s3)),
-		       bs_fmt_pct(total_cr_sd(t), s4, sizeof(s4)),
-		       bs_fmt_pct((double)t->below[0] / (double)t->n, x, sizeof(x)),
-		       bs_fmt_pct((double)t->below[1] / (double)t->n, s5, sizeof(s5)),
-		       bs_fmt_pct((double)t->below[2] / (double)t->n, s6, sizeof(s6)),
-		       t->warm_sum / (double)t->n, t->forks_sum / (double)t->n,
-		       bs_fmt_pct(t->compute / t->t_dyn, s7, sizeof(s7)));
+		snprintf(x[0], 64, "%s", bs_stop_crit_name(s->crits[c]));
+		bs_fmt_pct(1 - t->t_dyn / t->t_static, x[1], 64);
+		bs_fmt_pct((double)t->same / (double)t->n, x[2], 64);
+		bs_fmt_pct(t->cr_sum / (double)t->n, x[3], 64);
+		bs_fmt_pct(total_cr_sd(t), x[4], 64);
+		for (int k = 0; k < 3; k++)
+			bs_fmt_pct((double)t->below[k] / (double)t->n, x[5 + k], 64);
+		snprintf(x[8], 64, "%.1f", t->warm_sum / (double)t->n);
+		snprintf(x[9], 64, "%.2f", t->forks_sum / (double)t->n);
+		bs_fmt_pct(t->compute / t->t_dyn, x[10], 64);
 	}
+	print_cells(thead, cells, s->n_crits, TOT_COLS, tright);
+	free(cells);
 	printf("  (saved = 1 - sum of dynamic times / sum of static times, checkpoint "
 	       "computation included; unchanged = A/A ratio CI straddles 1; change = "
 	       "|mean dynamic / mean static - 1|)\n");
