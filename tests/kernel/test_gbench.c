@@ -80,7 +80,13 @@ static int attempt(int final)
 			break;
 		}
 		CHECK(ds->iters[cursor].flags & BS_ITER_F_INVOC);
-		if (fabs(dur_ns(&ds->iters[cursor]) - want) > 0.02 * want) {
+		/* under TCG, a repetition's two clocks (our probes', the
+		 * harness's own) differed by up to 3.6 % once in about 6 clean
+		 * runs of the suite (80.4 vs 77.5 ms on 6.12): 5 % there */
+		if (fabs(dur_ns(&ds->iters[cursor]) - want) > 0.02 * want &&
+		    !(fabs(dur_ns(&ds->iters[cursor]) - want) <= 0.05 * want &&
+		      ktest_relaxed(
+			  "repetitions within 2 % of Google Benchmark's own time: 5 %"))) {
 			bad++;
 			fprintf(stderr,
 				"%s: run %zu: benchscope %.0f ns, Google Benchmark %.0f ns\n",
