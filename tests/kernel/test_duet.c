@@ -232,7 +232,8 @@ static void test_aa_no_difference(void)
 
 	NEED_BPF();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP("--crossover needs 2 CPUs (this machine has %ld)", sysconf(_SC_NPROCESSORS_ONLN));
+		SKIP("--crossover needs 2 CPUs (this machine has %ld)",
+		     sysconf(_SC_NPROCESSORS_ONLN));
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
