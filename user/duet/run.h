@@ -165,7 +165,6 @@ struct bs_barrier_rt {
 	pthread_mutex_t mu;
 	struct bs_barrier_ctl *cur; /**< the sync run in progress, or NULL */
 	volatile int stop;
-	uint64_t cycles; /**< consume cycles done */
 };
 
 /**

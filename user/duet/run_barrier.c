@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 
 #include "probe/probes.h"
 
@@ -46,7 +45,6 @@ static void *rt_loop(void *arg)
 		epoll_wait(efd, &ev, 1, 250);
 		pthread_mutex_lock(&rt->mu);
 		ring_buffer__consume(rt->rb);
-		rt->cycles++;
 		pthread_mutex_unlock(&rt->mu);
 	}
 	return NULL;
