@@ -120,19 +120,21 @@ static __always_inline void barrier_arrive(struct thread_state *ts, __u32 s, __u
 }
 
 /*
- * Interleaved mode: the sides take turns, A's k-th iteration, then B's
- * k-th, then A's (k+1)-th... Side s may begin its k-th iteration once the
- * other side ended `turn_need` of its own: B's k-th needs A's k + 1 ends,
- * A's k-th needs B's k. A side that arrives too early stops itself exactly
- * as at the sync barrier (announce, look again, SIGSTOP; re-stamped on
- * resume); the other side's end that satisfies it claims the wait with a
+ * Interleaved mode: the sides take turns, the leader's k-th iteration
+ * (bar_lead: A, or B in the runs whose order is BA), then the other's k-th,
+ * then the leader's (k+1)-th... Side s may begin its k-th iteration once the
+ * other side ended `turn_need` of its own: the follower's k-th needs the
+ * leader's k + 1 ends, the leader's k-th needs the follower's k. A side
+ * that arrives too early stops itself exactly as at the sync barrier
+ * (announce, look again, SIGSTOP; re-stamped on resume); the other side's
+ * end that satisfies it claims the wait with a
  * compare-and-swap and asks user space to continue it. Both sides pinned to
  * one CPU never run an iteration at the same time, so neither carries the
  * other's CPU speed, and the pair is as close in time as it can be.
  */
 static __always_inline __u64 turn_need(__u32 s, __u64 k)
 {
-	return s ? k + 1 : k;
+	return s == bar_lead ? k : k + 1;
 }
 
 static __always_inline void turn_arrive(struct thread_state *ts, __u32 s, __u32 tgid)

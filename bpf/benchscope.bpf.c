@@ -160,6 +160,7 @@ __u64 bar_arrived[2];  /* iteration begins seen per side (A, B) in this run */
 __u64 bar_waiting[2];  /* 1 + index a side stopped itself at; 0: not waiting */
 __u64 bar_begin_ns[2]; /* begin of each side's latest arrival */
 __u32 bar_pid[2];      /* process of each side's latest arrival */
+__u32 bar_lead;	       /* interleaved: the side whose iteration comes first in a turn */
 __u64 bar_done[2];     /* interleaved: iteration ends seen per side in this run */
 __u32 bar_tid[2];      /* thread of each side that stopped itself last */
 

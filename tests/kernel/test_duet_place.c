@@ -5,8 +5,8 @@
  * starts half the runs with the sides' CPUs exchanged, --swap-every
  * exchanges them within a run, and the interleaved method never runs an
  * iteration of A and one of B at the same time (both on one CPU, taking
- * turns). Judged from the trace's own records (cpu_begin, cpu_end,
- * timestamps).
+ * turns), and --method auto follows the noise check's recommendation.
+ * Judged from the trace's own records (cpu_begin, cpu_end, timestamps).
  */
 #include "test.h"
 
@@ -199,9 +199,10 @@ static void test_swap_within_run(void)
 }
 
 /*
- * The interleaved method: both sides on one CPU, A's iteration k, then
- * B's k, then A's k + 1: no iteration of A overlaps one of B in time, the
- * begins alternate A, B, A, B..., and every iteration ran on the same CPU.
+ * The interleaved method: both sides on one CPU, the leader's iteration k
+ * (A in the runs whose order is AB, B in the BA runs), then the other's k,
+ * then the leader's k + 1: no iteration of A overlaps one of B in time, the
+ * begins alternate, and every iteration ran on the same CPU.
  * With a CPU left over, benchscope keeps its own threads there (END
  * benchscope_cpus), so it takes no time from either side.
  */
@@ -228,6 +229,7 @@ static void test_interleaved_never_together(void)
 	struct kresult r;
 	struct bs_dataset *ds;
 	struct bs_duet_data *d;
+	int n_ba = 0;
 
 	NEED_BPF();
 	snprintf(cmd, sizeof(cmd), "%s 15 2000", ITER_LOOP);
@@ -236,6 +238,7 @@ static void test_interleaved_never_together(void)
 		return;
 	d = model_of(ds);
 	CHECK(d && d->benches[0].n_runs[BS_DM_ILV] == 2);
+	/* the two runs' orders are balanced: one AB, one BA */
 	for (size_t k = 0; d && k < d->benches[0].n_runs[BS_DM_ILV]; k++) {
 		const struct bs_drun *run = &d->benches[0].runs[BS_DM_ILV][k];
 		const struct bs_dside *a = &run->side[0], *b = &run->side[1];
@@ -249,13 +252,22 @@ static void test_interleaved_never_together(void)
 				overlaps += a->iv[i].start_ns < b->iv[j].end_ns &&
 					    b->iv[j].start_ns < a->iv[i].end_ns;
 		CHECK_INT_EQ((int)overlaps, 0);
-		/* A's k-th ends before B's k-th begins, which ends before A's k+1-th */
+		/* the run's order leads each turn: in BA runs B's k-th ends before
+		 * A's k-th begins, which ends before B's k+1-th; likewise in AB */
+		if (!strcmp(run->order, "BA")) {
+			a = &run->side[1];
+			b = &run->side[0];
+			n_ba++;
+		} else {
+			CHECK(!strcmp(run->order, "AB"));
+		}
 		for (size_t i = 0; i < a->n && i < b->n; i++) {
 			CHECK(a->iv[i].end_ns <= b->iv[i].start_ns);
 			if (i + 1 < a->n)
 				CHECK(b->iv[i].end_ns <= a->iv[i + 1].start_ns);
 		}
 	}
+	CHECK_INT_EQ(n_ba, d ? 1 : 0);
 	if (d && sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
 		struct bs_duet_noise *n = NULL;
 
@@ -271,11 +283,130 @@ static void test_interleaved_never_together(void)
 	unlink(trace);
 }
 
+/*
+ * --method auto (the default): the noise check before the runs picks the
+ * design, and the runs follow it. The trace's CONTEXT holds the check and
+ * the choice; a recommendation of two CPUs ("parallel") must give async
+ * runs pinned to those CPUs, exchanged in one of the two runs; any other
+ * must give interleaved runs whose every iteration ran on the recommended
+ * CPU. --noise-every 1 repeats the check between the two rounds: one
+ * noise_check event, before run 1, which the report prints.
+ */
+static void test_auto_design(void)
+{
+	const char *trace = ktmp("auto.trace");
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-calibrate",
+			"--iter",
+			sym_iter,
+			"--noise-check",
+			"1",
+			"--noise-every",
+			"1",
+			"--runs",
+			"2",
+			"-o",
+			(char *)trace,
+			"-A",
+			cmd,
+			"-B",
+			cmd,
+			NULL};
+	char *report[] = {(char *)BENCHSCOPE, "report", (char *)trace, NULL};
+	struct kresult r;
+	struct bs_duet_blocks bl;
+	struct bs_dataset *ds;
+	struct bs_duet_data *d;
+	char err[512];
+
+	NEED_BPF();
+	snprintf(cmd, sizeof(cmd), "%s 6 2000", ITER_LOOP);
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	if (bs_duet_blocks_decode(ds, &bl, err, sizeof(err))) {
+		FAILF("decode: %s", err);
+		bs_duet_blocks_free(&bl);
+		bs_dataset_free(ds);
+		return;
+	}
+	CHECK(bl.ctx.picked_by && !strcmp(bl.ctx.picked_by, "auto"));
+	CHECK(bl.ctx.design_why && bl.ctx.noise.present);
+	CHECK_INT_EQ((int)bl.n_rechecks, 1);
+	if (bl.n_rechecks == 1)
+		CHECK_INT_EQ(bl.rechecks[0].before_run, 1);
+	d = model_of(ds);
+	if (d && bl.ctx.noise.present) {
+		bool parallel = !strcmp(bl.ctx.noise.design, "parallel");
+		enum bs_dmethod m = parallel ? BS_DM_ASYNC : BS_DM_ILV;
+		int crossed = 0;
+
+		CHECK_INT_EQ((int)d->benches[0].n_runs[m], 2);
+		CHECK_INT_EQ((int)bl.n_runs, 2);
+		for (size_t k = 0; k < d->benches[0].n_runs[m]; k++) {
+			const struct bs_drun *run = &d->benches[0].runs[m][k];
+			int want_a = (int)bl.ctx.noise.cpu_a, want_b = (int)bl.ctx.noise.cpu_b;
+
+			if (parallel && bl.runs[k].crossover) {
+				crossed++;
+				want_a = (int)bl.ctx.noise.cpu_b;
+				want_b = (int)bl.ctx.noise.cpu_a;
+			}
+			CHECK_INT_EQ(side_cpu(run, 0), want_a);
+			CHECK_INT_EQ(side_cpu(run, 1), want_b);
+		}
+		if (parallel)
+			CHECK_INT_EQ(crossed, 1);
+	}
+	krun(&r, report);
+	CHECK_INT_EQ(r.exit_code, 0);
+	CHECK(strstr(r.out, "design      --method auto, from a 1.0 s noise check: ") != NULL);
+	CHECK(strstr(r.out, "re-check    before run 1: ") != NULL);
+	bs_duet_data_free(d);
+	bs_duet_blocks_free(&bl);
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/* What auto cannot take: one line on stderr, exit 2, before any run. */
+static void test_auto_bad_input(void)
+{
+	static const char *const bad[][3] = {
+	    {"--method", "auto,seq", "auto picks one design: alone"},
+	    {"--crossover", NULL, "--crossover places the sides of a design you choose"},
+	    {"--noise-check", "0", "--method auto picks the design from the noise check"},
+	    {"--noise-check", "0.1", "--noise-check takes 0 or seconds in [0.5, 3600]"},
+	};
+	struct kresult r;
+
+	NEED_BPF();
+	snprintf(cmd, sizeof(cmd), "%s 2 2000", ITER_LOOP);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[13] = {(char *)BENCHSCOPE,	     "duet", "--iter", sym_iter, "-o",
+				  (char *)ktmp("bad.trace"), "-A",   cmd,      "-B",	 cmd};
+		int k = 10;
+
+		argv[k++] = (char *)bad[i][0];
+		if (bad[i][1])
+			argv[k++] = (char *)bad[i][1];
+		argv[k] = NULL;
+		krun(&r, argv);
+		CHECK_INT_EQ(r.exit_code, 2);
+		if (!strstr(r.err, bad[i][2]))
+			FAILF("%s %s: stderr lacks \"%s\": %s", bad[i][0],
+			      bad[i][1] ? bad[i][1] : "", bad[i][2], r.err);
+	}
+}
+
 int main(void)
 {
 	snprintf(sym_iter, sizeof(sym_iter), "%s:bs_iteration", ITER_LOOP);
 	RUN_TEST(test_crossover_swaps_cpus);
 	RUN_TEST(test_swap_within_run);
 	RUN_TEST(test_interleaved_never_together);
+	RUN_TEST(test_auto_design);
+	RUN_TEST(test_auto_bad_input);
 	return test_summary("duet-place");
 }

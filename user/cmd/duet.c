@@ -19,6 +19,7 @@
 #include "probe/caps.h"
 #include "commands.h"
 #include "trace/dataset.h"
+#include "duet/design.h"
 #include "duet/options.h"
 #include "duet/report.h"
 #include "duet/run_all.h"
@@ -31,6 +32,7 @@ int cmd_duet(int argc, char **argv)
 {
 	struct bs_duet_args a;
 	struct bs_duet_setup setup;
+	struct bs_duet_design design;
 	struct bs_measure_opts mo = {0};
 	struct bs_measure m;
 	struct bs_duet_tally t;
@@ -42,6 +44,7 @@ int cmd_duet(int argc, char **argv)
 
 	memset(&m, 0, sizeof(m));
 	memset(&setup, 0, sizeof(setup));
+	memset(&design, 0, sizeof(design));
 	if (argp_parse(&bs_duet_argp, argc, argv, 0, NULL, &a))
 		return BS_EXIT_USAGE;
 	if (bs_duet_setup(&a, &setup, err, sizeof(err))) {
@@ -52,9 +55,16 @@ int cmd_duet(int argc, char **argv)
 	rc = bs_caps_require("duet", bs_caps_bpf_tracing, 4);
 	if (rc)
 		goto out;
+	/* the noise check; --method auto takes its design from it */
+	if (bs_duet_design_check(&a, &setup, &design, err, sizeof(err))) {
+		fprintf(stderr, "benchscope duet: %s\n", err);
+		rc = BS_EXIT_RUNTIME;
+		goto out;
+	}
 
 	/* CONTEXT: the common members plus the duet block (docs/duet-trace.md) */
 	extra = bs_duet_context(&a, &setup);
+	bs_duet_design_json(&design, &setup, json_object_object_get(extra, "duet"));
 	interrupted = bs_interrupt_catch();
 
 	mo.b = &setup.b[0];
@@ -74,7 +84,7 @@ int cmd_duet(int argc, char **argv)
 		rc = m.usage_error ? BS_EXIT_USAGE : BS_EXIT_RUNTIME;
 		goto out;
 	}
-	rc = bs_duet_run_all(&m, &a, &setup, interrupted, &t, &end);
+	rc = bs_duet_run_all(&m, &a, &setup, &design, interrupted, &t, &end);
 	if (rc)
 		goto out;
 	if (bs_measure_finish(&m, end))
@@ -131,6 +141,7 @@ out:
 	if (opened)
 		bs_measure_destroy(&m);
 	bs_duet_setup_free(&setup);
+	bs_duet_design_free(&design);
 	json_object_put(extra);
 	return rc;
 }

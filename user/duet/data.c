@@ -437,6 +437,9 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 		return -ENOMEM;
 	}
 	d->ctx = bl.ctx;
+	d->rechecks = bl.rechecks;
+	d->n_rechecks = bl.n_rechecks;
+	bl.rechecks = NULL;
 	d->benchmark = strdup(d->ctx.benchmark ? d->ctx.benchmark : "");
 	d->source = strdup(d->ctx.source ? d->ctx.source : "benchscope");
 	d->aa = d->ctx.aa;
@@ -553,6 +556,7 @@ void bs_duet_data_free(struct bs_duet_data *d)
 		free(d->benches[b].name);
 	}
 	free(d->benches);
+	free(d->rechecks);
 	for (size_t i = 0; i < d->n_failed; i++)
 		free(d->failed[i].reason);
 	free(d->failed);

@@ -82,6 +82,8 @@ struct bs_duet_data {
 	size_t n_calibration;	 /**< gbench calibration iterations left out */
 	size_t n_unmatched;	 /**< iterations of no run's side (left out) */
 	size_t n_bench_mismatch; /**< runs whose sides had different gbench benchmark counts */
+	struct bs_duet_noise_event *rechecks; /**< the noise checks between rounds, in order */
+	size_t n_rechecks;
 };
 
 /**

@@ -39,6 +39,8 @@ enum {
 	OPT_RESAMPLES,
 	OPT_CROSSOVER,
 	OPT_SWAP_EVERY,
+	OPT_NOISE_CHECK,
+	OPT_NOISE_EVERY,
 };
 
 static const struct argp_option duet_options[] = {
@@ -55,10 +57,18 @@ static const struct argp_option duet_options[] = {
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
     {NULL, 0, NULL, 0, "Runs:", 3},
     {"method", OPT_METHOD, "LIST", 0,
-     "async, sync, seq, interleaved or all (= async,sync,seq), comma-separated (default "
-     "all); the first is the primary method of --stop-ci. interleaved: both sides on one "
-     "CPU, taking turns one iteration each",
+     "auto (default): the design the noise check recommends, async with --crossover on two "
+     "independent CPUs of one speed, else interleaved on the steadiest CPU; or async, sync, "
+     "seq, interleaved, all (= async,sync,seq), comma-separated; the first is the primary "
+     "method of --stop-ci. interleaved: both sides on one CPU, taking turns one iteration "
+     "each",
      3},
+    {"noise-check", OPT_NOISE_CHECK, "S", 0,
+     "length of the noise check run before the runs, in seconds (default 2; 0: none, only "
+     "with a --method given); its result goes into the trace and the report",
+     3},
+    {"noise-every", OPT_NOISE_EVERY, "N", 0,
+     "check the noise again after every N rounds (a round runs each method once)", 3},
     {"runs", OPT_RUNS, "N|MIN:MAX", 0,
      "runs per method (default 10); with --stop-ci at least MIN, at most MAX", 3},
     {"schedule", OPT_SCHEDULE, "rmit|fixed", 0,
@@ -119,6 +129,7 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 					   .seed = 1,
 					   .ringbuf_mib = 16,
 					   .timeout_s = 600,
+					   .noise_s = 2,
 					   .min_overlap = 0};
 		break;
 	case 'A':
@@ -169,6 +180,19 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CROSSOVER:
 		a->crossover = true;
+		break;
+	case OPT_NOISE_CHECK:
+		if (bs_parse_double(arg, 0, 3600, &a->noise_s) ||
+		    (a->noise_s > 0 && a->noise_s < 0.5))
+			argp_error(state,
+				   "--noise-check takes 0 or seconds in [0.5, 3600], not '%s'",
+				   arg);
+		break;
+	case OPT_NOISE_EVERY:
+		if (bs_parse_long(arg, 1, 100000, &a->noise_every))
+			argp_error(state,
+				   "--noise-every takes a whole number of rounds >= 1, not '%s'",
+				   arg);
 		break;
 	case OPT_SWAP_EVERY:
 		if (bs_parse_double(arg, 1, 1e7, &a->swap_every_s))
@@ -258,9 +282,12 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 static const char duet_doc[] =
     "Compare two versions of an unmodified harness as a duet: both measured in the same runs "
     "(async: together; sync: iteration i of both started together by a kernel-assisted "
-    "barrier) or in turn (seq), with paired statistics.\v"
+    "barrier), in turn (seq) or taking turns on one CPU (interleaved), with paired "
+    "statistics. By default a short noise check first picks the design that suits the "
+    "machine's CPUs (--method auto).\v"
     "Examples:\n"
     "  benchscope duet --preset gbench -A './bench_old' -B './bench_new'\n"
+    "  benchscope duet --preset gbench --method async --crossover --noise-every 2 -A ./a -B ./b\n"
     "  benchscope duet --preset gbench --method async,seq --runs 10 --fail-on-regression 2 \\\n"
     "      -A './bench --benchmark_filter=BM_Sort' -B './bench_b --benchmark_filter=BM_Sort'\n"
     "  benchscope duet --probe-A '--iter ./a:step' --probe-B '--iter ./b:step' -A ./a -B ./b\n"

@@ -31,6 +31,8 @@ struct bs_duet_args {
 	double fail_pct;     /**< --fail-on-regression, % (when have_fail) */
 	double stop_ci;	     /**< --stop-ci relative width; 0: not given */
 	double swap_every_s; /**< --swap-every: CPU swaps within runs, s; 0: none */
+	double noise_s;	     /**< --noise-check: the noise check before the runs, s; 0: none */
+	long noise_every;    /**< --noise-every: check again after every N rounds; 0: never */
 	bool crossover;	     /**< --crossover: half the runs start with the CPUs swapped */
 	bool have_fail, quiet, verbose, no_interferers, no_calibrate, harness_output, no_mds;
 };
@@ -39,8 +41,8 @@ struct bs_duet_args {
  * bs_duet_argp - the parser of duet's options into a struct bs_duet_args
  * (argp_parse's input), with duet's help. Defaults, set at ARGP_KEY_INIT:
  * trace "benchscope-duet.trace", seed 1, ring buffer 16 MiB, timeout
- * 600 s, the rest 0 or NULL. A bad value, an argument, or a missing -A or
- * -B is an argp_error ("--schedule takes rmit or fixed, not 'x'").
+ * 600 s, noise check 2 s, the rest 0 or NULL (methods NULL: auto). A bad value, an argument, or a
+ * missing -A or -B is an argp_error ("--schedule takes rmit or fixed, not 'x'").
  */
 extern const struct argp bs_duet_argp;
 

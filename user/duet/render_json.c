@@ -195,6 +195,21 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	    json_object_new_int64((int64_t)d->n_calibration));
 	put(runs, "iterations_left_out", json_object_new_int64((int64_t)d->n_unmatched));
 	put(o, "runs", runs);
+	if (d->n_rechecks) {
+		json_object *rc = json_object_new_array();
+
+		/* the checks between rounds (the first one is in the context) */
+		for (size_t i = 0; i < d->n_rechecks; i++) {
+			const struct bs_duet_noise_event *e = &d->rechecks[i];
+			json_object *x = json_object_new_object();
+
+			put(x, "before_run", json_object_new_int(e->before_run));
+			put(x, "design", json_object_new_string(e->rec.design));
+			put(x, "why", json_object_new_string(e->rec.why));
+			json_object_array_add(rc, x);
+		}
+		put(o, "noise_rechecks", rc);
+	}
 	put(an, "min_overlap", num(a->opts.min_overlap));
 	put(an, "n_resamples", json_object_new_int64((int64_t)a->opts.n_resamples));
 	put(an, "seed", json_object_new_int64((int64_t)a->opts.seed));

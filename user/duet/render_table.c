@@ -317,6 +317,34 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 	}
 }
 
+/* how the design was chosen, what the noise checks recommended */
+static void design_lines(FILE *f, const struct bs_duet_data *d, bool md)
+{
+	const struct bs_duet_context *c = &d->ctx;
+	const struct bs_duet_noise_rec *n = &c->noise;
+
+	if (c->picked_by && !strcmp(c->picked_by, "auto") && c->design_why)
+		fprintf(f,
+			md ? "- design: --method auto, from a %.1f s noise check: %s\n"
+			   : "  design      --method auto, from a %.1f s noise check: %s\n",
+			n->duration_s, c->design_why);
+	else if (n->present)
+		fprintf(
+		    f,
+		    md ? "- design: %s, as given; the %.1f s noise check recommends %s: %s\n"
+		       : "  design      %s, as given; the %.1f s noise check recommends %s: %s\n",
+		    c->design_methods ? c->design_methods : "(not recorded)", n->duration_s,
+		    n->design, n->why);
+	for (size_t i = 0; i < d->n_rechecks; i++) {
+		const struct bs_duet_noise_event *e = &d->rechecks[i];
+
+		fprintf(f,
+			md ? "- noise check before run %d: %s: %s\n"
+			   : "  re-check    before run %d: %s: %s\n",
+			e->before_run, e->rec.design, e->rec.why);
+	}
+}
+
 int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 {
 	const struct bs_duet_data *d = c->d;
@@ -361,6 +389,7 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 		   : "  runs        %zu of %zu used (seq %zu, sync %zu, async %zu%s); %zu failed\n",
 		d->runs_ok, d->runs_total, per[BS_DM_SEQ], per[BS_DM_SYNC], per[BS_DM_ASYNC], ilv,
 		d->n_failed);
+	design_lines(f, d, md);
 	fprintf(
 	    f,
 	    md ? "- pairing: seq, sync and interleaved pair iteration j with j; async pairs "

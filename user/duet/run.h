@@ -96,6 +96,10 @@ struct bs_duet_cpus {
  */
 int bs_duet_cpus_default(bool same, struct bs_duet_cpus *c, char *err, size_t errlen);
 
+/** bs_duet_cpus_pair - the placement A on CPU @cpu_a, B on CPU @cpu_b (each
+ * in [0, CPU_SETSIZE)); the same CPU for both is allowed (interleaved). */
+void bs_duet_cpus_pair(int cpu_a, int cpu_b, struct bs_duet_cpus *c);
+
 /**
  * bs_duet_place_pids - pin every thread of the processes pids[0..n-1] to
  * @set (sched_setaffinity on each /proc/PID/task entry). Processes or
@@ -186,11 +190,12 @@ void bs_barrier_rt_stop(struct bs_barrier_rt *rt);
 
 /**
  * bs_barrier_start - arm the barrier in @mode (enum bs_barrier_mode) for a
- * sync or interleaved run of the sides pid[0], pid[1]; the release thread
+ * sync or interleaved run of the sides pid[0], pid[1], side @lead (0 A,
+ * 1 B: the run's order) first in each interleaved turn; the release thread
  * @rt (or NULL: records not read) routes its records to @b from now on.
  */
 void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2],
-		      struct bs_barrier_rt *rt, int mode);
+		      struct bs_barrier_rt *rt, int mode, int lead);
 
 /**
  * bs_barrier_on_record - handle one barrier record (release thread, lock held): on

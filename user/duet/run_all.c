@@ -77,8 +77,8 @@ static void keep_off_sides(const struct bs_duet_setup *s, char *text, size_t len
 }
 
 int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
-		    const struct bs_duet_setup *s, volatile sig_atomic_t *interrupted,
-		    struct bs_duet_tally *t, json_object **end)
+		    const struct bs_duet_setup *s, const struct bs_duet_design *d,
+		    volatile sig_atomic_t *interrupted, struct bs_duet_tally *t, json_object **end)
 {
 	struct bs_duet_runres *res = NULL;
 	struct bs_duet_env env = {0};
@@ -148,6 +148,16 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 			break;
 		}
 		bs_progress_update(&live.prog, t->n_done, s->n_plan);
+		if (d->checked && a->noise_every > 0 && t->n_done < s->n_plan &&
+		    t->n_done % ((size_t)a->noise_every * s->n_methods) == 0 && !*interrupted) {
+			ev = bs_duet_design_recheck(d, t->n_done, err, sizeof(err));
+			if (!ev || bs_measure_event(m, ev))
+				fprintf(
+				    stderr,
+				    "benchscope duet: warning: noise check before run %zu: %s\n",
+				    t->n_done, ev ? "cannot write its event" : err);
+			json_object_put(ev);
+		}
 		if (a->stop_ci > 0 && !res[i].interrupted) {
 			double w;
 			bool stop;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "duet/design.h"
 #include "duet/options.h"
 #include "duet/setup.h"
 #include "probe/measure.h"
@@ -31,7 +32,10 @@ struct bs_duet_tally {
  * bs_duet_run_all - run s->plan in order in the open session @m, until the
  * plan ends, --stop-ci (a->stop_ci) says the CI is narrow enough, a run's
  * measurement fails, or *interrupted is set. Each run's EVENT goes to the
- * trace; a failed run is reported in one line on stderr.
+ * trace; a failed run is reported in one line on stderr. With
+ * a->noise_every, the noise check @d ran first is repeated after every
+ * noise_every rounds (s->n_methods runs each) and goes to the trace as an
+ * EVENT; a check that fails is a warning on stderr.
  * Returns 0 with *t filled and *end a new END block ("status_runs",
  * "interrupted", "wall_ns") for bs_measure_finish; or 1 (BS_EXIT_RUNTIME),
  * without END block, after one line "benchscope duet: ..." when the sync
@@ -39,7 +43,7 @@ struct bs_duet_tally {
  * are cleared on return.
  */
 int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
-		    const struct bs_duet_setup *s, volatile sig_atomic_t *interrupted,
-		    struct bs_duet_tally *t, json_object **end);
+		    const struct bs_duet_setup *s, const struct bs_duet_design *d,
+		    volatile sig_atomic_t *interrupted, struct bs_duet_tally *t, json_object **end);
 
 #endif

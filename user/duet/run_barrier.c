@@ -109,7 +109,7 @@ void bs_barrier_rt_stop(struct bs_barrier_rt *rt)
 }
 
 void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t pid[2],
-		      struct bs_barrier_rt *rt, int mode)
+		      struct bs_barrier_rt *rt, int mode, int lead)
 {
 	memset(b, 0, sizeof(*b));
 	b->mode = mode;
@@ -119,7 +119,7 @@ void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t
 	b->pid[0] = pid[0];
 	b->pid[1] = pid[1];
 	b->wait_index[0] = b->wait_index[1] = -1;
-	b->gen = bs_probes_barrier_arm(p, mode);
+	b->gen = bs_probes_barrier_arm(p, mode, lead);
 	b->armed = true;
 	bs_barrier_rt_attach(rt, b);
 }

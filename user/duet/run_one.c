@@ -343,7 +343,7 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 	if (mode != BS_BAR_OFF) {
 		pids[0] = res->side[0].sess.pid;
 		pids[1] = res->side[1].sess.pid;
-		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt, mode);
+		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt, mode, first);
 	}
 	res->start_ns = bs_mono_ns();
 	if (pl->method == BS_DM_RUN_SEQ) {

@@ -149,12 +149,18 @@ int bs_duet_cpus_default(bool same, struct bs_duet_cpus *c, char *err, size_t er
 	}
 	if (same)
 		first = second = last;
-	CPU_SET(first, &c->cpus[0]);
-	CPU_SET(second, &c->cpus[1]);
-	snprintf(c->text[0], sizeof(c->text[0]), "%d", first);
-	snprintf(c->text[1], sizeof(c->text[1]), "%d", second);
-	c->set = true;
+	bs_duet_cpus_pair(first, second, c);
 	return 0;
+}
+
+void bs_duet_cpus_pair(int cpu_a, int cpu_b, struct bs_duet_cpus *c)
+{
+	memset(c, 0, sizeof(*c));
+	CPU_SET(cpu_a, &c->cpus[0]);
+	CPU_SET(cpu_b, &c->cpus[1]);
+	snprintf(c->text[0], sizeof(c->text[0]), "%d", cpu_a);
+	snprintf(c->text[1], sizeof(c->text[1]), "%d", cpu_b);
+	c->set = true;
 }
 
 int bs_duet_place_pids(const pid_t *pids, size_t n, const cpu_set_t *set)

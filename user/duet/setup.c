@@ -89,13 +89,19 @@ static int parse_probe_text(const char *text, int side, struct bs_duet_probe_opt
 	return 0;
 }
 
-static int parse_methods(const char *s, int *methods, size_t *n, char *err, size_t errlen)
+/* --method: "auto" (alone; NULL too) sets *auto_pick and no method */
+static int parse_methods(const char *s, int *methods, size_t *n, bool *auto_pick, char *err,
+			 size_t errlen)
 {
-	char *copy = strdup(s ? s : "all"), *save = NULL, *tok;
+	char *copy, *save = NULL, *tok;
 	bool seen[BS_DM_RUN_N] = {false};
 	int m, rc = 0;
 
 	*n = 0;
+	*auto_pick = !s || !strcmp(s, "auto");
+	if (*auto_pick)
+		return 0;
+	copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
@@ -110,10 +116,9 @@ static int parse_methods(const char *s, int *methods, size_t *n, char *err, size
 				break;
 		if (m == BS_DM_RUN_N) {
 			snprintf(err, errlen,
-				 "--method takes async, sync, seq, interleaved or all "
-				 "(comma-separated), "
-				 "not '%s'",
-				 tok);
+				 "--method takes auto, or async, sync, seq, interleaved or all "
+				 "(comma-separated), not '%s'%s",
+				 tok, strcmp(tok, "auto") ? "" : " (auto picks one design: alone)");
 			rc = -EINVAL;
 		} else if (!seen[m]) {
 			seen[m] = true;
@@ -138,8 +143,8 @@ static void setup_placement(const struct bs_duet_args *a, struct bs_duet_setup *
 
 	for (size_t i = 0; i < s->n_methods; i++)
 		ilv |= s->methods[i] == BS_DM_RUN_ILV;
-	if (a->crossover || a->swap_every_s > 0) {
-		const char *what = a->crossover ? "--crossover" : "--swap-every";
+	if (s->crossover || a->swap_every_s > 0) {
+		const char *what = s->crossover ? "--crossover" : "--swap-every";
 
 		if (!s->cpus.set && bs_duet_cpus_default(false, &s->cpus, err, errlen))
 			return;
@@ -151,7 +156,7 @@ static void setup_placement(const struct bs_duet_args *a, struct bs_duet_setup *
 			return;
 		}
 	}
-	if (!ilv)
+	if (!ilv || s->ilv_cpus.set)
 		return;
 	if (s->cpus.set)
 		s->ilv_cpus = s->cpus;
@@ -227,21 +232,39 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 		a->side[0] = a->side[1] = a->common;
 	}
 	if (!err[0])
-		parse_methods(a->methods, s->methods, &s->n_methods, err, errlen);
+		parse_methods(a->methods, s->methods, &s->n_methods, &s->auto_pick, err, errlen);
+	if (!err[0] && s->auto_pick && (a->crossover || a->swap_every_s > 0))
+		snprintf(err, errlen,
+			 "%s places the sides of a design you choose: give --method too (auto "
+			 "exchanges the CPUs itself where the design runs on two)",
+			 a->crossover ? "--crossover" : "--swap-every");
+	if (!err[0] && s->auto_pick && a->noise_s <= 0)
+		snprintf(err, errlen,
+			 "--method auto picks the design from the noise check: give "
+			 "--noise-check S > 0, or a --method");
+	s->crossover = a->crossover;
 	if (!err[0])
 		parse_runs(a->runs, a->stop_ci > 0, &s->rmin, &s->rmax, err, errlen);
 	if (!err[0] && a->cpus)
 		bs_duet_cpus_parse(a->cpus, &s->cpus, err, errlen);
-	if (!err[0])
-		setup_placement(a, s, err, errlen);
 	for (k = 0; k < 2 && !err[0]; k++)
 		if (bs_boundaries_setup(&s->b[k], a->side[k].iter, a->side[k].begin, a->side[k].end,
 					a->side[k].preset, s->we_cmd[k].we_wordv[0], err,
 					errlen) == 0)
 			err[0] = 0;
+	if (!err[0] && !s->auto_pick)
+		bs_duet_setup_plan(a, s, err, errlen);
+	return err[0] ? -EINVAL : 0;
+}
+
+int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, char *err,
+		       size_t errlen)
+{
+	err[0] = 0;
+	setup_placement(a, s, err, errlen);
 	if (!err[0] && bs_duet_schedule(s->methods, s->n_methods, (size_t)s->rmax,
 					strcmp(a->schedule ? a->schedule : "rmit", "fixed") != 0,
-					a->crossover, (uint64_t)a->seed, &s->plan, &s->n_plan))
+					s->crossover, (uint64_t)a->seed, &s->plan, &s->n_plan))
 		snprintf(err, errlen, "cannot plan the runs");
 	return err[0] ? -EINVAL : 0;
 }
@@ -305,7 +328,7 @@ json_object *bs_duet_context(const struct bs_duet_args *a, const struct bs_duet_
 	} else {
 		json_object_object_add(duet, "cpus", NULL);
 	}
-	if (a->crossover)
+	if (s->crossover)
 		json_object_object_add(duet, "crossover", json_object_new_boolean(1));
 	if (a->swap_every_s > 0)
 		json_object_object_add(duet, "swap_every_s",

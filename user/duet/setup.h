@@ -28,9 +28,12 @@ struct bs_duet_setup {
 	struct bs_duet_cpus ilv_cpus;	 /**< the interleaved method's: --cpus, else both on
 					  *   the last CPU */
 	int methods[BS_DM_RUN_N];	 /**< the methods in the given order; [0] is --stop-ci's */
-	size_t n_methods;
-	long rmin, rmax;	   /**< runs per method: at least (--stop-ci), at most */
-	struct bs_duet_plan *plan; /**< the runs in execution order */
+	size_t n_methods;		 /**< 0 until picked with --method auto */
+	bool auto_pick;			 /**< --method auto (the default): the design comes
+					  *   from the noise check (duet/design.h) */
+	bool crossover;			 /**< --crossover, or picked by auto */
+	long rmin, rmax;		 /**< runs per method: at least (--stop-ci), at most */
+	struct bs_duet_plan *plan;	 /**< the runs in execution order */
 	size_t n_plan;
 };
 
@@ -40,9 +43,21 @@ struct bs_duet_setup {
  * command that cannot be split or is empty, --probe-A without --probe-B
  * or with --iter & co., a bad --probe-A/B, --method, --runs or --cpus, a
  * program not found, a boundary that does not resolve, a plan that
- * cannot be made. Free @s with bs_duet_setup_free either way.
+ * cannot be made; --crossover or --swap-every, or --noise-check 0, with
+ * --method auto. With --method auto the methods and the placement are not
+ * chosen yet, nor the runs planned: bs_duet_design_check (duet/design.h)
+ * does it after the noise check. Free @s with bs_duet_setup_free either way.
  */
 int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, size_t errlen);
+
+/**
+ * bs_duet_setup_plan - once s->methods, s->cpus / s->ilv_cpus and
+ * s->crossover are known: complete the placement (crossover needs the
+ * sides apart; interleaved defaults to the last CPU) and plan the runs.
+ * Returns 0 or -EINVAL with one line in @err.
+ */
+int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, char *err,
+		       size_t errlen);
 
 /** bs_duet_setup_free - free the words and the plan of @s. */
 void bs_duet_setup_free(struct bs_duet_setup *s);

@@ -214,7 +214,7 @@ int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side)
 	return 0;
 }
 
-unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode)
+unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode, int lead)
 {
 	struct benchscope_bpf__bss *b = p->skel->bss;
 	int i;
@@ -227,6 +227,7 @@ unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode)
 		b->bar_begin_ns[i] = 0;
 		b->bar_pid[i] = 0;
 	}
+	b->bar_lead = lead ? 1 : 0;
 	b->bar_gen++;
 	if (!b->bar_gen)
 		b->bar_gen = 1;

@@ -62,10 +62,11 @@ int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side);
  * waits) and arm it for a new run in @mode (enum bs_barrier_mode):
  * BS_BAR_SYNC, the k-th iteration begins of side A and of side B start
  * together (barrier_arrive in bpf/barrier.bpf.h); BS_BAR_INTERLEAVED, the
- * sides take turns, one iteration each (turn_arrive, turn_pass).
+ * sides take turns, one iteration each (turn_arrive, turn_pass), side
+ * @lead (0 A, 1 B) first in every turn; @lead is ignored in sync mode.
  * Returns the run's generation (> 0), which the barrier records carry.
  */
-unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode);
+unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode, int lead);
 
 /**
  * bs_probes_barrier_disarm - no further waits (a side exited, timed out, or

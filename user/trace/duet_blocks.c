@@ -45,6 +45,33 @@ bool bs_dataset_is_duet(const struct bs_dataset *ds)
 	       !strcmp(json_object_get_string(m), "duet");
 }
 
+/* ---- noise checks ------------------------------------------------------------- */
+
+/* a noise check object (its recommendation and duration) at f's prefix */
+static int decode_noise(struct bs_block_field *f, json_object *o, struct bs_duet_noise_rec *r)
+{
+	char prefix[64];
+	const char *outer = f->prefix;
+	json_object *rec = NULL;
+	int ret;
+
+	if ((ret = bs_field_num(f, o, "duration_s", BS_FIELD_OPTIONAL, &r->duration_s)) < 0 ||
+	    (ret = bs_field_obj(f, o, "recommendation", BS_FIELD_REQUIRED, &rec)) < 0)
+		return ret;
+	snprintf(prefix, sizeof(prefix), "%srecommendation.", f->prefix);
+	f->prefix = prefix;
+	if ((ret = bs_field_str(f, rec, "design", BS_FIELD_REQUIRED, &r->design)) < 0 ||
+	    (ret = bs_field_str(f, rec, "why", BS_FIELD_REQUIRED, &r->why)) < 0 ||
+	    (ret = bs_field_int(f, rec, "cpu_a", BS_FIELD_REQUIRED, &r->cpu_a)) < 0 ||
+	    (ret = bs_field_int(f, rec, "cpu_b", BS_FIELD_REQUIRED, &r->cpu_b)) < 0) {
+		f->prefix = outer;
+		return ret;
+	}
+	f->prefix = outer;
+	r->present = true;
+	return 0;
+}
+
 /* ---- CONTEXT ------------------------------------------------------------------ */
 
 static int decode_context(json_object *ctx, struct bs_duet_context *c, char *err, size_t errlen)
@@ -78,7 +105,46 @@ static int decode_context(json_object *ctx, struct bs_duet_context *c, char *err
 	if ((ret = bs_field_num(&f, duet, "min_overlap", BS_FIELD_OPTIONAL, &c->min_overlap)) < 0)
 		return ret;
 	c->has_min_overlap = ret > 0;
+	{
+		json_object *design = NULL, *noise = NULL;
+
+		if ((ret = bs_field_obj(&f, duet, "design", BS_FIELD_OPTIONAL, &design)) < 0 ||
+		    (ret = bs_field_obj(&f, duet, "noise_check", BS_FIELD_OPTIONAL, &noise)) < 0)
+			return ret;
+		f.prefix = "duet.design.";
+		if (design && ((ret = bs_field_str(&f, design, "picked_by", BS_FIELD_REQUIRED,
+						   &c->picked_by)) < 0 ||
+			       (ret = bs_field_str(&f, design, "methods", BS_FIELD_OPTIONAL,
+						   &c->design_methods)) < 0 ||
+			       (ret = bs_field_str(&f, design, "why", BS_FIELD_OPTIONAL,
+						   &c->design_why)) < 0))
+			return ret;
+		f.prefix = "duet.noise_check.";
+		if (noise && (ret = decode_noise(&f, noise, &c->noise)) < 0)
+			return ret;
+	}
 	return 0;
+}
+
+static int decode_recheck(json_object *ev, size_t idx, struct bs_duet_noise_event *r, char *err,
+			  size_t errlen)
+{
+	char block[64];
+	struct bs_block_field f = {block, "", err, errlen};
+	json_object *check = NULL;
+	int64_t v = 0;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->event = idx;
+	snprintf(block, sizeof(block), "EVENT %zu (noise_check)", idx);
+	if ((ret = bs_field_int_range(&f, ev, "before_run", BS_FIELD_REQUIRED, 0, INT_MAX, &v)) <
+		0 ||
+	    (ret = bs_field_obj(&f, ev, "check", BS_FIELD_REQUIRED, &check)) < 0)
+		return ret;
+	r->before_run = (int)v;
+	f.prefix = "check.";
+	return decode_noise(&f, check, &r->rec);
 }
 
 /* ---- duet_run events ------------------------------------------------------------ */
@@ -161,7 +227,8 @@ int bs_duet_blocks_decode(const struct bs_dataset *ds, struct bs_duet_blocks *ou
 	if ((ret = decode_context(ds->context, &out->ctx, err, errlen)))
 		return ret;
 	out->runs = calloc(n_events + 1, sizeof(*out->runs));
-	if (!out->runs) {
+	out->rechecks = calloc(n_events + 1, sizeof(*out->rechecks));
+	if (!out->runs || !out->rechecks) {
 		if (err && errlen)
 			snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -170,6 +237,13 @@ int bs_duet_blocks_decode(const struct bs_dataset *ds, struct bs_duet_blocks *ou
 		json_object *e = json_object_array_get_idx(ds->events, i);
 		const char *kind = bs_json_str(e, "kind", NULL);
 
+		if (kind && !strcmp(kind, "noise_check")) {
+			if ((ret = decode_recheck(e, i, &out->rechecks[out->n_rechecks], err,
+						  errlen)))
+				return ret;
+			out->n_rechecks++;
+			continue;
+		}
 		if (!kind || strcmp(kind, "duet_run"))
 			continue;
 		if ((ret = decode_run(e, i, &out->runs[out->n_runs], err, errlen)))
@@ -184,5 +258,6 @@ void bs_duet_blocks_free(struct bs_duet_blocks *b)
 	if (!b)
 		return;
 	free(b->runs);
+	free(b->rechecks);
 	memset(b, 0, sizeof(*b));
 }

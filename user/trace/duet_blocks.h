@@ -35,21 +35,37 @@ bool bs_dataset_is_duet(const struct bs_dataset *ds);
  * dataset they were decoded from lives. NULL means absent or JSON null.
  */
 
+/** A noise check's recommendation (its "recommendation" object, and its
+ * "duration_s"), docs/json-schema.md "Noise check". */
+struct bs_duet_noise_rec {
+	bool present;	      /**< the check is in the trace */
+	const char *design;   /**< recommendation.design (required string): "parallel",
+			       *   "one-cpu", "sequential" */
+	const char *why;      /**< recommendation.why (required string) */
+	int64_t cpu_a, cpu_b; /**< recommendation.cpu_a, cpu_b (required integers) */
+	double duration_s;    /**< duration_s (number, s), or 0 */
+};
+
 /** The CONTEXT of a duet trace: its `duet` object and the machine keys. */
 struct bs_duet_context {
-	bool has_duet;		/**< the `duet` object is present */
-	const char *benchmark;	/**< duet.benchmark (string), or NULL */
-	const char *source;	/**< duet.source (string), or NULL */
-	const char *suite;	/**< duet.suite (string, imports), or NULL */
-	bool has_aa, aa;	/**< duet.aa (boolean): A/A test */
-	bool has_min_overlap;	/**< duet.min_overlap is present */
-	double min_overlap;	/**< duet.min_overlap (number, ratio), or 0 */
-	const char *kernel;	/**< kernel (string, `uname -r`), or NULL */
-	const char *cpu_model;	/**< cpu_model (string), or NULL */
-	bool has_ncpus;		/**< ncpus is present */
-	int64_t ncpus;		/**< ncpus (integer, online CPUs), or 0 */
-	const char *hypervisor; /**< hypervisor (string), or NULL */
-	char degraded[160];	/**< bs_context_degraded()'s line, "" when nothing is lacking */
+	bool has_duet;			/**< the `duet` object is present */
+	const char *benchmark;		/**< duet.benchmark (string), or NULL */
+	const char *source;		/**< duet.source (string), or NULL */
+	const char *suite;		/**< duet.suite (string, imports), or NULL */
+	bool has_aa, aa;		/**< duet.aa (boolean): A/A test */
+	bool has_min_overlap;		/**< duet.min_overlap is present */
+	double min_overlap;		/**< duet.min_overlap (number, ratio), or 0 */
+	const char *kernel;		/**< kernel (string, `uname -r`), or NULL */
+	const char *cpu_model;		/**< cpu_model (string), or NULL */
+	bool has_ncpus;			/**< ncpus is present */
+	int64_t ncpus;			/**< ncpus (integer, online CPUs), or 0 */
+	const char *hypervisor;		/**< hypervisor (string), or NULL */
+	const char *picked_by;		/**< duet.design.picked_by (string): "auto", "option"; NULL
+					 *   when absent (traces before --method auto) */
+	const char *design_methods;	/**< duet.design.methods (string), or NULL */
+	const char *design_why;		/**< duet.design.why (string): auto's reason, or NULL */
+	struct bs_duet_noise_rec noise; /**< duet.noise_check (object), the check before the runs */
+	char degraded[160]; /**< bs_context_degraded()'s line, "" when nothing is lacking */
 };
 
 /** One side (A or B) of a `duet_run` event: its `sides.A` or `sides.B`. */
@@ -77,16 +93,26 @@ struct bs_duet_run_event {
 	struct bs_duet_run_side side[2]; /**< sides (required object): [0] = A, [1] = B */
 };
 
+/** A `noise_check` EVENT: the check repeated between rounds (--noise-every). */
+struct bs_duet_noise_event {
+	size_t event;		      /**< index of the event in the dataset's events */
+	int before_run;		      /**< before_run (required integer >= 0) */
+	struct bs_duet_noise_rec rec; /**< check (required object) */
+};
+
 /** A duet trace's decoded blocks. */
 struct bs_duet_blocks {
 	struct bs_duet_context ctx;
 	struct bs_duet_run_event *runs; /**< n_runs `duet_run` events, in trace order */
 	size_t n_runs;
+	struct bs_duet_noise_event *rechecks; /**< n_rechecks `noise_check` events */
+	size_t n_rechecks;
 };
 
 /**
- * bs_duet_blocks_decode - decode @ds's CONTEXT and its `duet_run` events
- * into *out (zeroed first; other event kinds are skipped). The CONTEXT's
+ * bs_duet_blocks_decode - decode @ds's CONTEXT, its `duet_run` events
+ * and `noise_check` events into *out (zeroed first; other event kinds are
+ * skipped). The CONTEXT's
  * `mode` is not checked (bs_dataset_is_duet). Optional keys may be absent
  * or null; a present key must have its documented type.
  * Returns 0; -EBADMSG with one line in @err naming the block ("CONTEXT", or
