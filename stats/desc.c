@@ -70,6 +70,27 @@ int bs_check_durations(const double *x, size_t n)
 	return BS_OK;
 }
 
+int bs_trimmed_mean(const double *x, size_t n, double frac, double *out)
+{
+	double *s;
+	size_t k;
+	int rc;
+
+	if (!out || !(frac >= 0 && frac < 0.5))
+		return BS_EINVAL;
+	if ((rc = bs_check_finite(x, n)))
+		return rc;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return BS_ENOMEM;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), bs_cmp_double);
+	k = (size_t)(frac * (double)n);
+	*out = bs_mean(s + k, n - 2 * k);
+	free(s);
+	return BS_OK;
+}
+
 double bs_mean(const double *x, size_t n)
 {
 	/* two-pass: mean then a correction term, accurate for large offsets */

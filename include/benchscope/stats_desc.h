@@ -86,6 +86,17 @@ double bs_quantile_sorted(const double *sorted, size_t n, double q);
 /** bs_mean - arithmetic mean of x[0..n-1] (n >= 1, not checked). */
 double bs_mean(const double *x, size_t n);
 
+/**
+ * bs_trimmed_mean - the mean of x[0..n-1] without its floor(@frac n)
+ * smallest and floor(@frac n) largest values (Tukey & McLaughlin 1963;
+ * Wilcox 2012 §3.1: the 20 % trimmed mean, @frac 0.2, keeps about 95 % of
+ * the mean's efficiency for normal data and resists up to 20 % outliers on
+ * either side); as scipy.stats.trim_mean. 0 <= @frac < 0.5 (0: the mean).
+ * Returns BS_OK; BS_EINVAL (NULL, @frac out of range), BS_EEMPTY,
+ * BS_ENONFINITE, BS_ENOMEM.
+ */
+int bs_trimmed_mean(const double *x, size_t n, double frac, double *out);
+
 /** bs_check_finite - BS_EINVAL if x is NULL with n > 0, BS_EEMPTY if
  * n == 0, BS_ENONFINITE if a value is NaN/Inf, else BS_OK. */
 int bs_check_finite(const double *x, size_t n);

@@ -70,6 +70,7 @@ def datasets(rng):
 
 
 QS = [0.0, 0.01, 0.1, 0.25, 1 / 3, 0.5, 0.75, 0.9, 0.99, 1.0]
+TRIMS = [0.0, 0.1, 0.2, 0.25, 0.45]
 
 
 def desc_fixture(ds):
@@ -84,6 +85,7 @@ def desc_fixture(ds):
             np.quantile(x, 0.25), np.quantile(x, 0.75),
             np.mean(s[1:-1]), st.gmean(x)])
         fx.rec(name + ".quantiles", [np.quantile(x, q) for q in QS])
+        fx.rec(name + ".trim", [st.trim_mean(x, p) for p in TRIMS])
         med = np.median(x)
         q1, q3 = np.quantile(x, [0.25, 0.75])
         mad = np.median(np.abs(x - med))

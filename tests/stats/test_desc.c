@@ -114,7 +114,24 @@ static void test_outliers_hand(void)
 
 static const char *const DS[] = {"small", "large", "tied", "skewed", "bimodal", "iters"};
 
-/* NumPy reference: mean/median/sd/quantiles to 1e-12 relative (different
+/* 20 % of 5 is one value off each end: the outlier 100 never counts */
+static void test_trimmed_mean_hand(void)
+{
+	const double x[] = {3, 100, 1, 2, 4}, bad[] = {1, NAN, 2};
+	double v = 0;
+
+	CHECK_INT_EQ(bs_trimmed_mean(x, 5, 0.2, &v), BS_OK);
+	CHECK_NEAR(v, 3, 0, 0);
+	CHECK_INT_EQ(bs_trimmed_mean(x, 5, 0.1, &v), BS_OK); /* floor(0.5): none dropped */
+	CHECK_NEAR(v, 22, 0, 1e-15);
+	CHECK_INT_EQ(bs_trimmed_mean(x, 5, 0.5, &v), BS_EINVAL);
+	CHECK_INT_EQ(bs_trimmed_mean(x, 5, -0.1, &v), BS_EINVAL);
+	CHECK_INT_EQ(bs_trimmed_mean(x, 5, 0.2, NULL), BS_EINVAL);
+	CHECK_INT_EQ(bs_trimmed_mean(x, 0, 0.2, &v), BS_EEMPTY);
+	CHECK_INT_EQ(bs_trimmed_mean(bad, 3, 0.2, &v), BS_ENONFINITE);
+}
+
+/* NumPy reference: mean/median/sd/quantiles, SciPy's trimmed means to 1e-12 relative (different
  * summation order), outlier indexes exactly */
 static void test_numpy_reference(void)
 {
@@ -156,6 +173,17 @@ static void test_numpy_reference(void)
 			CHECK_INT_EQ(bs_quantile(x, n, qs[i], &v), BS_OK);
 			CHECK_NEAR(v, q[i], 0, 1e-14);
 		}
+		/* scipy.stats.trim_mean at 0, 0.1, 0.2, 0.25, 0.45 */
+		snprintf(k, sizeof(k), "%s.trim", DS[d]);
+		q = fix_get(&f, k, &m);
+		CHECK(q && m == 5);
+		for (size_t i = 0; q && i < m; i++) {
+			static const double frac[] = {0.0, 0.1, 0.2, 0.25, 0.45};
+			double v = NAN;
+
+			CHECK_INT_EQ(bs_trimmed_mean(x, n, frac[i], &v), BS_OK);
+			CHECK_NEAR(v, q[i], 0, 1e-12);
+		}
 		static const enum bs_outlier_rule rules[] = {BS_OUTLIER_MAGNITUDE, BS_OUTLIER_TUKEY,
 							     BS_OUTLIER_MAD};
 		static const char *const rn[] = {"magnitude", "tukey", "mad"};
@@ -186,6 +214,7 @@ int main(void)
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_quantile_hand);
 	RUN_TEST(test_outliers_hand);
+	RUN_TEST(test_trimmed_mean_hand);
 	RUN_TEST(test_numpy_reference);
 	return test_summary("stats-desc");
 }

@@ -34,20 +34,22 @@ static void share_add(struct bs_dmodel_share *sh, size_t *n, int cpu, int s, dou
 		sh[i].a += w;
 }
 
-/* run r's observation: ratio of the means of the paired iterations */
+/* run r's observation: ratio of the trimmed means of each side's paired iterations */
 static void run_obs(const struct bs_drun *run, const struct bs_pair *pairs, size_t np,
 		    struct bs_dmodel_run *out, struct bs_dmodel_share *sh, size_t *n_moved)
 {
 	const struct bs_dside *sd[2] = {&run->side[0], &run->side[1]};
 	bool *used[2];
-	double sum[2] = {0, 0};
+	double *score[2], loc[2];
 	size_t cnt[2] = {0, 0}, nsh = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->share = sh;
 	used[0] = calloc(sd[0]->n + 1, 1);
 	used[1] = calloc(sd[1]->n + 1, 1);
-	if (!used[0] || !used[1])
+	score[0] = calloc(sd[0]->n + 1, sizeof(double));
+	score[1] = calloc(sd[1]->n + 1, sizeof(double));
+	if (!used[0] || !used[1] || !score[0] || !score[1])
 		goto out;
 	for (size_t p = 0; p < np; p++) {
 		size_t idx[2] = {pairs[p].a, pairs[p].b};
@@ -55,11 +57,11 @@ static void run_obs(const struct bs_drun *run, const struct bs_pair *pairs, size
 		for (int s = 0; s < 2; s++)
 			if (idx[s] < sd[s]->n && !used[s][idx[s]] && sd[s]->score[idx[s]] > 0) {
 				used[s][idx[s]] = true;
-				sum[s] += sd[s]->score[idx[s]];
-				cnt[s]++;
+				score[s][cnt[s]++] = sd[s]->score[idx[s]];
 			}
 	}
-	if (!cnt[0] || !cnt[1])
+	if (!cnt[0] || !cnt[1] || bs_trimmed_mean(score[0], cnt[0], BS_DUET_RUN_TRIM, &loc[0]) ||
+	    bs_trimmed_mean(score[1], cnt[1], BS_DUET_RUN_TRIM, &loc[1]))
 		goto out;
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < sd[s]->n; i++) {
@@ -73,12 +75,14 @@ static void run_obs(const struct bs_drun *run, const struct bs_pair *pairs, size
 			else
 				share_add(sh, &nsh, cpu, s, 1.0 / (double)cnt[s]);
 		}
-	out->y = log((sum[1] / (double)cnt[1]) / (sum[0] / (double)cnt[0]));
+	out->y = log(loc[1] / loc[0]);
 	out->n = np;
 	out->n_share = nsh;
 out:
 	free(used[0]);
 	free(used[1]);
+	free(score[0]);
+	free(score[1]);
 }
 
 int bs_duet_model_in_build(const struct bs_dbench *b, enum bs_dmethod m,
