@@ -178,3 +178,48 @@ bool bs_dstop_same(const struct bs_dstop *s, const struct bs_duet_stop_event *e)
 		return isnan(s->width) && isnan(e->width);
 	return fabs(s->width - e->width) <= 1e-9 * fabs(e->width);
 }
+
+int bs_duet_stops_redecide(const struct bs_duet_data *d, struct bs_dstop **out)
+{
+	struct bs_dstop *s;
+
+	*out = NULL;
+	if (!d->n_stops)
+		return 0;
+	s = calloc(d->n_stops, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n_stops; i++) {
+		const struct bs_duet_stop_event *e = &d->stops[i];
+		struct bs_danalysis_opts o = bs_dstop_opts_of_event(e);
+		int ret;
+
+		if (!e->has_model) {
+			s[i].after_run = e->after_run;
+			s[i].method = e->method;
+			s[i].width = NAN;
+			snprintf(s[i].reason, sizeof(s[i].reason),
+				 "recorded on the bootstrap CI of an older benchscope: not "
+				 "re-decided");
+			continue;
+		}
+		ret = bs_duet_stop_decide(d, e->after_run, e->method, (size_t)e->min_runs,
+					  e->threshold, &o, &s[i]);
+		if (ret == -ENOMEM) {
+			bs_dstops_free(s, d->n_stops);
+			return ret;
+		}
+		if (ret)
+			snprintf(s[i].reason, sizeof(s[i].reason),
+				 "cannot re-decide: the recorded options are invalid");
+	}
+	*out = s;
+	return 0;
+}
+
+void bs_dstops_free(struct bs_dstop *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		bs_dstop_free(&s[i]);
+	free(s);
+}

@@ -94,4 +94,18 @@ struct bs_danalysis_opts bs_dstop_opts_of_event(const struct bs_duet_stop_event 
  */
 bool bs_dstop_same(const struct bs_dstop *s, const struct bs_duet_stop_event *e);
 
+/**
+ * bs_duet_stops_redecide - re-decide every recorded `duet_stop_check` of
+ * @d (d->stops) from @d alone, with the options the event records
+ * (bs_dstop_opts_of_event): (*out)[i] for d->stops[i]; an event without
+ * them (has_model false: written by a benchscope whose rule used the
+ * bootstrap CI) gets a zeroed decision with width NAN and reason saying so.
+ * *out is NULL when d has no such event. Returns 0 or -ENOMEM; free with
+ * bs_dstops_free(*out, d->n_stops).
+ */
+int bs_duet_stops_redecide(const struct bs_duet_data *d, struct bs_dstop **out);
+
+/** bs_dstops_free - free @n decisions of bs_duet_stops_redecide (NULL-safe). */
+void bs_dstops_free(struct bs_dstop *s, size_t n);
+
 #endif
