@@ -595,10 +595,15 @@ static void test_bad_command(void)
 }
 
 /*
- * --stop-ci on an A/A duet of iter_loop with a loose width: stops at the
- * minimum of 3 runs, and logs a decision per run.
+ * --stop-ci on an A/A sync duet of iter_loop with a width every finite
+ * interval meets: stops at the minimum of 3 runs, and logs a decision per
+ * run. The verdict's interval needs the sides to exchange CPUs (--crossover
+ * with the fixed schedule: runs 0 and 2 unswapped, run 1 swapped) and, with
+ * its one placement term, 3 runs; sync pairs iteration j with j, so every
+ * run has pairs. (On a 2-vCPU PVM host the A/A interval after 3 runs was
+ * 30 wide: a width like 0.5 tests the host, not the rule.)
  * Also --probe-A/--probe-B (uprobe for A, the same on B given apart) and
- * --cpus A=0,B=1: every iteration ran on its side's CPU.
+ * --cpus A=0,B=1: every iteration ran on the CPU its run's event gives its side.
  */
 static void test_stop_ci_probes_cpus(void)
 {
@@ -614,13 +619,16 @@ static void test_stop_ci_probes_cpus(void)
 			"--probe-B",
 			pa,
 			"--method",
-			"async",
+			"sync",
 			"--runs",
 			"3:10",
 			"--stop-ci",
-			"0.5",
+			"100",
 			"--cpus",
 			"A=0,B=1",
+			"--crossover",
+			"--schedule",
+			"fixed",
 			"-o",
 			(char *)trace,
 			"-A",
@@ -644,7 +652,7 @@ static void test_stop_ci_probes_cpus(void)
 	 * runs is a statistical bound that emulation noise breaks */
 	CHECK_INT_EQ(count_events(ds, "duet_stop_check"), count_events(ds, "duet_run"));
 	if (count_events(ds, "duet_run") == 3 ||
-	    !ktest_relaxed("--stop-ci 0.5 stops after 3 runs")) {
+	    !ktest_relaxed("--stop-ci 100 stops after 3 runs")) {
 		CHECK_INT_EQ(count_events(ds, "duet_run"), 3);
 		CHECK(!strcmp(json_object_get_string(
 				  bs_json_get(nth_event(ds, "duet_stop_check", 2), "decision"))
@@ -659,20 +667,88 @@ static void test_stop_ci_probes_cpus(void)
 	CHECK(!strcmp(json_object_get_string(ev_member(nth_event(ds, "duet_run", 0), "cpus", "A"))
 			  ?: "",
 		      "0"));
+	CHECK(!strcmp(json_object_get_string(ev_member(nth_event(ds, "duet_run", 1), "cpus", "A"))
+			  ?: "",
+		      "1"));
+	CHECK(
+	    !strcmp(bs_json_str(nth_event(ds, "duet_stop_check", 0), "interval", ""), "run_model"));
+	CHECK_INT_EQ(
+	    json_object_get_int(bs_json_get(nth_event(ds, "duet_stop_check", 0), "min_runs")), 3);
 	CHECK(bs_json_get(bs_json_get(ds->context, "duet"), "smt_siblings") != NULL);
 	CHECK_INT_EQ(ds->n_iters, (size_t)count_events(ds, "duet_run") * 2 * 30);
 	for (i = 0; i < 3; i++) {
-		json_object *sides = bs_json_get(nth_event(ds, "duet_run", i), "sides");
+		json_object *run = nth_event(ds, "duet_run", i);
+		json_object *sides = bs_json_get(run, "sides");
 		uint32_t a = (uint32_t)json_object_get_int(ev_member(sides, "A", "pid"));
 		uint32_t b = (uint32_t)json_object_get_int(ev_member(sides, "B", "pid"));
+		uint32_t ca =
+		    (uint32_t)atoi(json_object_get_string(ev_member(run, "cpus", "A")) ?: "9");
+		uint32_t cb =
+		    (uint32_t)atoi(json_object_get_string(ev_member(run, "cpus", "B")) ?: "9");
 		size_t k, n_wrong = 0;
 
 		for (k = 0; k < ds->n_iters; k++)
-			if ((ds->iters[k].pid == a && ds->iters[k].cpu_begin != 0) ||
-			    (ds->iters[k].pid == b && ds->iters[k].cpu_begin != 1))
+			if ((ds->iters[k].pid == a && ds->iters[k].cpu_begin != ca) ||
+			    (ds->iters[k].pid == b && ds->iters[k].cpu_begin != cb))
 				n_wrong++;
 		CHECK_INT_EQ(n_wrong, 0);
 	}
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/*
+ * --stop-ci with A always on CPU 0 and B on CPU 1 (no crossover): the
+ * verdict's model cannot tell the version from the CPUs, so the rule never
+ * stops, even with a width no interval could miss, and says why.
+ */
+static void test_stop_ci_confounded(void)
+{
+	const char *trace = ktmp("stopconf.trace");
+	char acmd[4200];
+	char *argv[] = {(char *)BENCHSCOPE,
+			"duet",
+			"-q",
+			"--no-mds",
+			"--no-calibrate",
+			"--iter",
+			sym_iter,
+			"--method",
+			"sync",
+			"--runs",
+			"3:4",
+			"--stop-ci",
+			"100",
+			"--cpus",
+			"A=0,B=1",
+			"-o",
+			(char *)trace,
+			"-A",
+			acmd,
+			"-B",
+			acmd,
+			NULL};
+	struct kresult r;
+	struct bs_dataset *ds;
+
+	NEED_BPF();
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP("needs 2 CPUs");
+	snprintf(acmd, sizeof(acmd), "%s 30 500", ITER_LOOP);
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(count_events(ds, "duet_run"), 4);
+	CHECK_INT_EQ(count_events(ds, "duet_stop_check"), 4);
+	for (int i = 0; i < 4; i++) {
+		json_object *e = nth_event(ds, "duet_stop_check", i);
+
+		CHECK(!strcmp(bs_json_str(e, "decision", ""), "continue"));
+		CHECK(bs_json_get(e, "rel_ci_width") == NULL);
+		if (i >= 1)
+			CHECK(strstr(bs_json_str(e, "reason", ""), "never exchanged CPUs") != NULL);
+	}
+	CHECK(!json_object_get_boolean(ev_member(ds->end, "status_runs", "stopped_by_ci")));
 	bs_dataset_free(ds);
 	unlink(trace);
 }
@@ -726,6 +802,7 @@ int main(void)
 	RUN_TEST(test_bad_command);
 	RUN_TEST(test_failing_sides);
 	RUN_TEST(test_stop_ci_probes_cpus);
+	RUN_TEST(test_stop_ci_confounded);
 	RUN_TEST(test_interrupt_keeps_trace);
 	RUN_TEST(test_sync_release_skew);
 	RUN_TEST(test_aa_no_tool_bias);

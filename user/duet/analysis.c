@@ -93,33 +93,25 @@ void bs_duet_model_err_text(const struct bs_dmres *r, char *buf, size_t len)
 	}
 }
 
-static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
-			  const struct bs_danalysis_opts *o, struct bs_dmres *r)
+/* the pairs of each run of method m: r->pairs, r->n_pairs; returns the runs with pairs or -ENOMEM
+ */
+static long pair_method(const struct bs_dbench *b, enum bs_dmethod m,
+			const struct bs_danalysis_opts *o, struct bs_dmres *r)
 {
-	size_t n = b->n_runs[m], with_pairs = 0;
-	struct bs_duet_run *runs = calloc(n + 1, sizeof(*runs));
-	struct bs_duet_opts so = {.type = bs_dmethod_type(m),
-				  .min_overlap = o->min_overlap,
-				  .n_resamples = o->n_resamples,
-				  .drop_warmup_half = o->drop_warmup_half,
-				  .seed = o->seed};
-	int ret = 0;
+	size_t n = b->n_runs[m];
+	long with_pairs = 0;
 
 	r->present = n > 0;
 	r->n_runs = n;
 	r->speedup = NAN;
 	r->pairs = calloc(n + 1, sizeof(*r->pairs));
 	r->n_pairs = calloc(n + 1, sizeof(*r->n_pairs));
-	if (!runs || !r->pairs || !r->n_pairs) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!r->pairs || !r->n_pairs)
+		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
 		struct bs_duet_run run = bs_drun_stats(&b->runs[m][k]);
 		size_t ha = 0, hb = 0;
-		int e;
 
-		runs[k] = run;
 		if (o->drop_warmup_half) {
 			ha = run.na / 2;
 			hb = run.nb / 2;
@@ -128,12 +120,10 @@ static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
 			run.score_b = run.score_b ? run.score_b + hb : NULL;
 		}
 		r->pairs[k] = malloc((run.na + run.nb + 1) * sizeof(**r->pairs));
-		if (!r->pairs[k]) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		e = bs_duet_pairs(&run, so.type, o->min_overlap, r->pairs[k], &r->n_pairs[k], NULL);
-		if (e)
+		if (!r->pairs[k])
+			return -ENOMEM;
+		if (bs_duet_pairs(&run, bs_dmethod_type(m), o->min_overlap, r->pairs[k],
+				  &r->n_pairs[k], NULL))
 			r->n_pairs[k] = 0;
 		for (size_t p = 0; p < r->n_pairs[k]; p++) {
 			r->pairs[k][p].a += ha;
@@ -141,27 +131,39 @@ static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
 		}
 		with_pairs += r->n_pairs[k] > 0;
 	}
+	return with_pairs;
+}
+
+/* Drozdik 2023 section 4.3's CI test and U test of the method, for comparison */
+static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
+			  const struct bs_danalysis_opts *o, size_t with_pairs, struct bs_dmres *r)
+{
+	size_t n = b->n_runs[m];
+	struct bs_duet_run *runs = calloc(n + 1, sizeof(*runs));
+	struct bs_duet_opts so = {.type = bs_dmethod_type(m),
+				  .min_overlap = o->min_overlap,
+				  .n_resamples = o->n_resamples,
+				  .drop_warmup_half = o->drop_warmup_half,
+				  .seed = o->seed};
+
+	if (!runs)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		runs[k] = bs_drun_stats(&b->runs[m][k]);
 	if (o->sampling == BS_DS_MERGED ||
 	    (o->sampling == BS_DS_AUTO && with_pairs < BS_DUET_RUN_MEANS_MIN))
 		r->runs_merged = true;
 	so.runs_merged = r->runs_merged;
 	r->err = bs_duet_analyze(runs, n, &so, &r->res);
-	if (r->err == BS_ENOMEM) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (r->err)
-		goto out;
-out:
 	free(runs);
-	return ret;
+	return r->err == BS_ENOMEM ? -ENOMEM : 0;
 }
 
 /* the run-level model of the method, its verdict, the CPU diagnosis */
 static int model_method(const struct bs_dbench *b, enum bs_dmethod m,
 			const struct bs_danalysis_opts *o, struct bs_dmres *r)
 {
-	struct bs_dmodel_opts mo = {.no_cpu = o->no_cpu};
+	struct bs_dmodel_opts mo = {.level = o->level, .no_cpu = o->no_cpu};
 	struct bs_dmodel_in in;
 
 	r->lag1 = bs_duet_lag1(b, m, o->drop_warmup_half);
@@ -185,6 +187,33 @@ static int model_method(const struct bs_dbench *b, enum bs_dmethod m,
 	return 0;
 }
 
+int bs_duet_method_model(const struct bs_dbench *b, enum bs_dmethod m, size_t n_runs,
+			 const struct bs_danalysis_opts *o, struct bs_dmres *r)
+{
+	struct bs_dbench view = *b;
+	long wp;
+
+	memset(r, 0, sizeof(*r));
+	if (m >= BS_DM_N)
+		return -EINVAL;
+	if (n_runs < view.n_runs[m])
+		view.n_runs[m] = n_runs;
+	wp = pair_method(&view, m, o, r);
+	if (wp < 0)
+		return (int)wp;
+	return model_method(&view, m, o, r);
+}
+
+void bs_dmres_free(struct bs_dmres *r)
+{
+	for (size_t k = 0; r->pairs && k < r->n_runs; k++)
+		free(r->pairs[k]);
+	free(r->pairs);
+	free(r->n_pairs);
+	r->pairs = NULL;
+	r->n_pairs = NULL;
+}
+
 static double speedup_vs_seq(const struct bs_dbench *b, enum bs_dmethod m)
 {
 	size_t ns = b->n_runs[BS_DM_SEQ], nd = b->n_runs[m];
@@ -205,6 +234,19 @@ static double speedup_vs_seq(const struct bs_dbench *b, enum bs_dmethod m)
 	return sp;
 }
 
+int bs_danalysis_opts_fill(struct bs_danalysis_opts *o, const struct bs_duet_data *d)
+{
+	if (!o->min_overlap)
+		o->min_overlap =
+		    d && d->min_overlap > 0 && d->min_overlap < 1 ? d->min_overlap : 0.4;
+	if (!o->n_resamples)
+		o->n_resamples = 9999;
+	if (!o->level)
+		o->level = 0.95;
+	return o->min_overlap > 0 && o->min_overlap < 1 && o->level > 0 && o->level < 1 ? 0
+											: -EINVAL;
+}
+
 int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis_opts *o,
 			 struct bs_duet_analysis **out)
 {
@@ -217,12 +259,7 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 		return -ENOMEM;
 	if (o)
 		a->opts = *o;
-	if (!a->opts.min_overlap)
-		a->opts.min_overlap =
-		    d->min_overlap > 0 && d->min_overlap < 1 ? d->min_overlap : 0.4;
-	if (!a->opts.n_resamples)
-		a->opts.n_resamples = 9999;
-	if (!(a->opts.min_overlap > 0 && a->opts.min_overlap < 1)) {
+	if (bs_danalysis_opts_fill(&a->opts, d)) {
 		free(a);
 		return -EINVAL;
 	}
@@ -243,7 +280,11 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 		for (int m = 0; m < BS_DM_N && !ret; m++) {
 			if (!b->n_runs[m])
 				continue;
-			ret = analyse_method(b, (enum bs_dmethod)m, &a->opts, &br->m[m]);
+			long wp = pair_method(b, (enum bs_dmethod)m, &a->opts, &br->m[m]);
+
+			ret = wp < 0 ? (int)wp
+				     : analyse_method(b, (enum bs_dmethod)m, &a->opts, (size_t)wp,
+						      &br->m[m]);
 			if (!ret)
 				ret = model_method(b, (enum bs_dmethod)m, &a->opts, &br->m[m]);
 			if (m != BS_DM_SEQ && b->n_runs[BS_DM_SEQ])
@@ -276,14 +317,8 @@ void bs_duet_analysis_free(struct bs_duet_analysis *a)
 	if (!a)
 		return;
 	for (size_t i = 0; i < a->n; i++)
-		for (int m = 0; m < BS_DM_N; m++) {
-			struct bs_dmres *r = &a->b[i].m[m];
-
-			for (size_t k = 0; r->pairs && k < r->n_runs; k++)
-				free(r->pairs[k]);
-			free(r->pairs);
-			free(r->n_pairs);
-		}
+		for (int m = 0; m < BS_DM_N; m++)
+			bs_dmres_free(&a->b[i].m[m]);
 	free(a->b);
 	free(a);
 }

@@ -43,7 +43,16 @@ struct bs_danalysis_opts {
 				     *   >= BS_DUET_RUN_MEANS_MIN runs */
 	bool drop_warmup_half;	    /**< drop the first half of each run's iterations */
 	bool no_cpu;		    /**< leave the CPU placement terms out of the model */
+	double level;		    /**< confidence of the model's interval, (0, 1); 0: 0.95 */
 };
+
+/**
+ * bs_danalysis_opts_fill - the defaults of the zero fields of @o: min_overlap
+ * from @d's CONTEXT (duet.min_overlap when in (0, 1); @d may be NULL), else
+ * 0.4; n_resamples 9999; level 0.95. Returns 0, or -EINVAL when min_overlap
+ * or level ends up outside (0, 1).
+ */
+int bs_danalysis_opts_fill(struct bs_danalysis_opts *o, const struct bs_duet_data *d);
 
 /** Result of one method of one benchmark. */
 struct bs_dmres {
@@ -100,6 +109,22 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 			 struct bs_duet_analysis **out);
 
 void bs_duet_analysis_free(struct bs_duet_analysis *a);
+
+/**
+ * bs_duet_method_model - the verdict's statistics of method @m of benchmark
+ * @b over its first @n_runs ok runs (all of them when n_runs >= b->n_runs[m]),
+ * exactly as bs_duet_analysis_run computes them: the pairs (min_overlap,
+ * drop_warmup_half of @o, filled by bs_danalysis_opts_fill), the run-level
+ * model (level, no_cpu), its verdict and the CPU diagnosis; not Drozdik
+ * 2023's bootstrap CI and U test (r->err stays 0, r->res zero). *r is
+ * zeroed first; model_err says whether the model could be fitted. Returns
+ * 0, -EINVAL (m out of range) or -ENOMEM. Free with bs_dmres_free.
+ */
+int bs_duet_method_model(const struct bs_dbench *b, enum bs_dmethod m, size_t n_runs,
+			 const struct bs_danalysis_opts *o, struct bs_dmres *r);
+
+/** bs_dmres_free - free the pairs of @r (not @r itself); idempotent. */
+void bs_dmres_free(struct bs_dmres *r);
 
 /**
  * bs_duet_verdict_text - the verdict sentence of @v into buf:

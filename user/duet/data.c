@@ -448,6 +448,15 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 		ret = -ENOMEM;
 		goto out;
 	}
+	if (bl.n_stops) {
+		d->stops = malloc(bl.n_stops * sizeof(*d->stops));
+		if (!d->stops) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memcpy(d->stops, bl.stops, bl.n_stops * sizeof(*d->stops));
+		d->n_stops = bl.n_stops;
+	}
 	n_events = bl.n_runs;
 	ev = calloc(n_events + 1, sizeof(*ev));
 	if (!ev) {
@@ -492,6 +501,7 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 	}
 	for (size_t k = 0; k < n_ev; k++, d->n_pidsets++) {
 		d->pidsets[k].run = ev[k].run;
+		d->pidsets[k].method = ev[k].method;
 		for (int sd = 0; sd < 2; sd++)
 			if (ev[k].root[sd] &&
 			    (ret = push_pid(&d->pidsets[k].pids[sd], &d->pidsets[k].n[sd],
@@ -565,6 +575,7 @@ void bs_duet_data_free(struct bs_duet_data *d)
 		free(d->pidsets[k].pids[1]);
 	}
 	free(d->pidsets);
+	free(d->stops);
 	free(d->benchmark);
 	free(d->source);
 	free(d);

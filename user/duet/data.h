@@ -61,6 +61,7 @@ struct bs_dfailed {
 /** Process set of one run: every pid of each side (root and descendants). */
 struct bs_dpids {
 	int run;
+	enum bs_dmethod method; /**< the run's method */
 	uint32_t *pids[2];
 	size_t n[2];
 };
@@ -84,6 +85,9 @@ struct bs_duet_data {
 	size_t n_bench_mismatch; /**< runs whose sides had different gbench benchmark counts */
 	struct bs_duet_noise_event *rechecks; /**< the noise checks between rounds, in order */
 	size_t n_rechecks;
+	struct bs_duet_stop_event *stops; /**< the `duet_stop_check` events (--stop-ci), in
+					   *   trace order; strings point into the dataset */
+	size_t n_stops;
 };
 
 /**

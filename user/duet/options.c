@@ -91,8 +91,10 @@ static const struct argp_option duet_options[] = {
      "within each run; implies the placement of --crossover)",
      3},
     {"stop-ci", OPT_STOP_CI, "WIDTH", 0,
-     "stop once the relative CI width of the primary method's paired difference is at "
-     "most WIDTH (e.g. 0.02), checked after each run",
+     "stop once the verdict's interval of the primary method (the run-level model) has a "
+     "relative width exp(hi) - exp(lo) of at most WIDTH (e.g. 0.02), checked after each "
+     "run; no stop while the model cannot be fitted (too few runs; --cpus without "
+     "--crossover)",
      3},
     {"user", OPT_USER, "NAME", 0, "run both sides as this user", 3},
     {"harness-output", OPT_HARNESS_OUT, NULL, 0,

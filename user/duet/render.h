@@ -17,6 +17,7 @@
 #include "duet/analysis.h"
 #include "duet/data.h"
 #include "duet/noise.h"
+#include "duet/stop_ci.h"
 
 /** Everything a renderer reads. */
 struct bs_duet_ctx {
@@ -24,6 +25,9 @@ struct bs_duet_ctx {
 	const struct bs_duet_data *d;
 	const struct bs_duet_analysis *a;
 	const struct bs_duet_noise *n;
+	/** the recorded --stop-ci decisions re-decided from the trace: stops[i]
+	 *  for d->stops[i] (bs_duet_stops_redecide), NULL when none */
+	const struct bs_dstop *stops;
 };
 
 /** Version of the duet JSON report's layout ("schema_version"). */

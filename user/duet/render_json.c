@@ -160,6 +160,52 @@ static json_object *method_obj(const struct bs_dbench *b, const struct bs_dmres 
 	return o;
 }
 
+/* the --stop-ci decisions, recorded and re-decided from the trace; NULL without */
+static json_object *stop_obj(const struct bs_duet_ctx *c)
+{
+	const struct bs_duet_data *d = c->d;
+	json_object *o, *arr;
+	bool all = true;
+
+	if (!d->n_stops || !c->stops)
+		return NULL;
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	for (size_t i = 0; i < d->n_stops; i++) {
+		const struct bs_duet_stop_event *e = &d->stops[i];
+		const struct bs_dstop *r = &c->stops[i];
+		json_object *x = json_object_new_object(), *re = NULL;
+
+		put(x, "after_run", json_object_new_int(e->after_run));
+		put(x, "method", json_object_new_string(bs_dmethod_name(e->method)));
+		put(x, "runs_ok", json_object_new_int64((int64_t)e->runs_ok));
+		put(x, "min_runs", json_object_new_int64((int64_t)e->min_runs));
+		put(x, "threshold", num(e->threshold));
+		put(x, "interval", e->has_model ? json_object_new_string("run_model") : NULL);
+		put(x, "rel_ci_width", num(e->width));
+		put(x, "decision", json_object_new_string(e->stop ? "stop" : "continue"));
+		put(x, "reason", e->reason ? json_object_new_string(e->reason) : NULL);
+		if (e->has_model) {
+			bool same = bs_dstop_same(r, e);
+
+			re = json_object_new_object();
+			put(re, "runs_ok", json_object_new_int64((int64_t)r->runs_ok));
+			put(re, "rel_ci_width", num(r->width));
+			put(re, "decision", json_object_new_string(r->stop ? "stop" : "continue"));
+			put(re, "reason", json_object_new_string(r->reason));
+			put(x, "agrees", json_object_new_boolean(same));
+			all &= same;
+		} else {
+			put(x, "agrees", NULL);
+		}
+		put(x, "recomputed", re);
+		json_object_array_add(arr, x);
+	}
+	put(o, "decisions", arr);
+	put(o, "all_agree", json_object_new_boolean(all));
+	return o;
+}
+
 json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 {
 	const struct bs_duet_data *d = c->d;
@@ -238,6 +284,7 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 		json_object_array_add(benches, x);
 	}
 	put(o, "benchmarks", benches);
+	put(o, "stop_ci", stop_obj(c));
 	put(noise, "has_interference", json_object_new_boolean(n->has_interference));
 	put(noise, "asym_min_pp", num(BS_DUET_ASYM_MIN_PP));
 	put(noise, "asym_min_imbalance", num(BS_DUET_ASYM_MIN_IMBALANCE));

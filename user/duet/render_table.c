@@ -345,6 +345,59 @@ static void design_lines(FILE *f, const struct bs_duet_data *d, bool md)
 	}
 }
 
+/*
+ * The --stop-ci rule: its last recorded decision, and whether every recorded
+ * decision is what the trace gives again (ctx->stops).
+ */
+static void stop_line(FILE *f, const struct bs_duet_ctx *c, bool md)
+{
+	const struct bs_duet_data *d = c->d;
+	const struct bs_duet_stop_event *last;
+	size_t n_model = 0, n_differ = 0, first = 0;
+
+	if (!d->n_stops || !c->stops)
+		return;
+	last = &d->stops[d->n_stops - 1];
+	for (size_t i = 0; i < d->n_stops; i++) {
+		if (!d->stops[i].has_model)
+			continue;
+		n_model++;
+		if (!bs_dstop_same(&c->stops[i], &d->stops[i]) && !n_differ++)
+			first = i;
+	}
+	fprintf(f,
+		md ? "- stop-ci: width %g on %s, at least %" PRIu64 " runs: %s after run %d (%s)\n"
+		   : "  stop-ci     width %g on %s, at least %" PRIu64 " runs: %s after run %d "
+		     "(%s)\n",
+		last->threshold, bs_dmethod_name(last->method), last->min_runs,
+		last->stop ? "stopped" : "went on", last->after_run,
+		last->reason ? last->reason : "no reason recorded");
+	if (n_model < d->n_stops)
+		fprintf(f,
+			md ? "- stop-ci: %zu decisions recorded on the bootstrap CI of an older "
+			     "benchscope (not re-decided)\n"
+			   : "  stop-ci     %zu decisions recorded on the bootstrap CI of an older "
+			     "benchscope (not re-decided)\n",
+			d->n_stops - n_model);
+	if (!n_model)
+		return;
+	if (!n_differ) {
+		fprintf(f,
+			md ? "- stop-ci: the %zu decisions re-decided from this trace agree\n"
+			   : "  stop-ci     the %zu decisions re-decided from this trace agree\n",
+			n_model);
+		return;
+	}
+	fprintf(f,
+		md ? "- warning: %zu of %zu stop-ci decisions differ when re-decided from this "
+		     "trace (after run %d: recorded %s at width %.6g, now %s at %.6g)\n"
+		   : "  warning     %zu of %zu stop-ci decisions differ when re-decided from this "
+		     "trace (after run %d: recorded %s at width %.6g, now %s at %.6g)\n",
+		n_differ, n_model, d->stops[first].after_run,
+		d->stops[first].stop ? "stop" : "continue", d->stops[first].width,
+		c->stops[first].stop ? "stop" : "continue", c->stops[first].width);
+}
+
 int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 {
 	const struct bs_duet_data *d = c->d;
@@ -427,6 +480,7 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 		fprintf(f, md ? "- failed run %d (%s): %s\n" : "  failed      run %d (%s): %s\n",
 			d->failed[i].run, bs_dmethod_name(d->failed[i].method),
 			d->failed[i].reason);
+	stop_line(f, c, md);
 	for (size_t b = 0; b < a->n; b++)
 		bench_block(f, c, &a->b[b], md);
 	if (!a->n)

@@ -41,6 +41,7 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	struct bs_duet_data *d = NULL;
 	struct bs_duet_analysis *a = NULL;
 	struct bs_duet_noise *n = NULL;
+	struct bs_dstop *stops = NULL;
 	struct bs_duet_ctx c;
 	int ret;
 
@@ -75,12 +76,14 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	ret = bs_duet_analysis_run(d, &ao, &a);
 	if (!ret)
 		ret = bs_duet_noise_build(ds, d, &n);
+	if (!ret)
+		ret = bs_duet_stops_redecide(d, &stops);
 	if (ret) {
 		snprintf(err, errlen, "%s",
 			 ret == -ENOMEM ? "out of memory" : "bad analysis options");
 		goto out;
 	}
-	c = (struct bs_duet_ctx){.ds = ds, .d = d, .a = a, .n = n};
+	c = (struct bs_duet_ctx){.ds = ds, .d = d, .a = a, .n = n, .stops = stops};
 	if (out) {
 		out->runs_total = d->runs_total;
 		out->runs_used = d->runs_ok;
@@ -118,6 +121,8 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 			ret = -EIO;
 	}
 out:
+	if (d)
+		bs_dstops_free(stops, d->n_stops);
 	bs_duet_noise_free(n);
 	bs_duet_analysis_free(a);
 	bs_duet_data_free(d);

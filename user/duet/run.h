@@ -9,7 +9,7 @@
  *
  * Files: duet_run_sched.c (schedule), duet_run_one.c (one run),
  * duet_run_barrier.c (barrier control), duet_run_place.c (placement),
- * duet_run_stop.c (--stop-ci).
+ * run_stop.c (--stop-ci, on the rule of stop_ci.h).
  */
 #ifndef BENCHSCOPE_DUET_RUN_H
 #define BENCHSCOPE_DUET_RUN_H
@@ -253,8 +253,6 @@ struct bs_duet_side {
 	char failed[256];	   /**< "" or why it failed */
 	pid_t *pids;		   /**< root and descendants */
 	size_t n_pids, cap_pids;
-	struct bs_iter_rec *iters; /**< its iteration records, arrival order (for --stop-ci) */
-	size_t cap_iters;
 	int err_fd;		/**< its captured stderr (temporary file), or -1 */
 	const cpu_set_t *place; /**< the CPUs it runs on now (NULL: not pinned) */
 };
@@ -288,7 +286,7 @@ struct bs_duet_runres {
 int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl, int run,
 		    struct bs_duet_runres *res);
 
-/** Iteration record hook: counts/keeps it for its side. Returns 0. */
+/** Iteration record hook: counts it for its side (the trace keeps it). Returns 0. */
 int bs_duet_runres_on_iter(struct bs_duet_runres *res, const struct bs_iter_rec *r);
 
 /** Process record hook: follows forks and exits of the sides. */
@@ -304,42 +302,25 @@ json_object *bs_duet_runres_event(const struct bs_duet_runres *res,
 /** bs_duet_runres_free - free a result's arrays and close its sessions. */
 void bs_duet_runres_free(struct bs_duet_runres *res);
 
-/* ---- --stop-ci (duet_run_stop.c) ---------------------------------------- */
+/* ---- --stop-ci (run_stop.c, the rule in stop_ci.h) ----------------------- */
+
+struct bs_danalysis_opts;
 
 /**
- * bs_duet_stop_check - the relative CI width of the paired difference over
- * the ok runs of `method` among res[0..n-1] (stats: bs_duet_analyze; scores
- * are ns per invocation where the iterations carry invocation counts,
- * Google Benchmark calibration runs left out and each benchmark analysed
- * apart; the largest width over benchmarks counts), 2000 resamples, seed.
- * *width receives it (NAN when it cannot be computed yet: fewer than 2 ok
- * runs, no pair). Returns a new {"kind":"duet_stop_check", ...} event with
- * the figures, the threshold and "decision": "stop" | "continue"; *stop
- * says whether to stop (ok runs >= min_runs and width <= threshold).
+ * bs_duet_stop_check - the --stop-ci decision after run @after_run: flush
+ * the trace of @m, read @trace back (bs_dataset_load, bs_duet_data_build)
+ * and apply the rule of stop_ci.h (bs_duet_stop_decide) to the ok runs of
+ * @method (enum bs_duet_method) with @min_runs, the relative width
+ * @threshold and the analysis options @o (min_overlap, level, no_cpu,
+ * drop_warmup_half; zero fields take the report's defaults). *width gets
+ * the width the rule compared (NAN when no interval: too few runs,
+ * placement confounded, no spread), *stop the decision. When the trace
+ * cannot be read back the decision is "continue" and the reason says why.
+ * Returns the new {"kind": "duet_stop_check", ...} EVENT (docs/duet-trace.md;
+ * the caller writes and puts it), NULL when out of memory.
  */
-json_object *bs_duet_stop_check(const struct bs_duet_runres *res, size_t n, int method,
-				size_t min_runs, double threshold, double min_overlap,
-				uint64_t seed, double *width, bool *stop);
-
-/** The CI test of one benchmark and method, in percent of A's mean score. */
-struct bs_duet_quick {
-	size_t n_runs, n_pairs;
-	double rel_ci_width;   /**< (hi - lo) / grand mean */
-	double slow_pct;       /**< (mean_B - mean_A) / mean_A * 100: B slower when > 0 */
-	double lo_pct, hi_pct; /**< 95 % BCa CI of mean(B - A) in % of mean_A */
-	bool differs;	       /**< the CI excludes 0 */
-};
-
-/**
- * bs_duet_ci_of_runs - the CI test of `method` over the ok runs among
- * res[0..n-1], per benchmark, as bs_duet_stop_check computes it (pairs
- * from timestamps: j with j for seq and sync, overlap rate > min_overlap
- * for async; run-means sampling; BCa). out[] receives up to max_out
- * benchmarks, *n_out their number. Returns 0, -ENODATA (no ok run or no
- * pair) or -EDOM (a stats error: too few runs, zero variance).
- */
-int bs_duet_ci_of_runs(const struct bs_duet_runres *res, size_t n, int method, double min_overlap,
-		       size_t n_resamples, uint64_t seed, struct bs_duet_quick *out, size_t max_out,
-		       size_t *n_out);
+json_object *bs_duet_stop_check(struct bs_measure *m, const char *trace, int after_run, int method,
+				size_t min_runs, double threshold,
+				const struct bs_danalysis_opts *o, double *width, bool *stop);
 
 #endif

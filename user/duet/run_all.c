@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "duet/analysis.h"
 #include "duet/run.h"
 #include "util/monotime.h"
 #include "util/progress.h"
@@ -162,10 +163,13 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 			double w;
 			bool stop;
 
-			ev = bs_duet_stop_check(res, t->n_done, s->methods[0], (size_t)s->rmin,
-						a->stop_ci, a->min_overlap, (uint64_t)a->seed, &w,
-						&stop);
-			bs_measure_event(m, ev);
+			struct bs_danalysis_opts ao = {.min_overlap = a->min_overlap};
+
+			ev = bs_duet_stop_check(m, a->trace, (int)i, s->methods[0], (size_t)s->rmin,
+						a->stop_ci, &ao, &w, &stop);
+			if (!ev || bs_measure_event(m, ev))
+				fprintf(stderr, "benchscope duet: warning: cannot write the stop "
+						"decision's event\n");
 			json_object_put(ev);
 			if (stop) {
 				t->stopped_early = t->n_done < s->n_plan;

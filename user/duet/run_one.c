@@ -55,16 +55,6 @@ int bs_duet_runres_on_iter(struct bs_duet_runres *res, const struct bs_iter_rec 
 		return 0;
 	sd = &res->side[s];
 	sd->n_iters++;
-	if (sd->n_iters > sd->cap_iters) {
-		size_t cap = sd->cap_iters ? sd->cap_iters * 2 : 64;
-		struct bs_iter_rec *ni = realloc(sd->iters, cap * sizeof(*ni));
-
-		if (!ni)
-			return 0; /* only --stop-ci misses it; the trace has it */
-		sd->iters = ni;
-		sd->cap_iters = cap;
-	}
-	sd->iters[sd->n_iters - 1] = *r;
 	return 0;
 }
 
@@ -476,9 +466,7 @@ void bs_duet_runres_free(struct bs_duet_runres *res)
 	for (s = 0; s < 2; s++) {
 		bs_session_close(&res->side[s].sess);
 		free(res->side[s].pids);
-		free(res->side[s].iters);
 		res->side[s].pids = NULL;
-		res->side[s].iters = NULL;
 	}
 	bs_barrier_free(&res->bar);
 }

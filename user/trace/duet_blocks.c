@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,58 @@ static int decode_run(json_object *ev, size_t idx, struct bs_duet_run_event *r, 
 	return 0;
 }
 
+/* ---- duet_stop_check events ------------------------------------------------------ */
+
+static int decode_stop(json_object *ev, size_t idx, struct bs_duet_stop_event *d, char *err,
+		       size_t errlen)
+{
+	char block[64];
+	struct bs_block_field f = {block, "", err, errlen};
+	const char *m = NULL, *dec = NULL, *iv = NULL;
+	int64_t v = 0;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->event = idx;
+	d->width = NAN;
+	snprintf(block, sizeof(block), "EVENT %zu (duet_stop_check)", idx);
+	if ((ret = bs_field_int_range(&f, ev, "after_run", BS_FIELD_REQUIRED, 0, INT_MAX, &v)) <
+		0 ||
+	    (ret = bs_field_str(&f, ev, "method", BS_FIELD_REQUIRED, &m)) < 0)
+		return ret;
+	d->after_run = (int)v;
+	if (bs_dmethod_parse(m) < 0)
+		return bs_field_error(&f, "method", "is not async, sync, seq or interleaved");
+	d->method = (enum bs_dmethod)bs_dmethod_parse(m);
+	if ((ret = bs_field_count(&f, ev, "runs_ok", BS_FIELD_REQUIRED, &d->runs_ok)) < 0 ||
+	    (ret = bs_field_count(&f, ev, "min_runs", BS_FIELD_REQUIRED, &d->min_runs)) < 0 ||
+	    (ret = bs_field_num(&f, ev, "threshold", BS_FIELD_REQUIRED, &d->threshold)) < 0 ||
+	    (ret = bs_field_num(&f, ev, "rel_ci_width", BS_FIELD_NULLABLE, &d->width)) < 0 ||
+	    (ret = bs_field_str(&f, ev, "decision", BS_FIELD_REQUIRED, &dec)) < 0 ||
+	    (ret = bs_field_str(&f, ev, "reason", BS_FIELD_OPTIONAL, &d->reason)) < 0 ||
+	    (ret = bs_field_str(&f, ev, "interval", BS_FIELD_OPTIONAL, &iv)) < 0)
+		return ret;
+	if (strcmp(dec, "stop") && strcmp(dec, "continue"))
+		return bs_field_error(&f, "decision", "is not \"stop\" or \"continue\"");
+	d->stop = !strcmp(dec, "stop");
+	if (!iv)
+		return 0;
+	if (strcmp(iv, "run_model"))
+		return bs_field_error(&f, "interval", "is not \"run_model\"");
+	d->has_model = true;
+	if ((ret = bs_field_num(&f, ev, "level", BS_FIELD_REQUIRED, &d->level)) < 0 ||
+	    (ret = bs_field_bool(&f, ev, "cpu_terms", BS_FIELD_REQUIRED, &d->cpu_terms)) < 0 ||
+	    (ret = bs_field_num(&f, ev, "min_overlap", BS_FIELD_REQUIRED, &d->min_overlap)) < 0 ||
+	    (ret = bs_field_bool(&f, ev, "drop_warmup_half", BS_FIELD_REQUIRED,
+				 &d->drop_warmup_half)) < 0)
+		return ret;
+	if (!(d->level > 0 && d->level < 1))
+		return bs_field_error(&f, "level", "is not in (0, 1)");
+	if (!(d->min_overlap > 0 && d->min_overlap < 1))
+		return bs_field_error(&f, "min_overlap", "is not in (0, 1)");
+	return 0;
+}
+
 int bs_duet_blocks_decode(const struct bs_dataset *ds, struct bs_duet_blocks *out, char *err,
 			  size_t errlen)
 {
@@ -228,7 +281,8 @@ int bs_duet_blocks_decode(const struct bs_dataset *ds, struct bs_duet_blocks *ou
 		return ret;
 	out->runs = calloc(n_events + 1, sizeof(*out->runs));
 	out->rechecks = calloc(n_events + 1, sizeof(*out->rechecks));
-	if (!out->runs || !out->rechecks) {
+	out->stops = calloc(n_events + 1, sizeof(*out->stops));
+	if (!out->runs || !out->rechecks || !out->stops) {
 		if (err && errlen)
 			snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -242,6 +296,12 @@ int bs_duet_blocks_decode(const struct bs_dataset *ds, struct bs_duet_blocks *ou
 						  errlen)))
 				return ret;
 			out->n_rechecks++;
+			continue;
+		}
+		if (kind && !strcmp(kind, "duet_stop_check")) {
+			if ((ret = decode_stop(e, i, &out->stops[out->n_stops], err, errlen)))
+				return ret;
+			out->n_stops++;
 			continue;
 		}
 		if (!kind || strcmp(kind, "duet_run"))
@@ -259,5 +319,6 @@ void bs_duet_blocks_free(struct bs_duet_blocks *b)
 		return;
 	free(b->runs);
 	free(b->rechecks);
+	free(b->stops);
 	memset(b, 0, sizeof(*b));
 }

@@ -100,6 +100,30 @@ struct bs_duet_noise_event {
 	struct bs_duet_noise_rec rec; /**< check (required object) */
 };
 
+/**
+ * One `duet_stop_check` EVENT: a decision of `duet --stop-ci` after a run
+ * (user/duet/stop_ci.h). Events written before the rule used the verdict's
+ * model have no `interval` key: has_model is false and the model keys are
+ * unset.
+ */
+struct bs_duet_stop_event {
+	size_t event;		/**< index of the event in the dataset's events */
+	int after_run;		/**< after_run (required integer >= 0): the run it follows */
+	enum bs_dmethod method; /**< method (required string): the primary method */
+	uint64_t runs_ok;	/**< runs_ok (required integer >= 0): ok runs of the method */
+	uint64_t min_runs;	/**< min_runs (required integer >= 0): MIN of --runs MIN:MAX */
+	double threshold;	/**< threshold (required number): --stop-ci WIDTH */
+	double width;		/**< rel_ci_width (required number or null): the width the
+				 *   rule compared, NAN when null (no interval) */
+	bool stop;		/**< decision (required "stop" or "continue") */
+	const char *reason;	/**< reason (string), or NULL */
+	bool has_model;		/**< interval is "run_model": the keys below are present */
+	double level;		/**< level (number in (0, 1)): the interval's confidence */
+	bool cpu_terms;		/**< cpu_terms (boolean): placement terms in the model */
+	double min_overlap;	/**< min_overlap (number in (0, 1)): async pairing threshold */
+	bool drop_warmup_half;	/**< drop_warmup_half (boolean) */
+};
+
 /** A duet trace's decoded blocks. */
 struct bs_duet_blocks {
 	struct bs_duet_context ctx;
@@ -107,16 +131,20 @@ struct bs_duet_blocks {
 	size_t n_runs;
 	struct bs_duet_noise_event *rechecks; /**< n_rechecks `noise_check` events */
 	size_t n_rechecks;
+	struct bs_duet_stop_event *stops; /**< n_stops `duet_stop_check` events, trace order */
+	size_t n_stops;
 };
 
 /**
- * bs_duet_blocks_decode - decode @ds's CONTEXT, its `duet_run` events
- * and `noise_check` events into *out (zeroed first; other event kinds are
- * skipped). The CONTEXT's
+ * bs_duet_blocks_decode - decode @ds's CONTEXT, its `duet_run`,
+ * `noise_check` and `duet_stop_check` events into *out (zeroed first; other
+ * event kinds are skipped). The CONTEXT's
  * `mode` is not checked (bs_dataset_is_duet). Optional keys may be absent
  * or null; a present key must have its documented type.
  * Returns 0; -EBADMSG with one line in @err naming the block ("CONTEXT", or
- * "EVENT i (duet_run, run r)", i 0-based among the trace's events) and the
+ * "EVENT i (duet_run, run r)", "EVENT i (noise_check)", "EVENT i
+ * (duet_stop_check)", i 0-based among
+ * the trace's events) and the
  * key path, in block_field.h's form (corrupted EVENT 3 (duet_run, run 2):
  * "sides.B.pid" is a string, expected an integer), when a required key is
  * missing or null or a key has the wrong type or an out-of-range value;
