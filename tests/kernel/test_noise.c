@@ -65,6 +65,20 @@ static void test_names_the_competitor(void)
 
 		json_object_object_get_ex(c, "cpu", &cpu);
 		json_object_object_get_ex(c, "other_tasks", &tasks);
+		/* the loop on the competitor's CPU waited for it in the run queue
+		 * (the kernel's run_delay; the two share the CPU about evenly) */
+		if (json_object_get_int(cpu) == last && access("/proc/thread-self/schedstat", R_OK))
+			fprintf(stderr,
+				"    no /proc/thread-self/schedstat: run-queue wait unchecked\n");
+		else if (json_object_get_int(cpu) == last) {
+			json_object *busy = NULL, *rq = NULL;
+
+			json_object_object_get_ex(c, "busy", &busy);
+			json_object_object_get_ex(busy, "runq_pct", &rq);
+			fprintf(stderr, "    loop's run-queue wait on CPU %d: %.1f %%\n", last,
+				json_object_get_double(rq));
+			CHECK(rq && json_object_get_double(rq) >= 20);
+		}
 		for (size_t k = 0; tasks && k < json_object_array_length(tasks); k++) {
 			json_object *t = json_object_array_get_idx(tasks, k), *comm, *pct;
 

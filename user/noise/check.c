@@ -36,10 +36,26 @@ struct worker {
 	int err;
 };
 
+/* the calling thread's run-queue wait so far, ns: the kernel's run_delay,
+ * the second field of /proc/thread-self/schedstat; 0 when unreadable */
+static uint64_t runq_wait_ns(void)
+{
+	unsigned long long run = 0, wait = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+		wait = 0;
+	fclose(f);
+	return wait;
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	cpu_set_t one;
+	uint64_t wait0, start;
 
 	CPU_ZERO(&one);
 	CPU_SET(w->cpu, &one);
@@ -47,6 +63,8 @@ static void *work(void *arg)
 		w->err = errno;
 		return NULL;
 	}
+	wait0 = runq_wait_ns();
+	start = bs_mono_ns();
 	for (;;) {
 		uint64_t t0 = bs_mono_ns(), t1;
 
@@ -64,8 +82,11 @@ static void *work(void *arg)
 			w->cap = cap;
 		}
 		w->ph->ns[w->ph->n++] = (double)(t1 - t0);
-		if (t1 >= w->until_ns)
+		if (t1 >= w->until_ns) {
+			w->ph->runq_pct =
+			    100.0 * (double)(runq_wait_ns() - wait0) / (double)(t1 - start);
 			return NULL;
+		}
 	}
 }
 
@@ -298,6 +319,7 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 	struct bs_progress prog;
 	cpu_set_t allowed, one;
 	uint64_t rounds = 100000, t0, total, until, per;
+	double best = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -326,19 +348,24 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 		rc = -EINVAL;
 		goto out;
 	}
-	/* calibrate on the first CPU: rounds for about LOOP_TARGET_NS */
+	/* calibrate on the first CPU: rounds for about LOOP_TARGET_NS at the
+	 * fastest rate seen (a preempted attempt only looks slower) */
 	CPU_ZERO(&one);
 	CPU_SET(out->cpus[0].cpu, &one);
 	sched_setaffinity(0, sizeof(one), &one);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 5; i++) {
 		uint64_t s = bs_mono_ns();
+		double per_round;
 
 		spin(rounds);
-		out->loop_ns = (double)(bs_mono_ns() - s);
-		rounds = (uint64_t)((double)rounds * LOOP_TARGET_NS / (out->loop_ns + 1));
+		per_round = (double)(bs_mono_ns() - s + 1) / (double)rounds;
+		if (!i || per_round < best)
+			best = per_round;
+		rounds = (uint64_t)(LOOP_TARGET_NS / best);
 		if (rounds < 1000)
 			rounds = 1000;
 	}
+	out->loop_ns = best * (double)rounds;
 	sched_setaffinity(0, sizeof(allowed), &allowed);
 	out->duration_s = dur;
 	total = (uint64_t)(dur * 1e9);

@@ -7,15 +7,15 @@
 
 #include "util/table.h"
 
-#define NCOL 11
+#define NCOL 12
 
 void bs_noise_render_text(FILE *f, const struct bs_noise_result *r,
 			  const struct bs_noise_verdict *v)
 {
 	static const char *const head[NCOL] = {"cpu",	   "alone",    "alone p95", "all busy",
-					       "coupling", "busy p95", "irq",	    "softirq",
-					       "steal",	   "ticks/s",  "verdict"};
-	static const int right[NCOL] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+					       "coupling", "busy p95", "run-queue", "irq",
+					       "softirq",  "steal",    "ticks/s",   "verdict"};
+	static const int right[NCOL] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	struct bs_table_style st = {.indent = "  "};
 	char(*cell)[48] = calloc(r->n * NCOL + 1, sizeof(*cell));
 	const char **cells = calloc(r->n * NCOL + 1, sizeof(*cells));
@@ -38,11 +38,12 @@ void bs_noise_render_text(FILE *f, const struct bs_noise_result *r,
 		snprintf(x[3], 48, "%.3f ms", c->busy.median_ns / 1e6);
 		snprintf(x[4], 48, "%.2fx", c->coupling);
 		snprintf(x[5], 48, "%.2fx", c->busy.p95_ns / c->busy.median_ns);
-		snprintf(x[6], 48, "%.2f %%", c->busy.irq_pct);
-		snprintf(x[7], 48, "%.2f %%", c->busy.softirq_pct);
-		snprintf(x[8], 48, "%.2f %%", c->busy.steal_pct);
-		snprintf(x[9], 48, "%.0f", c->busy.ticks_per_s);
-		snprintf(x[10], 48, "%s%s", c->coupled ? "coupled" : "independent",
+		snprintf(x[6], 48, "%.2f %%", c->busy.runq_pct);
+		snprintf(x[7], 48, "%.2f %%", c->busy.irq_pct);
+		snprintf(x[8], 48, "%.2f %%", c->busy.softirq_pct);
+		snprintf(x[9], 48, "%.2f %%", c->busy.steal_pct);
+		snprintf(x[10], 48, "%.0f", c->busy.ticks_per_s);
+		snprintf(x[11], 48, "%s%s", c->coupled ? "coupled" : "independent",
 			 c->unsteady ? ", unsteady" : "");
 		for (size_t k = 0; k < NCOL; k++)
 			cells[i * NCOL + k] = x[k];
@@ -51,7 +52,8 @@ void bs_noise_render_text(FILE *f, const struct bs_noise_result *r,
 	free(cell);
 	free(cells);
 	fprintf(f, "  (alone, all busy: median loop time; p95: 95 %% quantile / median; "
-		   "coupling: all busy / alone; irq, softirq, steal: %% of the all-busy phase)\n");
+		   "coupling: all busy / alone; run-queue: the loop's wait for the CPU, irq, "
+		   "softirq, steal: %% of the all-busy phase)\n");
 	for (size_t i = 0; i < v->n_pairs; i++) {
 		const struct bs_noise_pair *p = &v->pairs[i];
 
@@ -87,6 +89,7 @@ static json_object *phase_json(const struct bs_noise_phase *p)
 	json_object_object_add(o, "median_ns", json_object_new_double(p->median_ns));
 	json_object_object_add(o, "p95_ns", json_object_new_double(p->p95_ns));
 	json_object_object_add(o, "cv", json_object_new_double(p->cv));
+	json_object_object_add(o, "runq_pct", json_object_new_double(p->runq_pct));
 	json_object_object_add(o, "irq_pct", json_object_new_double(p->irq_pct));
 	json_object_object_add(o, "softirq_pct", json_object_new_double(p->softirq_pct));
 	json_object_object_add(o, "steal_pct", json_object_new_double(p->steal_pct));

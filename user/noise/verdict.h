@@ -34,6 +34,8 @@ struct bs_noise_phase {
 	double median_ns;   /**< filled by bs_noise_judge */
 	double p95_ns;	    /**< 95 % quantile, ns */
 	double cv;	    /**< coefficient of variation (ratio) */
+	double runq_pct;    /**< the loop thread's run-queue wait (the kernel's run_delay,
+			     *   schedstat), % of the phase: other tasks ran instead */
 	double irq_pct;	    /**< /proc/stat irq time of the CPU, % of the phase */
 	double softirq_pct; /**< softirq time, % */
 	double steal_pct;   /**< steal time, % */
