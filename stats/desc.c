@@ -70,25 +70,48 @@ int bs_check_durations(const double *x, size_t n)
 	return BS_OK;
 }
 
-int bs_trimmed_mean(const double *x, size_t n, double frac, double *out)
+/* the trimmed mean, and (se != NULL) its standard error from the winsorized sample */
+static int trimmed(const double *x, size_t n, double frac, double *tm, double *se)
 {
 	double *s;
 	size_t k;
 	int rc;
 
-	if (!out || !(frac >= 0 && frac < 0.5))
+	if (!tm || !(frac >= 0 && frac < 0.5))
 		return BS_EINVAL;
 	if ((rc = bs_check_finite(x, n)))
 		return rc;
+	if (se && n < 2)
+		return BS_ETOOFEW;
 	s = malloc(n * sizeof(*s));
 	if (!s)
 		return BS_ENOMEM;
 	memcpy(s, x, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), bs_cmp_double);
 	k = (size_t)(frac * (double)n);
-	*out = bs_mean(s + k, n - 2 * k);
+	*tm = bs_mean(s + k, n - 2 * k);
+	if (se) {
+		double var;
+
+		for (size_t i = 0; i < k; i++) {
+			s[i] = s[k];
+			s[n - 1 - i] = s[n - 1 - k];
+		}
+		rc = bs_sample_var(s, n, &var);
+		*se = rc ? NAN : sqrt(var) / ((1 - 2 * frac) * sqrt((double)n));
+	}
 	free(s);
-	return BS_OK;
+	return rc;
+}
+
+int bs_trimmed_mean(const double *x, size_t n, double frac, double *out)
+{
+	return trimmed(x, n, frac, out, NULL);
+}
+
+int bs_trimmed_mean_se(const double *x, size_t n, double frac, double *tm, double *se)
+{
+	return se ? trimmed(x, n, frac, tm, se) : BS_EINVAL;
 }
 
 double bs_mean(const double *x, size_t n)

@@ -97,6 +97,16 @@ double bs_mean(const double *x, size_t n);
  */
 int bs_trimmed_mean(const double *x, size_t n, double frac, double *out);
 
+/**
+ * bs_trimmed_mean_se - the trimmed mean of bs_trimmed_mean and its standard
+ * error s_w / ((1 - 2 @frac) sqrt(n)), s_w the standard deviation (ddof 1)
+ * of x winsorized at the same floor(@frac n) values on each side
+ * (Tukey & McLaughlin 1963; Wilcox 2012 §3.6); as
+ * scipy.stats.mstats.trimmed_stde. Returns BS_OK; BS_ETOOFEW (n < 2) and
+ * the errors of bs_trimmed_mean.
+ */
+int bs_trimmed_mean_se(const double *x, size_t n, double frac, double *tm, double *se);
+
 /** bs_check_finite - BS_EINVAL if x is NULL with n > 0, BS_EEMPTY if
  * n == 0, BS_ENONFINITE if a value is NaN/Inf, else BS_OK. */
 int bs_check_finite(const double *x, size_t n);

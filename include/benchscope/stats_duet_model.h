@@ -59,6 +59,9 @@ struct bs_dmodel_run {
 	size_t n;			     /**< pairs behind y; 0 leaves the run out */
 	const struct bs_dmodel_share *share; /**< n_share CPUs (each at most once) */
 	size_t n_share;
+	double w2; /**< the variance of y that the run's own iterations imply (e.g.
+		    *   the squared standard errors of each side's log location,
+		    *   summed), >= 0; read by bs_dmodel_spread only */
 };
 
 /** Options; zero fields take the defaults shown. */
@@ -117,5 +120,38 @@ double bs_dmodel_run_cpu_ratio(const struct bs_dmodel_result *r, double y, doubl
  * share (0 when the run has none for @cpu). NAN for a NULL run.
  */
 double bs_dmodel_run_x(const struct bs_dmodel_run *run, int cpu);
+
+/**
+ * Where the residual spread of a fit comes from (Kalibera & Jones 2013:
+ * repeat at the level whose variance dominates). Log units (ln B/A).
+ */
+struct bs_dmodel_spread {
+	double within_sd; /**< sqrt of the mean w2 over the fitted runs: the run-to-run
+			   *   spread the iterations' own noise explains */
+	double run_sd;	  /**< sqrt(max(0, resid_sd^2 - within_sd^2)): what comes with
+			   *   each run beyond its iterations (the processes' memory
+			   *   layout, the host's state); more iterations per run do not
+			   *   shrink it, more runs do */
+};
+
+/**
+ * bs_dmodel_spread - split r->resid_sd of a fit of runs[0..n_runs-1] (the
+ * same array bs_dmodel_fit took; runs with n == 0 are skipped) into the
+ * part the iterations explain (runs[k].w2) and the rest. Returns BS_OK;
+ * BS_EINVAL (NULL, a w2 negative or not finite, no fitted run).
+ */
+int bs_dmodel_spread(const struct bs_dmodel_result *r, const struct bs_dmodel_run *runs,
+		     size_t n_runs, struct bs_dmodel_spread *out);
+
+/**
+ * bs_dmodel_runs_for_mds - the fewest runs of the same design (the same
+ * mix of placements) whose interval would give an MDS of at most @mds
+ * (fraction, > 0) if their runs spread as the fitted ones did: the standard
+ * error scales as sqrt(r->n_runs / n) and df = n - 1 - n_terms, at r's
+ * level. Returns BS_OK with *n in [n_terms + 2, @max]; BS_ETOOFEW (*n = 0)
+ * when @max runs would not reach it; BS_EINVAL (NULL, @mds <= 0, r not a
+ * fit: se not finite or n_runs 0).
+ */
+int bs_dmodel_runs_for_mds(const struct bs_dmodel_result *r, double mds, size_t max, size_t *n);
 
 #endif

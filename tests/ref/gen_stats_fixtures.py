@@ -86,6 +86,8 @@ def desc_fixture(ds):
             np.mean(s[1:-1]), st.gmean(x)])
         fx.rec(name + ".quantiles", [np.quantile(x, q) for q in QS])
         fx.rec(name + ".trim", [st.trim_mean(x, p) for p in TRIMS])
+        fx.rec(name + ".trim_se", [st.mstats.trimmed_stde(x, limits=(p, p)) if p > 0
+                                   else np.std(x, ddof=1) / np.sqrt(len(x)) for p in TRIMS])
         med = np.median(x)
         q1, q3 = np.quantile(x, [0.25, 0.75])
         mad = np.median(np.abs(x - med))

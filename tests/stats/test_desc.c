@@ -129,6 +129,16 @@ static void test_trimmed_mean_hand(void)
 	CHECK_INT_EQ(bs_trimmed_mean(x, 5, 0.2, NULL), BS_EINVAL);
 	CHECK_INT_EQ(bs_trimmed_mean(x, 0, 0.2, &v), BS_EEMPTY);
 	CHECK_INT_EQ(bs_trimmed_mean(bad, 3, 0.2, &v), BS_ENONFINITE);
+	/* winsorized 20 %: {2, 2, 3, 4, 4}, sd sqrt(1), / (0.6 sqrt(5)) */
+	{
+		double se = 0;
+
+		CHECK_INT_EQ(bs_trimmed_mean_se(x, 5, 0.2, &v, &se), BS_OK);
+		CHECK_NEAR(v, 3, 0, 0);
+		CHECK_NEAR(se, 1.0 / (0.6 * sqrt(5.0)), 0, 1e-15);
+		CHECK_INT_EQ(bs_trimmed_mean_se(x, 1, 0.2, &v, &se), BS_ETOOFEW);
+		CHECK_INT_EQ(bs_trimmed_mean_se(x, 5, 0.2, &v, NULL), BS_EINVAL);
+	}
 }
 
 /* NumPy reference: mean/median/sd/quantiles, SciPy's trimmed means to 1e-12 relative (different
@@ -183,6 +193,17 @@ static void test_numpy_reference(void)
 
 			CHECK_INT_EQ(bs_trimmed_mean(x, n, frac[i], &v), BS_OK);
 			CHECK_NEAR(v, q[i], 0, 1e-12);
+		}
+		/* scipy.stats.mstats.trimmed_stde at the same proportions */
+		snprintf(k, sizeof(k), "%s.trim_se", DS[d]);
+		q = fix_get(&f, k, &m);
+		CHECK(q && m == 5);
+		for (size_t i = 0; q && i < m; i++) {
+			static const double frac[] = {0.0, 0.1, 0.2, 0.25, 0.45};
+			double v = NAN, se = NAN;
+
+			CHECK_INT_EQ(bs_trimmed_mean_se(x, n, frac[i], &v, &se), BS_OK);
+			CHECK_NEAR(se, q[i], 1e-12 * fabs(v), 1e-10);
 		}
 		static const enum bs_outlier_rule rules[] = {BS_OUTLIER_MAGNITUDE, BS_OUTLIER_TUKEY,
 							     BS_OUTLIER_MAD};

@@ -438,6 +438,50 @@ static void test_bad_input(void)
 	CHECK(strcmp(bs_stats_strerror(BS_ECONFOUNDED), "unknown statistics error"));
 }
 
+/*
+ * The spread split and the runs an MDS needs, by hand: a residual sd of
+ * 5 % with runs whose iterations imply variances 0.0009 and 0.0016 (mean
+ * 0.00125) leaves sqrt(0.0025 - 0.00125) to the runs; a fit of 4 runs with
+ * se 0.5 % has one run's worth of 1 %, and an MDS of exp(0.01) - 1 needs
+ * the first n with t(0.975, n - 1) <= sqrt(n): t(5) = 2.5706 > sqrt(6) =
+ * 2.4495, t(6) = 2.4469 <= sqrt(7) = 2.6458, so 7 runs (t from a table).
+ */
+static void test_spread_by_hand(void)
+{
+	struct bs_dmodel_run runs[3] = {{.y = 0, .n = 5, .w2 = 0.0009},
+					{.y = 0, .n = 0, .w2 = -1}, /* left out */
+					{.y = 0, .n = 5, .w2 = 0.0016}};
+	struct bs_dmodel_result r = {.n_runs = 4, .se = 0.005, .level = 0.95, .resid_sd = 0.05};
+	struct bs_dmodel_spread sp;
+	size_t n = 99;
+
+	CHECK_INT_EQ(bs_dmodel_spread(&r, runs, 3, &sp), BS_OK);
+	CHECK_NEAR(sp.within_sd, sqrt(0.00125), 0, 1e-14);
+	CHECK_NEAR(sp.run_sd, sqrt(0.00125), 0, 1e-12);
+	r.resid_sd = 0.01; /* less than the iterations explain: nothing left to the runs */
+	CHECK_INT_EQ(bs_dmodel_spread(&r, runs, 3, &sp), BS_OK);
+	CHECK_NEAR(sp.run_sd, 0, 0, 0);
+	runs[0].w2 = NAN;
+	CHECK_INT_EQ(bs_dmodel_spread(&r, runs, 3, &sp), BS_EINVAL);
+	CHECK_INT_EQ(bs_dmodel_spread(&r, runs, 0, &sp), BS_EINVAL);
+
+	CHECK_INT_EQ(bs_dmodel_runs_for_mds(&r, expm1(0.01), 10000, &n), BS_OK);
+	CHECK_INT_EQ((int)n, 7);
+	CHECK_INT_EQ(bs_dmodel_runs_for_mds(&r, expm1(0.01), 6, &n), BS_ETOOFEW);
+	CHECK_INT_EQ((int)n, 0);
+	/* a placement term costs a degree of freedom (df = n - 2): for
+	 * exp(0.01) - 1, 6 runs: t(4) = 2.7764 > sqrt(6); 7: t(5) = 2.5706 <=
+	 * sqrt(7) = 2.6458, still 7; for exp(0.009) - 1 (t <= 0.9 sqrt(n)), 7:
+	 * 2.5706 > 2.3812, 8: t(6) = 2.4469 <= 2.5456, so 8 */
+	r.n_terms = 1;
+	CHECK_INT_EQ(bs_dmodel_runs_for_mds(&r, expm1(0.01), 10000, &n), BS_OK);
+	CHECK_INT_EQ((int)n, 7);
+	CHECK_INT_EQ(bs_dmodel_runs_for_mds(&r, expm1(0.009), 10000, &n), BS_OK);
+	CHECK_INT_EQ((int)n, 8);
+	CHECK_INT_EQ(bs_dmodel_runs_for_mds(&r, 0, 10000, &n), BS_EINVAL);
+	CHECK_INT_EQ(bs_dmodel_runs_for_mds(NULL, 0.01, 10000, &n), BS_EINVAL);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -447,5 +491,6 @@ int main(void)
 	RUN_TEST(test_aa_false_alarms);
 	RUN_TEST(test_mds_aa_equivalent);
 	RUN_TEST(test_bad_input);
+	RUN_TEST(test_spread_by_hand);
 	return test_summary("stats-duet-model");
 }

@@ -38,6 +38,9 @@ struct df_spec {
 			     2: crossover, A on CPU k % 2 in run k, B on the other */
 	double cpu1_slow; /* durations on CPU 1 multiplied by it (hidden host
 			     contention, nothing accounted); 0: not slowed */
+	double run_sd;	  /* each side's durations of a run multiplied by
+			     exp(run_sd N(0, 1)), drawn per run and side (what
+			     comes with a process: its memory layout); 0: none */
 	bool aa;
 	uint64_t seed;
 };
@@ -99,6 +102,7 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 			int cpu[2] = {sp->cpu_place == 2 ? k % 2 : 0,
 				      sp->cpu_place == 2 ? 1 - k % 2 : sp->cpu_place == 1};
 			int64_t side_t[2], start = clock;
+			double run_f[2] = {1, 1};
 			int n = sp->iters;
 
 			if (!sp->methods[m] || (failed && m != BS_DM_ASYNC) || run >= DF_MAX_RUNS)
@@ -113,6 +117,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 			}
 			if (asym)
 				t->asym_run = run;
+			for (int s = 0; s < 2 && sp->run_sd > 0; s++)
+				run_f[s] = exp(sp->run_sd * df_norm(&rs));
 			for (int j = 0; j < n; j++) {
 				double base = 1e6 * (1 + 0.2 * (df_unif(&rs) - 0.5));
 				int64_t d[2];
@@ -124,6 +130,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				for (int s = 0; s < 2 && sp->cpu1_slow > 0; s++)
 					if (cpu[s] == 1)
 						d[s] = (int64_t)((double)d[s] * sp->cpu1_slow);
+				for (int s = 0; s < 2; s++)
+					d[s] = (int64_t)((double)d[s] * run_f[s]);
 				if (sp->gbench) {
 					/* per invocation: ~1 µs, B slower; calibration 10, 100
 					 * first */
@@ -175,6 +183,7 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 
 					if (cpu[1] == 1 && sp->cpu1_slow > 0)
 						dd = (int64_t)((double)dd * sp->cpu1_slow);
+					dd = (int64_t)((double)dd * run_f[1]);
 					memset(&r, 0, sizeof(r));
 					r.cpu_begin = r.cpu_end = (uint32_t)cpu[1];
 					r.type = BS_REC_ITER;

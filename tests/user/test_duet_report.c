@@ -4,6 +4,8 @@
 #include "test.h"
 
 #include "benchscope/stats.h"
+
+#include <gsl/gsl_cdf.h>
 #include "trace/dataset.h"
 #include "duet/analysis.h"
 #include "duet/data.h"
@@ -284,6 +286,71 @@ static void test_noise_split(void)
 }
 
 /*
+ * The spread split against a known truth: sync A/A duets of 30 runs of 20
+ * iterations, each iteration with its own 1 % noise on each side (a pair's
+ * log ratio: sd 1.41 %, so the 20 % trimmed mean of 20 of them has an se
+ * of about 0.33 %), and in the second duet each process slower or faster
+ * by a factor exp(2 % N(0, 1)) for its whole run (a run's log ratio: sd
+ * 2.83 %). The split finds the first duet's spread in its iterations and
+ * the second's in its runs, each within 35 % (30 runs); the runs an MDS
+ * needs follow from the model's own se, as bs_dmodel_runs_for_mds defines.
+ */
+static void test_spread(void)
+{
+	struct df_spec sp = {.runs_per_method = 30,
+			     .methods = {false, true, false},
+			     .iters = 20,
+			     .noise = 0.01,
+			     .aa = true,
+			     .seed = 21};
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 200};
+
+	for (int k = 0; k < 2; k++) {
+		struct bs_duet_analysis *a = NULL;
+		struct bs_duet_data *d = NULL;
+		struct bs_dataset *ds;
+		const struct bs_dmres *r;
+
+		sp.run_sd = k ? 0.02 : 0;
+		ds = load(&sp, k ? "spread_run.trace" : "spread_iter.trace", &d);
+		if (!ds)
+			return;
+		CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+		r = a ? &a->b[0].m[BS_DM_SYNC] : NULL;
+		CHECK(r && r->model_err == BS_OK && r->has_spread);
+		if (r && r->has_spread) {
+			double se1 = r->model.se * sqrt((double)r->model.n_runs);
+
+			fprintf(stderr,
+				"    run_sd %.2f: resid %.3f %%, within %.3f %%, run %.3f %%\n",
+				sp.run_sd, 100 * r->model.resid_sd, 100 * r->spread.within_sd,
+				100 * r->spread.run_sd);
+			CHECK_NEAR(r->spread.within_sd, 0.0033, 0, 0.35);
+			if (k)
+				CHECK_NEAR(r->spread.run_sd, 0.0283, 0, 0.35);
+			else
+				CHECK(r->spread.run_sd < r->spread.within_sd);
+			for (int j = 0; j < 2; j++) {
+				size_t n = r->runs_for[j];
+				double mds = j ? 0.02 : 0.01;
+
+				CHECK(n >= 2);
+				CHECK(gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * se1 /
+					  sqrt((double)n) <=
+				      log1p(mds));
+				CHECK(gsl_cdf_tdist_Pinv(0.975, (double)(n - 2)) * se1 /
+					      sqrt((double)(n - 1)) >
+					  log1p(mds) ||
+				      n == 2);
+			}
+		}
+		bs_duet_analysis_free(a);
+		bs_duet_data_free(d);
+		bs_dataset_free(ds);
+	}
+}
+
+/*
  * Hidden host contention: CPU 1 runs 1.6x slower than CPU 0 while nothing
  * is accounted. With the sides exchanging CPUs between runs, the model's
  * CPU term takes the 1.6x, the A/A verdict is "no difference" with a
@@ -479,6 +546,7 @@ int main(void)
 	RUN_TEST(test_aa_no_difference);
 	RUN_TEST(test_noise_split);
 	RUN_TEST(test_cpu_diagnosis);
+	RUN_TEST(test_spread);
 	RUN_TEST(test_gbench_scores);
 	RUN_TEST(test_bad_traces);
 	return test_summary("test_duet_report");

@@ -177,6 +177,10 @@ static int model_method(const struct bs_dbench *b, enum bs_dmethod m,
 	}
 	if (r->model_err == BS_OK) {
 		bs_duet_cpu_diag(&in, &r->model, &r->cpu);
+		r->has_spread = !bs_dmodel_spread(&r->model, in.runs, in.n_runs, &r->spread);
+		for (int k = 0; k < 2 && r->has_spread; k++)
+			bs_dmodel_runs_for_mds(&r->model, k ? 0.02 : 0.01, BS_DUET_RUNS_FOR_MAX,
+					       &r->runs_for[k]);
 		r->has_mds = !o->no_mds;
 		if (!bs_duet_verdict_from_model(&r->model, &r->v)) {
 			r->has_verdict = true;

@@ -54,6 +54,9 @@ struct bs_danalysis_opts {
  */
 int bs_danalysis_opts_fill(struct bs_danalysis_opts *o, const struct bs_duet_data *d);
 
+/** The most runs bs_dmres.runs_for looks at. */
+#define BS_DUET_RUNS_FOR_MAX 10000
+
 /** Result of one method of one benchmark. */
 struct bs_dmres {
 	bool present;		   /**< the benchmark has runs of this method */
@@ -68,7 +71,13 @@ struct bs_dmres {
 	size_t n_moved;		/**< pairs with a side that changed CPU within its iteration */
 	double lag1;		/**< pooled lag-1 autocorrelation of the scores, NAN unknown */
 	struct bs_dcpudiag cpu; /**< one vCPU slower than the other (two-CPU models) */
-	bool has_mds;		/**< the model's A/A-equivalent MDS is known */
+	bool has_spread;	/**< spread and runs_for are known (a fitted model whose
+				 *   runs all had two iterations or more per side) */
+	struct bs_dmodel_spread spread; /**< the residual spread, split (log units) */
+	size_t runs_for[2];		/**< runs of this design for an MDS of 1 % and of 2 %
+					 *   (bs_dmodel_runs_for_mds, at most BS_DUET_RUNS_FOR_MAX;
+					 *   0: more) */
+	bool has_mds;			/**< the model's A/A-equivalent MDS is known */
 	bool has_verdict;
 	struct bs_verdict v; /**< pct, lo_pct, hi_pct: B relative to A, %, from the model */
 	char verdict[200];   /**< "B is X % slower, 95 % CI [lo, hi] %" / "no difference ..." */

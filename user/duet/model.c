@@ -34,6 +34,28 @@ static void share_add(struct bs_dmodel_share *sh, size_t *n, int cpu, int s, dou
 		sh[i].a += w;
 }
 
+/*
+ * What the run's iterations alone imply for the variance of y: the squared
+ * standard error of the trimmed mean of its pairs' log ratios. Pairs, not
+ * each side apart: the sides of a pair ran at the same time (or one after
+ * the other on one CPU), so what disturbed both cancels in y and must not
+ * count. NAN with fewer than 2 pairs.
+ */
+static double pair_w2(const struct bs_dside *const sd[2], const struct bs_pair *pairs, size_t np)
+{
+	double *d = calloc(np + 1, sizeof(*d)), tm, se, w2 = NAN;
+	size_t n = 0;
+
+	for (size_t p = 0; d && p < np; p++)
+		if (pairs[p].a < sd[0]->n && pairs[p].b < sd[1]->n &&
+		    sd[0]->score[pairs[p].a] > 0 && sd[1]->score[pairs[p].b] > 0)
+			d[n++] = log(sd[1]->score[pairs[p].b] / sd[0]->score[pairs[p].a]);
+	if (d && !bs_trimmed_mean_se(d, n, BS_DUET_RUN_TRIM, &tm, &se) && isfinite(se))
+		w2 = se * se;
+	free(d);
+	return w2;
+}
+
 /* run r's observation: ratio of the trimmed means of each side's paired iterations */
 static void run_obs(const struct bs_drun *run, const struct bs_pair *pairs, size_t np,
 		    struct bs_dmodel_run *out, struct bs_dmodel_share *sh, size_t *n_moved)
@@ -63,6 +85,7 @@ static void run_obs(const struct bs_drun *run, const struct bs_pair *pairs, size
 	if (!cnt[0] || !cnt[1] || bs_trimmed_mean(score[0], cnt[0], BS_DUET_RUN_TRIM, &loc[0]) ||
 	    bs_trimmed_mean(score[1], cnt[1], BS_DUET_RUN_TRIM, &loc[1]))
 		goto out;
+	out->w2 = pair_w2(sd, pairs, np);
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < sd[s]->n; i++) {
 			int cpu;

@@ -128,6 +128,21 @@ static json_object *method_obj(const struct bs_dbench *b, const struct bs_dmres 
 	put(o, "mds", r->has_mds ? num(r->model.mds) : NULL);
 	put(o, "lag1_autocorr", num(r->lag1));
 	put(o, "cpu_diagnosis", cpu_obj(&r->cpu));
+	if (r->has_spread) {
+		json_object *s = json_object_new_object(), *rf = json_object_new_object();
+
+		put(s, "resid_sd", num(r->model.resid_sd));
+		put(s, "within_sd", num(r->spread.within_sd));
+		put(s, "run_sd", num(r->spread.run_sd));
+		put(rf, "0.01",
+		    r->runs_for[0] ? json_object_new_int64((int64_t)r->runs_for[0]) : NULL);
+		put(rf, "0.02",
+		    r->runs_for[1] ? json_object_new_int64((int64_t)r->runs_for[1]) : NULL);
+		put(s, "runs_for_mds", rf);
+		put(o, "spread", s);
+	} else {
+		put(o, "spread", NULL);
+	}
 	if (r->has_verdict) {
 		json_object *v = json_object_new_object();
 		static const char *const kinds[] = {"no_difference", "slower", "faster"};

@@ -143,6 +143,37 @@ static void cpu_line(FILE *f, const struct bs_duet_ctx *c, int m, const struct b
 		busy ? 100.0 * (double)lost / (double)busy : 0);
 }
 
+/* "about 12 runs" or "more than 10000 runs" */
+static void runs_text(size_t n, char *buf, size_t len)
+{
+	if (n)
+		snprintf(buf, len, "about %zu runs", n);
+	else
+		snprintf(buf, len, "more than %d runs", BS_DUET_RUNS_FOR_MAX);
+}
+
+/* where the run-to-run spread comes from, and what would narrow it */
+static void spread_line(FILE *f, int m, const struct bs_dmres *r, bool md)
+{
+	const struct bs_dmodel_spread *s = &r->spread;
+	char n1[40], n2[40];
+
+	if (!r->has_spread)
+		return;
+	runs_text(r->runs_for[0], n1, sizeof(n1));
+	runs_text(r->runs_for[1], n2, sizeof(n2));
+	fprintf(f,
+		md ? "- spread (%s): runs differ by %.2f %% (sd of ln B/A); their iterations "
+		     "explain %.2f %%, %.2f %% comes with each run%s; an MDS of 1 %% needs %s, "
+		     "2 %% %s\n"
+		   : "  spread (%s): runs differ by %.2f %% (sd of ln B/A); their iterations "
+		     "explain %.2f %%, %.2f %% comes with each run%s; an MDS of 1 %% needs %s, "
+		     "2 %% %s\n",
+		bs_dmethod_name(m), 100 * r->model.resid_sd, 100 * s->within_sd, 100 * s->run_sd,
+		s->run_sd > s->within_sd ? " (more runs narrow it, longer runs do not)" : "", n1,
+		n2);
+}
+
 static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_dbres *br, bool md)
 {
 	struct tab t = {.ncol = 13};
@@ -221,6 +252,9 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 	for (int m = BS_DM_N - 1; m >= 0; m--)
 		if (br->m[m].present)
 			cpu_line(f, c, m, &br->m[m], md);
+	for (int m = BS_DM_N - 1; m >= 0; m--)
+		if (br->m[m].present)
+			spread_line(f, m, &br->m[m], md);
 	if (c->d->aa && br->primary >= 0 && br->m[br->primary].has_verdict &&
 	    br->m[br->primary].v.kind != BS_VERDICT_NO_DIFFERENCE)
 		fprintf(f, md ? "- A/A test: this difference is a false alarm of the setup\n"
@@ -453,10 +487,10 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 	    a->opts.drop_warmup_half ? "; first half of each run dropped" : "");
 	fprintf(
 	    f,
-	    md ? "- verdict: one ratio of mean paired scores per run, a version term and %s, "
-		 "Student t interval; MDS: the A/A-equivalent\n"
-	       : "  verdict     one ratio of mean paired scores per run, a version term and %s, "
-		 "Student t interval; MDS: the A/A-equivalent\n",
+	    md ? "- verdict: one ratio of 20 %% trimmed mean paired scores per run, a version "
+		 "term and %s, Student t interval; MDS: the A/A-equivalent\n"
+	       : "  verdict     one ratio of 20 %% trimmed mean paired scores per run, a version "
+		 "term and %s, Student t interval; MDS: the A/A-equivalent\n",
 	    a->opts.no_cpu ? "no CPU terms" : "a term per CPU the sides ran on");
 	if (d->n_calibration)
 		fprintf(f,
