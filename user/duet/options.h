@@ -32,6 +32,7 @@ struct bs_duet_args {
 	double stop_ci;	     /**< --stop-ci relative width; 0: not given */
 	double swap_every_s; /**< --swap-every: CPU swaps within runs, s; 0: none */
 	bool crossover;	     /**< --crossover: half the runs start with the CPUs swapped */
+	bool barrier_user;   /**< --barrier-release user: never continue sides from BPF */
 	bool have_fail, quiet, verbose, no_interferers, no_calibrate, harness_output, no_mds;
 };
 

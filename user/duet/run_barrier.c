@@ -2,8 +2,8 @@
 /*
  * run_barrier.c - the user-space half of the sync-duet barrier: arm it
  * per run, continue (SIGCONT) a side that stopped itself at an iteration
- * begin as soon as the other side arrives, force a release when a side
- * goes away, and turn the barrier records into the release skew.
+ * begin as soon as the other side arrives (unless BPF did), force a release
+ * when a side goes away, and turn the barrier records into the release skew.
  * The kernel half is barrier_arrive/barrier_resume in bpf/benchscope.bpf.c.
  */
 #include "duet/run.h"
@@ -115,6 +115,7 @@ void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t
 	b->mode = mode;
 	b->probes = p;
 	b->mu = rt && rt->running ? &rt->mu : NULL;
+	b->rb = rt && rt->running ? rt->rb : NULL;
 	b->fifo = rt && rt->fifo;
 	b->pid[0] = pid[0];
 	b->pid[1] = pid[1];
@@ -160,17 +161,23 @@ void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec 
 			kill((pid_t)r->other_pid, SIGCONT);
 		b->conts++;
 		b->wait_index[s ^ 1] = -1;
+		goto release;
+	case BS_BARRIER_RELEASE_KCONT:
+		/* BPF continued it already */
+		b->kconts++;
+		b->wait_index[s ^ 1] = -1;
 		/* fall through */
 	case BS_BARRIER_RELEASE:
+	release:
 		mt = meet_at(b, r->index);
 		if (!mt)
 			return;
-		if (!mt->seen || r->kind == BS_BARRIER_RELEASE_CONT) {
+		if (!mt->seen || r->kind != BS_BARRIER_RELEASE) {
 			mt->release_ns = r->ts_ns;
 			mt->other_ns = r->other_ns;
 		}
 		mt->seen = true;
-		if (r->kind == BS_BARRIER_RELEASE_CONT)
+		if (r->kind != BS_BARRIER_RELEASE)
 			mt->cont = true;
 		break;
 	case BS_BARRIER_WAIT:
@@ -205,6 +212,9 @@ void bs_barrier_force_release(struct bs_barrier_ctl *b)
 	}
 	bs_probes_barrier_disarm(b->probes);
 	b->armed = false;
+	/* records that woke nobody (BPF continued the side) tell who still waits */
+	if (b->rb)
+		ring_buffer__consume(b->rb);
 	for (s = 0; s < 2; s++) {
 		if (b->wait_index[s] >= 0)
 			b->timeouts++;
@@ -240,6 +250,9 @@ json_object *bs_barrier_json(const struct bs_barrier_ctl *b)
 	json_object_object_add(o, "stops", json_object_new_int64((int64_t)b->waits));
 	json_object_object_add(o, "release_thread",
 			       json_object_new_string(b->fifo ? "fifo" : "normal"));
+	/* who continued the stopped sides: BPF itself, or the release thread */
+	json_object_object_add(o, "continued_bpf", json_object_new_int64((int64_t)b->kconts));
+	json_object_object_add(o, "continued_user", json_object_new_int64((int64_t)b->conts));
 	/* interleaved: skew_ns is the hand-over, the waiting side's re-stamped
 	 * begin minus the end of the other side's iteration that let it go */
 	if (b->mode == BS_BAR_INTERLEAVED)
