@@ -169,11 +169,13 @@ struct bs_barrier_rt {
 	pthread_mutex_t mu;
 	struct bs_barrier_ctl *cur; /**< the sync run in progress, or NULL */
 	volatile int stop;
-	bool kcont; /**< BPF continues stopped sides itself (bs_probes_kcont_enable):
-		     *   the thread is woken only by the records of the paths BPF
-		     *   cannot take (exec/exit boundaries, a failed signal) and
-		     *   when the ring buffer fills; timeouts and exits are the
-		     *   main thread's (bs_barrier_force_release) */
+	bool kcont;  /**< BPF continues stopped sides itself (bs_probes_kcont_enable):
+		      *   the thread is woken only by the records of the paths BPF
+		      *   cannot take (exec/exit boundaries, a failed signal), when
+		      *   the ring buffer fills, and to stop (no 250 ms wake-ups);
+		      *   timeouts and exits are the main thread's
+		      *   (bs_barrier_force_release) */
+	int stop_fd; /**< eventfd that wakes the thread to stop, or -1 */
 };
 
 /**

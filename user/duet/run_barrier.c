@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "probe/probes.h"
 
@@ -41,8 +43,12 @@ static void *rt_loop(void *arg)
 
 		/* sleep until a record asks for a wake-up (a side to continue),
 		 * or 250 ms pass; then handle every record there is, under the
-		 * lock the main thread takes to switch runs */
-		epoll_wait(efd, &ev, 1, 250);
+		 * lock the main thread takes to switch runs. When BPF continues
+		 * the sides, only the records it cannot handle, a filling ring
+		 * buffer and bs_barrier_rt_stop wake it: no periodic wake-up
+		 * takes a measured side's CPU (the main thread handles what
+		 * is left when a run ends or a side exits) */
+		epoll_wait(efd, &ev, 1, rt->kcont ? -1 : 250);
 		pthread_mutex_lock(&rt->mu);
 		ring_buffer__consume(rt->rb);
 		pthread_mutex_unlock(&rt->mu);
@@ -58,11 +64,22 @@ int bs_barrier_rt_start(struct bs_barrier_rt *rt, struct bs_probes *p, char *err
 
 	memset(rt, 0, sizeof(*rt));
 	pthread_mutex_init(&rt->mu, NULL);
+	rt->stop_fd = -1;
 	rt->rb = ring_buffer__new(bs_probes_barrier_fd(p), rt_record, rt, NULL);
 	if (!rt->rb) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot read the barrier ring buffer: %s", strerror(-rc));
 		return rc;
+	}
+	/* bs_barrier_rt_stop wakes the thread through this, in the reader's epoll set */
+	rt->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rt->stop_fd >= 0) {
+		struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
+
+		if (epoll_ctl(ring_buffer__epoll_fd(rt->rb), EPOLL_CTL_ADD, rt->stop_fd, &ev)) {
+			close(rt->stop_fd);
+			rt->stop_fd = -1;
+		}
 	}
 	pthread_attr_init(&attr);
 	/* SCHED_FIFO where allowed (root, CAP_SYS_NICE), else a normal thread */
@@ -101,7 +118,17 @@ void bs_barrier_rt_stop(struct bs_barrier_rt *rt)
 	if (!rt || !rt->running)
 		return;
 	rt->stop = 1;
+	if (rt->stop_fd >= 0) {
+		uint64_t one = 1;
+
+		if (write(rt->stop_fd, &one, sizeof(one)) < 0) {
+			/* cannot happen with a fresh eventfd; the thread then wakes on records */
+		}
+	}
 	pthread_join(rt->th, NULL);
+	if (rt->stop_fd >= 0)
+		close(rt->stop_fd);
+	rt->stop_fd = -1;
 	ring_buffer__free(rt->rb);
 	rt->rb = NULL;
 	rt->running = false;
