@@ -26,6 +26,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define MAX_CPUS	  1024
 #define TASK_RUNNING	  0
 #define TASK_STOPPED_BIT  0x4 /* __TASK_STOPPED */
+#define SIGCONT		  18
 #define SIGSTOP		  19
 #define SIGNAL_GROUP_EXIT 0x00000004
 
@@ -64,9 +65,10 @@ struct thread_state {
 			   * and goes when the thread exits */
 	__u32 held_side;  /* its duet side (0 A, 1 B), for the RESUME record */
 	__u64 held;	  /* duet barrier: 1 SIGSTOP sent at begin, 2 stopped, 3
-			   * claimed before the stop took effect; 2 and 3 re-stamp
-			   * the iteration when it next runs (64 bits for
-			   * barrier_claimed's compare-and-swap) */
+			   * claimed off CPU before the stop took effect, 4
+			   * claimed on CPU before it took effect; 2 and 3
+			   * re-stamp the iteration when it next runs (64 bits
+			   * for barrier_claimed's compare-and-swap) */
 	__u64 held_index; /* rendezvous index it waits at */
 };
 
@@ -150,6 +152,16 @@ struct {
 	__uint(max_entries, 64 << 10);
 } brb SEC(".maps");
 
+/* A barrier release decided by a boundary program, carried out on this CPU
+ * by the program that may signal another process (kcont.bpf.c); see
+ * barrier_release_cont. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bs_kcont_pend);
+} kcont_pend SEC(".maps");
+
 /* The barrier of the sync duet run in progress (one at a time). User space
  * (user/probes.c) resets it and sets `active` per sync run through the
  * mmap'ed .bss; the two sides meet here with atomic operations only
@@ -163,6 +175,8 @@ __u32 bar_pid[2];      /* process of each side's latest arrival */
 __u32 bar_lead;	       /* interleaved: the side whose iteration comes first in a turn */
 __u64 bar_done[2];     /* interleaved: iteration ends seen per side in this run */
 __u32 bar_tid[2];      /* thread of each side that stopped itself last */
+__u32 bar_kcont;       /* 1: the program that continues a stopped side from BPF is
+			* attached (user space sets it once, after attaching it) */
 
 /* ---- helpers ------------------------------------------------------------- */
 static __always_inline struct bs_counters *ctrs(void)
@@ -278,8 +292,10 @@ static __always_inline void clear_wait(struct thread_state *ts, __u32 tid)
 
 #include "barrier.bpf.h"
 
-/* Open an iteration on the current thread. */
-static __always_inline int iter_open(__u64 invocations, __u32 flags)
+/* Open an iteration on the current thread. `task_ctx`: called from a
+ * boundary probe (uprobe, USDT), i.e. in the harness thread with preemption
+ * and IRQs enabled, where a signal is sent at once; false from a tracepoint. */
+static __always_inline int iter_open(__u64 invocations, __u32 flags, bool task_ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid();
@@ -326,9 +342,9 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags)
 	slice_start(ts, task, tid);
 	ts->rec.begin_ns = bpf_ktime_get_ns();
 	if (tp->side && bar_active == BS_BAR_SYNC)
-		barrier_arrive(ts, tp->side - 1, tgid);
+		barrier_arrive(ts, tp->side - 1, tgid, task_ctx);
 	else if (tp->side && bar_active == BS_BAR_INTERLEAVED)
-		turn_arrive(ts, tp->side - 1, tgid);
+		turn_arrive(ts, tp->side - 1, tgid, task_ctx);
 	return 0;
 }
 
@@ -360,8 +376,10 @@ static __always_inline void emit(struct bs_iter_rec *rec)
 		c->iter_lost++;
 }
 
-/* Close the open iteration of thread `tid` (task `task`) at `now`. */
-static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u64 now, __u32 flags)
+/* Close the open iteration of thread `tid` (task `task`) at `now`;
+ * `task_ctx` as for iter_open. */
+static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u64 now, __u32 flags,
+				       bool task_ctx)
 {
 	struct thread_state *ts = open_iter(tid);
 	struct bs_counters *c;
@@ -389,7 +407,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 		struct bs_tracked_proc *tp = bpf_map_lookup_elem(&tracked, &tgid);
 
 		if (tp && tp->side)
-			turn_pass(tp->side - 1, now, tgid);
+			turn_pass(tp->side - 1, now, tgid, task_ctx);
 	}
 }
 
@@ -397,7 +415,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 SEC("uprobe")
 int BPF_KPROBE(iter_begin)
 {
-	return iter_open(0, 0);
+	return iter_open(0, 0, true);
 }
 
 /* Google Benchmark: benchmark::State::StartKeepRunning(this). Reads the run's
@@ -420,7 +438,7 @@ int BPF_KPROBE(iter_begin_gbench, void *state)
 	} else {
 		flags = BS_ITER_F_INVOC_BAD;
 	}
-	return iter_open(flags == BS_ITER_F_INVOC ? max_iter : 0, flags);
+	return iter_open(flags == BS_ITER_F_INVOC ? max_iter : 0, flags, true);
 }
 
 SEC("uprobe")
@@ -428,14 +446,14 @@ int BPF_KPROBE(iter_end)
 {
 	__u64 now = bpf_ktime_get_ns();
 
-	iter_close(bpf_get_current_task_btf(), (__u32)bpf_get_current_pid_tgid(), now, 0);
+	iter_close(bpf_get_current_task_btf(), (__u32)bpf_get_current_pid_tgid(), now, 0, true);
 	return 0;
 }
 
 SEC("usdt")
 int BPF_USDT(iter_begin_usdt)
 {
-	return iter_open(0, 0);
+	return iter_open(0, 0, true);
 }
 
 SEC("usdt")
@@ -443,7 +461,7 @@ int BPF_USDT(iter_end_usdt)
 {
 	__u64 now = bpf_ktime_get_ns();
 
-	iter_close(bpf_get_current_task_btf(), (__u32)bpf_get_current_pid_tgid(), now, 0);
+	iter_close(bpf_get_current_task_btf(), (__u32)bpf_get_current_pid_tgid(), now, 0, true);
 	return 0;
 }
 
@@ -500,7 +518,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (tp->off_runnable)
 			set_wait(tp, cpu, prev_tid, prev->tgid, now);
-		else if ((tp->held == 1 || tp->held == 3) && (prev_state & TASK_STOPPED_BIT))
+		else if (tp->held && (prev_state & TASK_STOPPED_BIT))
 			tp->held = 2; /* stopped at the duet barrier */
 	}
 
@@ -654,7 +672,7 @@ int BPF_PROG(on_exec, struct task_struct *p)
 		tid = p->pid;
 		/* an exec chain (sh -c cmd) stays one iteration */
 		if (!open_iter(tid))
-			iter_open(0, 0);
+			iter_open(0, 0, false);
 	}
 	return 0;
 }
@@ -669,7 +687,7 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
 	if (open_iter(tid))
-		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT);
+		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
 	bpf_map_delete_elem(&threads, &tid);
 	sig = p->signal;
 	if (BPF_CORE_READ(sig, live.counter) != 0)

@@ -148,14 +148,17 @@ enum bs_barrier_mode {
 
 /** bs_barrier_rec.kind */
 enum bs_barrier_kind {
-	BS_BARRIER_WAIT = 1,	     /**< side arrived first and stopped itself (SIGSTOP) */
-	BS_BARRIER_RELEASE = 2,	     /**< both sides reached `index`; nobody had to be continued */
-	BS_BARRIER_RELEASE_CONT = 3, /**< both reached `index` (interleaved: the side
-				      *   ended the iteration the other waits for); the
-				      *   other side is stopped: user space must SIGCONT
-				      *   other_pid (forced wake-up) */
-	BS_BARRIER_RESUME = 4,	     /**< a stopped side ran again; its iteration was re-stamped
-				      *   to begin at ts_ns */
+	BS_BARRIER_WAIT = 1,	      /**< side arrived first and stopped itself (SIGSTOP) */
+	BS_BARRIER_RELEASE = 2,	      /**< both sides reached `index`; nobody had to be continued */
+	BS_BARRIER_RELEASE_CONT = 3,  /**< both reached `index` (interleaved: the side
+				       *   ended the iteration the other waits for); the
+				       *   other side is stopped: user space must SIGCONT
+				       *   other_pid (forced wake-up) */
+	BS_BARRIER_RESUME = 4,	      /**< a stopped side ran again; its iteration was re-stamped
+				       *   to begin at ts_ns */
+	BS_BARRIER_RELEASE_KCONT = 5, /**< as RELEASE_CONT, but BPF continued other_pid itself
+				       *   (bpf_send_signal_task, kernels 6.13+): user space
+				       *   sends nothing (no wake-up) */
 };
 
 /**

@@ -41,6 +41,7 @@ enum {
 	OPT_SWAP_EVERY,
 	OPT_NOISE_CHECK,
 	OPT_NOISE_EVERY,
+	OPT_BAR_RELEASE,
 };
 
 static const struct argp_option duet_options[] = {
@@ -118,6 +119,11 @@ static const struct argp_option duet_options[] = {
     {"ringbuf-size", OPT_RINGBUF, "MIB", 0, "ring buffer size in MiB (default 16)", 5},
     {"no-interferers", OPT_NO_INTERF, NULL, 0, "do not account which tasks took the CPU", 5},
     {"no-calibrate", OPT_NO_CALIB, NULL, 0, "do not measure the probe cost at start", 5},
+    {"barrier-release", OPT_BAR_RELEASE, "auto|user", 0,
+     "who continues a side stopped at the sync/interleaved barrier: auto (default) BPF "
+     "itself where the kernel allows it (6.13+), else the release thread; user: always the "
+     "release thread",
+     5},
     {"verbose", 'v', NULL, 0, "print libbpf's messages", 5},
     {0}};
 
@@ -195,6 +201,11 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state,
 				   "--noise-every takes a whole number of rounds >= 1, not '%s'",
 				   arg);
+		break;
+	case OPT_BAR_RELEASE:
+		if (strcmp(arg, "auto") && strcmp(arg, "user"))
+			argp_error(state, "--barrier-release takes auto or user, not '%s'", arg);
+		a->barrier_user = !strcmp(arg, "user");
 		break;
 	case OPT_SWAP_EVERY:
 		if (bs_parse_double(arg, 1, 1e7, &a->swap_every_s))

@@ -34,6 +34,7 @@ struct bs_duet_args {
 	double noise_s;	     /**< --noise-check: the noise check before the runs, s; 0: none */
 	long noise_every;    /**< --noise-every: check again after every N rounds; 0: never */
 	bool crossover;	     /**< --crossover: half the runs start with the CPUs swapped */
+	bool barrier_user;   /**< --barrier-release user: never continue sides from BPF */
 	bool have_fail, quiet, verbose, no_interferers, no_calibrate, harness_output, no_mds;
 };
 

@@ -131,14 +131,17 @@ struct bs_barrier_meet {
 	uint64_t other_ns;   /**< the first side's begin as it arrived */
 	uint64_t resume_ns;  /**< RESUME: the stopped side's re-stamped begin (0: none) */
 	bool seen;	     /**< a RELEASE* record arrived for it */
-	bool cont;	     /**< the first side was stopped and had to be continued */
+	bool cont;	     /**< the first side was stopped and had to be continued (by user
+			      *   space or by BPF) */
 };
 
 /** The barrier of one sync run, seen from user space. */
 struct bs_barrier_ctl {
 	struct bs_probes *probes;
-	pthread_mutex_t *mu; /**< the release thread's lock (bs_barrier_rt), or NULL */
-	bool fifo;	     /**< the release thread ran SCHED_FIFO */
+	pthread_mutex_t *mu;	/**< the release thread's lock (bs_barrier_rt), or NULL */
+	struct ring_buffer *rb; /**< the release thread's reader (records not yet read are
+				 *   handled before a forced release), or NULL */
+	bool fifo;		/**< the release thread ran SCHED_FIFO */
 	bool armed;
 	unsigned gen;		      /**< this run's generation (records of others ignored) */
 	pid_t pid[2];		      /**< the sides' root processes */
@@ -146,7 +149,8 @@ struct bs_barrier_ctl {
 	struct bs_barrier_meet *meet; /**< indexed by rendezvous index */
 	size_t n_meet, cap_meet;
 	size_t waits;	       /**< WAIT records (a side stopped itself) */
-	size_t conts;	       /**< SIGCONTs sent for RELEASE_CONT */
+	size_t conts;	       /**< SIGCONTs sent for RELEASE_CONT (by user space) */
+	size_t kconts;	       /**< sides BPF continued itself (RELEASE_KCONT) */
 	size_t timeouts;       /**< forced releases: a side waited and the other never came */
 	int64_t wait_index[2]; /**< index a side is known to wait at, -1: none */
 };
@@ -169,6 +173,13 @@ struct bs_barrier_rt {
 	pthread_mutex_t mu;
 	struct bs_barrier_ctl *cur; /**< the sync run in progress, or NULL */
 	volatile int stop;
+	bool kcont;  /**< BPF continues stopped sides itself (bs_probes_kcont_enable):
+		      *   the thread is woken only by the records of the paths BPF
+		      *   cannot take (exec/exit boundaries, a failed signal), when
+		      *   the ring buffer fills, and to stop (no 250 ms wake-ups);
+		      *   timeouts and exits are the main thread's
+		      *   (bs_barrier_force_release) */
+	int stop_fd; /**< eventfd that wakes the thread to stop, or -1 */
 };
 
 /**
@@ -199,8 +210,8 @@ void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t
 
 /**
  * bs_barrier_on_record - handle one barrier record (release thread, lock held): on
- * BS_BARRIER_RELEASE_CONT send SIGCONT to the stopped side at once; note
- * every rendezvous for the skew.
+ * BS_BARRIER_RELEASE_CONT send SIGCONT to the stopped side at once (on
+ * BS_BARRIER_RELEASE_KCONT BPF sent it); note every rendezvous for the skew.
  */
 void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec *r);
 

@@ -85,7 +85,8 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 	struct bs_duet_env env = {0};
 	struct duet_live live = {0};
 	struct bs_barrier_rt rt = {0};
-	char err[2048];
+	char err[2048], kcont_why[512] = "";
+	bool barrier = false;
 	int rc = 1, null_fd = -1;
 	size_t i;
 	uint64_t t_start;
@@ -99,6 +100,13 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 			fprintf(stderr, "benchscope duet: %s\n", err);
 			goto out;
 		}
+	barrier = rt.running;
+	/* BPF continues stopped sides itself where the kernel lets it: no
+	 * wake-up of the release thread per iteration */
+	if (barrier && a->barrier_user)
+		snprintf(kcont_why, sizeof(kcont_why), "--barrier-release user");
+	else if (barrier)
+		rt.kcont = !bs_probes_kcont_enable(&m->probes, kcont_why, sizeof(kcont_why));
 	if (!a->harness_output)
 		null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	res = calloc(s->n_plan, sizeof(*res));
@@ -195,6 +203,11 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 	json_object_object_add(*end, "interrupted", json_object_new_boolean(*interrupted));
 	json_object_object_add(*end, "benchscope_cpus",
 			       t->self_cpus[0] ? json_object_new_string(t->self_cpus) : NULL);
+	json_object_object_add(*end, "barrier_release",
+			       barrier ? json_object_new_string(rt.kcont ? "bpf" : "user") : NULL);
+	if (barrier && !rt.kcont)
+		json_object_object_add(*end, "barrier_release_why",
+				       json_object_new_string(kcont_why));
 	json_object_object_add(*end, "wall_ns",
 			       json_object_new_int64((int64_t)(bs_mono_ns() - t_start)));
 	rc = 0;

@@ -2,8 +2,8 @@
 /*
  * run_barrier.c - the user-space half of the sync-duet barrier: arm it
  * per run, continue (SIGCONT) a side that stopped itself at an iteration
- * begin as soon as the other side arrives, force a release when a side
- * goes away, and turn the barrier records into the release skew.
+ * begin as soon as the other side arrives (unless BPF did), force a release
+ * when a side goes away, and turn the barrier records into the release skew.
  * The kernel half is barrier_arrive/barrier_resume in bpf/benchscope.bpf.c.
  */
 #include "duet/run.h"
@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "probe/probes.h"
 
@@ -41,8 +43,12 @@ static void *rt_loop(void *arg)
 
 		/* sleep until a record asks for a wake-up (a side to continue),
 		 * or 250 ms pass; then handle every record there is, under the
-		 * lock the main thread takes to switch runs */
-		epoll_wait(efd, &ev, 1, 250);
+		 * lock the main thread takes to switch runs. When BPF continues
+		 * the sides, only the records it cannot handle, a filling ring
+		 * buffer and bs_barrier_rt_stop wake it: no periodic wake-up
+		 * takes a measured side's CPU (the main thread handles what
+		 * is left when a run ends or a side exits) */
+		epoll_wait(efd, &ev, 1, rt->kcont ? -1 : 250);
 		pthread_mutex_lock(&rt->mu);
 		ring_buffer__consume(rt->rb);
 		pthread_mutex_unlock(&rt->mu);
@@ -58,11 +64,22 @@ int bs_barrier_rt_start(struct bs_barrier_rt *rt, struct bs_probes *p, char *err
 
 	memset(rt, 0, sizeof(*rt));
 	pthread_mutex_init(&rt->mu, NULL);
+	rt->stop_fd = -1;
 	rt->rb = ring_buffer__new(bs_probes_barrier_fd(p), rt_record, rt, NULL);
 	if (!rt->rb) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot read the barrier ring buffer: %s", strerror(-rc));
 		return rc;
+	}
+	/* bs_barrier_rt_stop wakes the thread through this, in the reader's epoll set */
+	rt->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rt->stop_fd >= 0) {
+		struct epoll_event ev = {.events = EPOLLIN, .data.u32 = UINT32_MAX};
+
+		if (epoll_ctl(ring_buffer__epoll_fd(rt->rb), EPOLL_CTL_ADD, rt->stop_fd, &ev)) {
+			close(rt->stop_fd);
+			rt->stop_fd = -1;
+		}
 	}
 	pthread_attr_init(&attr);
 	/* SCHED_FIFO where allowed (root, CAP_SYS_NICE), else a normal thread */
@@ -101,7 +118,17 @@ void bs_barrier_rt_stop(struct bs_barrier_rt *rt)
 	if (!rt || !rt->running)
 		return;
 	rt->stop = 1;
+	if (rt->stop_fd >= 0) {
+		uint64_t one = 1;
+
+		if (write(rt->stop_fd, &one, sizeof(one)) < 0) {
+			/* cannot happen with a fresh eventfd; the thread then wakes on records */
+		}
+	}
 	pthread_join(rt->th, NULL);
+	if (rt->stop_fd >= 0)
+		close(rt->stop_fd);
+	rt->stop_fd = -1;
 	ring_buffer__free(rt->rb);
 	rt->rb = NULL;
 	rt->running = false;
@@ -115,6 +142,7 @@ void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t
 	b->mode = mode;
 	b->probes = p;
 	b->mu = rt && rt->running ? &rt->mu : NULL;
+	b->rb = rt && rt->running ? rt->rb : NULL;
 	b->fifo = rt && rt->fifo;
 	b->pid[0] = pid[0];
 	b->pid[1] = pid[1];
@@ -160,17 +188,23 @@ void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec 
 			kill((pid_t)r->other_pid, SIGCONT);
 		b->conts++;
 		b->wait_index[s ^ 1] = -1;
+		goto release;
+	case BS_BARRIER_RELEASE_KCONT:
+		/* BPF continued it already */
+		b->kconts++;
+		b->wait_index[s ^ 1] = -1;
 		/* fall through */
 	case BS_BARRIER_RELEASE:
+	release:
 		mt = meet_at(b, r->index);
 		if (!mt)
 			return;
-		if (!mt->seen || r->kind == BS_BARRIER_RELEASE_CONT) {
+		if (!mt->seen || r->kind != BS_BARRIER_RELEASE) {
 			mt->release_ns = r->ts_ns;
 			mt->other_ns = r->other_ns;
 		}
 		mt->seen = true;
-		if (r->kind == BS_BARRIER_RELEASE_CONT)
+		if (r->kind != BS_BARRIER_RELEASE)
 			mt->cont = true;
 		break;
 	case BS_BARRIER_WAIT:
@@ -205,6 +239,9 @@ void bs_barrier_force_release(struct bs_barrier_ctl *b)
 	}
 	bs_probes_barrier_disarm(b->probes);
 	b->armed = false;
+	/* records that woke nobody (BPF continued the side) tell who still waits */
+	if (b->rb)
+		ring_buffer__consume(b->rb);
 	for (s = 0; s < 2; s++) {
 		if (b->wait_index[s] >= 0)
 			b->timeouts++;
@@ -240,6 +277,9 @@ json_object *bs_barrier_json(const struct bs_barrier_ctl *b)
 	json_object_object_add(o, "stops", json_object_new_int64((int64_t)b->waits));
 	json_object_object_add(o, "release_thread",
 			       json_object_new_string(b->fifo ? "fifo" : "normal"));
+	/* who continued the stopped sides: BPF itself, or the release thread */
+	json_object_object_add(o, "continued_bpf", json_object_new_int64((int64_t)b->kconts));
+	json_object_object_add(o, "continued_user", json_object_new_int64((int64_t)b->conts));
 	/* interleaved: skew_ns is the hand-over, the waiting side's re-stamped
 	 * begin minus the end of the other side's iteration that let it go */
 	if (b->mode == BS_BAR_INTERLEAVED)

@@ -4,6 +4,7 @@
 #include "benchscope/maps.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <json-c/json.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "benchscope.skel.h"
+#include "kcont.skel.h"
 
 /* libbpf's messages: printed when verbose; otherwise the last warnings are
  * kept so that a load failure can show the verifier's reason. */
@@ -244,6 +246,76 @@ void bs_probes_barrier_disarm(struct bs_probes *p)
 	__atomic_store_n(&b->bar_waiting[1], 0, __ATOMIC_SEQ_CST);
 }
 
+/* The kernel's BTF has a function (kfunc) of this name. */
+static bool kernel_has_func(struct btf *vmlinux, const char *name)
+{
+	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
+}
+
+static void kcont_destroy(struct bs_probes *p)
+{
+	bpf_link__destroy(p->kcont_link);
+	p->kcont_link = NULL;
+	kcont_bpf__destroy(p->kcont);
+	p->kcont = NULL;
+}
+
+int bs_probes_kcont_enable(struct bs_probes *p, char *err, size_t errlen)
+{
+	static const char *const kfuncs[] = {"bpf_send_signal_task", "bpf_task_from_pid",
+					     "bpf_task_release"};
+	struct benchscope_bpf *m = p->skel;
+	struct bpf_link *l;
+	struct kcont_bpf *k;
+	struct btf *vmlinux;
+	size_t i;
+	int rc;
+
+	if (p->kcont)
+		return 0;
+	vmlinux = btf__load_vmlinux_btf();
+	for (i = 0; i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++)
+		if (!kernel_has_func(vmlinux, kfuncs[i])) {
+			snprintf(err, errlen, "the kernel lacks the kfunc %s (Linux 6.13+)",
+				 kfuncs[i]);
+			btf__free(vmlinux);
+			return -ENOTSUP;
+		}
+	btf__free(vmlinux);
+	k = kcont_bpf__open();
+	if (!k) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open the continuing program: %s", strerror(-rc));
+		return rc;
+	}
+	p->kcont = k;
+	if ((rc = bpf_map__reuse_fd(k->maps.kcont_pend, bpf_map__fd(m->maps.kcont_pend))) ||
+	    (rc = bpf_map__reuse_fd(k->maps.brb, bpf_map__fd(m->maps.brb))) ||
+	    (rc = bpf_map__reuse_fd(k->maps.counters, bpf_map__fd(m->maps.counters)))) {
+		snprintf(err, errlen, "cannot share the barrier maps: %s", strerror(-rc));
+		goto fail;
+	}
+	libbpf_last[0] = 0;
+	if ((rc = kcont_bpf__load(k))) {
+		snprintf(err, errlen, "cannot load the continuing program: %s (%s)", strerror(-rc),
+			 load_reason(libbpf_last));
+		goto fail;
+	}
+	l = bpf_program__attach(k->progs.kcont_doorbell);
+	if (!l) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot attach the continuing program: %s", strerror(-rc));
+		goto fail;
+	}
+	p->kcont_link = l;
+	/* from now on the boundary programs leave releases to it */
+	__atomic_store_n(&m->bss->bar_kcont, 1, __ATOMIC_SEQ_CST);
+	return 0;
+fail:
+	kcont_destroy(p);
+	return rc;
+}
+
 int bs_probes_barrier_fd(const struct bs_probes *p)
 {
 	return bpf_map__fd(p->skel->maps.brb);
@@ -328,13 +400,12 @@ long bs_probes_interferers(const struct bs_probes *p,
 	return n;
 }
 
-char *bs_probes_stats_json(const struct bs_probes *p)
+/* One {"prog","run_cnt","run_time_ns"} per program of obj that ran. */
+static void stats_add(json_object *arr, const struct bpf_object *obj)
 {
-	json_object *arr = json_object_new_array();
 	struct bpf_program *prog;
-	char *s;
 
-	bpf_object__for_each_program (prog, p->skel->obj) {
+	bpf_object__for_each_program (prog, obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 		json_object *o;
@@ -350,6 +421,16 @@ char *bs_probes_stats_json(const struct bs_probes *p)
 				       json_object_new_int64((int64_t)info.run_time_ns));
 		json_object_array_add(arr, o);
 	}
+}
+
+char *bs_probes_stats_json(const struct bs_probes *p)
+{
+	json_object *arr = json_object_new_array();
+	char *s;
+
+	stats_add(arr, p->skel->obj);
+	if (p->kcont)
+		stats_add(arr, p->kcont->obj);
 	s = strdup(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN));
 	json_object_put(arr);
 	return s;
@@ -369,6 +450,9 @@ void bs_probes_destroy(struct bs_probes *p)
 	free(p->attached);
 	if (p->stats_fd >= 0)
 		close(p->stats_fd);
+	if (p->skel)
+		__atomic_store_n(&p->skel->bss->bar_kcont, 0, __ATOMIC_SEQ_CST);
+	kcont_destroy(p);
 	benchscope_bpf__destroy(p->skel);
 	memset(p, 0, sizeof(*p));
 	p->stats_fd = -1;

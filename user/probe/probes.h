@@ -16,6 +16,7 @@
 #include "probe/boundary.h"
 
 struct benchscope_bpf;
+struct kcont_bpf;
 struct bpf_link;
 
 struct bs_probes_opts {
@@ -31,7 +32,9 @@ struct bs_probes {
 	size_t n_links;
 	char **attached; /**< a description per attached boundary site */
 	size_t n_attached;
-	int stats_fd; /**< BPF_STATS_RUN_TIME enabled while >= 0 */
+	int stats_fd;		     /**< BPF_STATS_RUN_TIME enabled while >= 0 */
+	struct kcont_bpf *kcont;     /**< the barrier's continuing program, or NULL */
+	struct bpf_link *kcont_link; /**< its attachment */
 };
 
 /**
@@ -74,6 +77,18 @@ unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode, int lead);
  * the caller (SIGCONT): its pending wait is cleared here.
  */
 void bs_probes_barrier_disarm(struct bs_probes *p);
+
+/**
+ * bs_probes_kcont_enable - let BPF continue a side stopped at the duet
+ * barrier itself: load and attach the tracing program (on signal_generate,
+ * rung by the boundary programs) that sends the SIGCONT with the kfunc
+ * bpf_send_signal_task (kernels 6.13+; bpf_task_from_pid and
+ * bpf_task_release too), so that user space is not woken per release. Call after bs_probes_load,
+ * before any barrier is armed. Returns 0 (enabled; idempotent), -ENOTSUP when the kernel's BTF
+ * lacks a kfunc, or -errno when loading or attaching failed, with a one-line reason in err; then
+ * user space keeps continuing the sides (BS_BARRIER_RELEASE_CONT records) and nothing changed.
+ */
+int bs_probes_kcont_enable(struct bs_probes *p, char *err, size_t errlen);
 
 /** Fd of the barrier ring buffer (struct bs_barrier_rec records). */
 int bs_probes_barrier_fd(const struct bs_probes *p);
