@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +308,19 @@ static int follow(const struct bs_duet_env *env, struct bs_duet_runres *res, uns
 	}
 }
 
+/*
+ * While the sides run, this thread only waits and takes in records. As
+ * SCHED_IDLE it runs where a CPU would otherwise idle (a side that exited
+ * leaves its CPU free) instead of preempting a side; the sides were forked
+ * before, so they never inherit it. Other threads keep their policy.
+ */
+static void idle_while_sides_run(bool on)
+{
+	struct sched_param sp = {0};
+
+	sched_setscheduler(0, on ? SCHED_IDLE : SCHED_OTHER, &sp);
+}
+
 int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl, int run,
 		    struct bs_duet_runres *res)
 {
@@ -336,6 +350,7 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt, mode, first);
 	}
 	res->start_ns = bs_mono_ns();
+	idle_while_sides_run(true);
 	if (pl->method == BS_DM_RUN_SEQ) {
 		if (release_side(res, first) == 0)
 			rc = follow(env, res, 1u << first);
@@ -348,6 +363,7 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 		else
 			rc = follow(env, res, 3u); /* the one that started: stopped below */
 	}
+	idle_while_sides_run(false);
 done:
 	if (mode != BS_BAR_OFF)
 		bs_barrier_force_release(&res->bar);
