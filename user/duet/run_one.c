@@ -312,7 +312,9 @@ static int follow(const struct bs_duet_env *env, struct bs_duet_runres *res, uns
  * While the sides run, this thread only waits and takes in records. As
  * SCHED_IDLE it runs where a CPU would otherwise idle (a side that exited
  * leaves its CPU free) instead of preempting a side; the sides were forked
- * before, so they never inherit it. Other threads keep their policy.
+ * before, so they never inherit it. Other threads keep their policy. Not
+ * with --swap-every: exchanging the CPUs on time is this thread's job, and
+ * with both CPUs busy an idle-class thread may not run for a whole run.
  */
 static void idle_while_sides_run(bool on)
 {
@@ -350,7 +352,8 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt, mode, first);
 	}
 	res->start_ns = bs_mono_ns();
-	idle_while_sides_run(true);
+	if (!(env->swap_every_s > 0))
+		idle_while_sides_run(true);
 	if (pl->method == BS_DM_RUN_SEQ) {
 		if (release_side(res, first) == 0)
 			rc = follow(env, res, 1u << first);
