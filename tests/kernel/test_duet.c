@@ -76,6 +76,13 @@ static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, stru
 		out->pairs = NULL;
 		out->n_pairs = NULL;
 		ok = true;
+	} else if (an && an->n >= 1) {
+		char why[300];
+
+		/* say why, for the failure that follows */
+		bs_duet_model_err_text(&an->b[0].m[method], why, sizeof(why));
+		fprintf(stderr, "    no %s verdict: %zu runs, %s\n", bs_dmethod_name(method),
+			an->b[0].m[method].n_runs, why);
 	}
 	bs_duet_analysis_free(an);
 	bs_duet_data_free(d);

@@ -309,18 +309,24 @@ static int follow(const struct bs_duet_env *env, struct bs_duet_runres *res, uns
 }
 
 /*
- * While the sides run, this thread only waits and takes in records. As
- * SCHED_IDLE it runs where a CPU would otherwise idle (a side that exited
- * leaves its CPU free) instead of preempting a side; the sides were forked
- * before, so they never inherit it. Other threads keep their policy. Not
- * with --swap-every: exchanging the CPUs on time is this thread's job, and
- * with both CPUs busy an idle-class thread may not run for a whole run.
+ * follow(), as SCHED_IDLE: while the sides run, this thread only waits and
+ * takes in records; idle-class, it runs where a CPU would otherwise idle (a
+ * side that exited leaves its CPU free) instead of preempting a side. Only
+ * once the sides were released (the release writes their go pipes and
+ * waits for their exec) and back to normal after, so no side inherits it
+ * and nothing else waits for it. Not with --swap-every: exchanging the CPUs
+ * on time is this thread's job, and with both CPUs busy an idle-class
+ * thread may not run for a whole run.
  */
-static void idle_while_sides_run(bool on)
+static int follow_idle(const struct bs_duet_env *env, struct bs_duet_runres *res, unsigned mask)
 {
 	struct sched_param sp = {0};
+	bool idle = !(env->swap_every_s > 0) && !sched_setscheduler(0, SCHED_IDLE, &sp);
+	int rc = follow(env, res, mask);
 
-	sched_setscheduler(0, on ? SCHED_IDLE : SCHED_OTHER, &sp);
+	if (idle)
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+	return rc;
 }
 
 int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl, int run,
@@ -352,21 +358,18 @@ int bs_duet_run_one(const struct bs_duet_env *env, const struct bs_duet_plan *pl
 		bs_barrier_start(&res->bar, &env->m->probes, pids, env->rt, mode, first);
 	}
 	res->start_ns = bs_mono_ns();
-	if (!(env->swap_every_s > 0))
-		idle_while_sides_run(true);
 	if (pl->method == BS_DM_RUN_SEQ) {
 		if (release_side(res, first) == 0)
-			rc = follow(env, res, 1u << first);
+			rc = follow_idle(env, res, 1u << first);
 		if (!rc && !res->interrupted && !res->side[first].failed[0] &&
 		    release_side(res, second) == 0)
-			rc = follow(env, res, 1u << second);
+			rc = follow_idle(env, res, 1u << second);
 	} else {
 		if (release_side(res, first) == 0 && release_side(res, second) == 0)
-			rc = follow(env, res, 3u);
+			rc = follow_idle(env, res, 3u);
 		else
 			rc = follow(env, res, 3u); /* the one that started: stopped below */
 	}
-	idle_while_sides_run(false);
 done:
 	if (mode != BS_BAR_OFF)
 		bs_barrier_force_release(&res->bar);
