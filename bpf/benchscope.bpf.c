@@ -138,29 +138,7 @@ struct {
 	__uint(max_entries, 16 << 20);
 } rb SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct bs_counters);
-} counters SEC(".maps");
-
-/* Sync-duet barrier control records (struct bs_barrier_rec): few, and the
- * ones that ask user space to continue a stopped side wake it at once. */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 << 10);
-} brb SEC(".maps");
-
-/* A barrier release decided by a boundary program, carried out on this CPU
- * by the program that may signal another process (kcont.bpf.c); see
- * barrier_release_cont. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct bs_kcont_pend);
-} kcont_pend SEC(".maps");
+#include "shared_maps.bpf.h"
 
 /* The barrier of the sync duet run in progress (one at a time). User space
  * (user/probes.c) resets it and sets `active` per sync run through the

@@ -45,25 +45,7 @@ extern void bpf_task_release(struct task_struct *p) __ksym __weak;
 extern int bpf_send_signal_task(struct task_struct *task, int sig, enum pid_type type,
 				u64 value) __ksym __weak;
 
-/* the maps of benchscope.bpf.c, same definitions (user space reuses them) */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct bs_kcont_pend);
-} kcont_pend SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 << 10);
-} brb SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct bs_counters);
-} counters SEC(".maps");
+#include "shared_maps.bpf.h" /* user space points them at benchscope.bpf.c's */
 
 SEC("tp_btf/signal_generate")
 int BPF_PROG(kcont_doorbell, int sig, struct kernel_siginfo *info, struct task_struct *task,

@@ -237,6 +237,7 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	put(o, "schema_version", json_object_new_int(BS_DUET_JSON_SCHEMA_VERSION));
 	put(o, "kind", json_object_new_string("duet_report"));
 	put(o, "context", json_object_get(c->ds->context));
+	put(o, "end", c->ds->end ? json_object_get(c->ds->end) : NULL);
 	put(o, "benchmark", json_object_new_string(d->benchmark));
 	put(o, "source", json_object_new_string(d->source));
 	put(o, "aa", json_object_new_boolean(d->aa));
