@@ -33,8 +33,9 @@ static const struct argp_option noise_options[] = {
 static const char noise_doc[] =
     "Characterise this machine's CPUs as a benchmark platform: a calibrated loop on each CPU "
     "alone, then on every CPU at once (hidden coupling: an SMT sibling, a host sharing a core "
-    "between vCPUs), how its time varies, what the kernel accounted (irq, softirq, steal, "
-    "timer ticks) and which other tasks ran; per pair of CPUs, coupled or independent and at "
+    "between vCPUs), how its time varies, what the kernel accounted (the loop's run-queue "
+    "wait, irq, softirq, steal, timer ticks) and which other tasks ran; per pair of CPUs, coupled "
+    "or independent and at "
     "which speed ratio; and which duet design suits the machine. It keeps every checked CPU "
     "busy for half of the check.\v"
     "Examples:\n"
