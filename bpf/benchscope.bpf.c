@@ -354,6 +354,52 @@ static __always_inline void emit(struct bs_iter_rec *rec)
 		c->iter_lost++;
 }
 
+/* The harness names the benchmark this thread runs from now on (a preset's
+ * probe read where the name is): `len` bytes at user address `uptr` (Go
+ * and Rust strings carry no terminator), or a NUL-terminated C string when
+ * len < 0. Only tracked processes; a failed reserve or read is counted in
+ * bench_lost. See struct bs_bench_rec. */
+static __always_inline __attribute__((unused)) void bench_name_emit(const void *uptr, __s64 len)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, n;
+	struct bs_counters *c;
+	struct bs_bench_rec *r;
+	long err;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return;
+	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+	if (!r) {
+		if ((c = ctrs()))
+			c->bench_lost++;
+		return;
+	}
+	__builtin_memset(r->name, 0, sizeof(r->name));
+	if (len < 0) {
+		err = bpf_probe_read_user_str(r->name, sizeof(r->name), uptr);
+		n = err > 0 ? (__u32)err - 1 : 0;
+	} else {
+		n = len < BS_BENCH_NAME_LEN - 1 ? (__u32)len : BS_BENCH_NAME_LEN - 1;
+		barrier_var(n);
+		if (n > BS_BENCH_NAME_LEN - 1) /* for the verifier */
+			n = BS_BENCH_NAME_LEN - 1;
+		err = n ? bpf_probe_read_user(r->name, n, uptr) : -1;
+	}
+	if (err < 0) {
+		bpf_ringbuf_discard(r, 0);
+		if ((c = ctrs()))
+			c->bench_lost++;
+		return;
+	}
+	r->type = BS_REC_BENCH;
+	r->pid = tgid;
+	r->tid = (__u32)id;
+	r->name_len = len < 0 ? n : (__u32)len;
+	r->ts_ns = bpf_ktime_get_ns();
+	bpf_ringbuf_submit(r, 0);
+}
+
 /* Close the open iteration of thread `tid` (task `task`) at `now`;
  * `task_ctx` as for iter_open. */
 static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u64 now, __u32 flags,

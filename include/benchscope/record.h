@@ -25,6 +25,7 @@ enum bs_rec_type {
 	BS_REC_ITER = 1,    /**< struct bs_iter_rec */
 	BS_REC_PROC = 2,    /**< struct bs_proc_rec */
 	BS_REC_BARRIER = 3, /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
+	BS_REC_BENCH = 4,   /**< struct bs_bench_rec */
 };
 
 /** bs_iter_rec.flags */
@@ -78,6 +79,25 @@ struct bs_iter_rec {
 	__u32 nivcsw;	      /**< involuntary context switches (preemptions) */
 	__u32 migrations;     /**< CPU migrations */
 	__u32 probe;	      /**< boundary pair that delimited it (0: the first) */
+};
+
+/** Bytes of a benchmark name kept in a bs_bench_rec (the terminating NUL included). */
+#define BS_BENCH_NAME_LEN 104
+
+/**
+ * The harness named the benchmark that thread `tid` of process `pid` runs
+ * from ts_ns on, e.g. Go's testing.B.name read at runN's entry. Every
+ * iteration of that process that begins at or after ts_ns belongs to this
+ * benchmark, until the process names another one. Emitted by the preset's
+ * probes, which may repeat a name (consumers merge equal names).
+ */
+struct bs_bench_rec {
+	__u32 type;	/**< BS_REC_BENCH */
+	__u32 pid;	/**< process (tgid) */
+	__u32 tid;	/**< thread that named it */
+	__u32 name_len; /**< length of the name in the harness, bytes (may exceed what is kept) */
+	__u64 ts_ns;	/**< when the probe read it */
+	char name[BS_BENCH_NAME_LEN]; /**< NUL-terminated, truncated to BS_BENCH_NAME_LEN - 1 */
 };
 
 /** bs_proc_rec.kind */
@@ -136,6 +156,7 @@ struct bs_counters {
 	__u64 end_without_begin; /**< end probes that hit with no open iteration */
 	__u64 interferer_full;	 /**< interferer time dropped (map full) */
 	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
+	__u64 bench_lost;	 /**< benchmark-name records lost (ring buffer full or bad read) */
 };
 
 /** Modes of the duet barrier (the BPF global bar_active). */
@@ -185,6 +206,7 @@ struct bs_barrier_rec {
 _Static_assert(sizeof(struct bs_barrier_rec) == 48, "bs_barrier_rec layout");
 _Static_assert(sizeof(struct bs_iter_rec) == 128, "bs_iter_rec layout");
 _Static_assert(sizeof(struct bs_proc_rec) == 48, "bs_proc_rec layout");
+_Static_assert(sizeof(struct bs_bench_rec) == 128, "bs_bench_rec layout");
 _Static_assert(sizeof(struct bs_interferer_rec) == 40, "bs_interferer_rec layout");
 #endif
 

@@ -368,6 +368,55 @@ static void test_random_damage(void)
 	CHECK(errors > 200); /* almost every damage is detected */
 }
 
+static struct bs_bench_rec mk_bench(uint32_t pid, uint64_t ts, const char *name)
+{
+	struct bs_bench_rec b;
+
+	memset(&b, 0, sizeof(b));
+	b.type = BS_REC_BENCH;
+	b.pid = pid;
+	b.tid = pid;
+	b.ts_ns = ts;
+	b.name_len = (uint32_t)strlen(name);
+	snprintf(b.name, sizeof(b.name), "%s", name);
+	return b;
+}
+
+/* BENCH blocks: an iteration belongs to its process's last name at or
+ * before its begin, whatever order the records were written in; a name
+ * without its terminator is cut at the record's end. */
+static void test_bench_names(void)
+{
+	char path[300], err[256];
+	struct bs_trace_writer *w =
+	    bs_trace_create(fx_path(path, sizeof(path), "names.trace"), NULL, err, sizeof(err));
+	struct bs_dataset *ds = NULL;
+	struct bs_bench_rec b[] = {
+	    mk_bench(7, 300, "BenchmarkB"), mk_bench(7, 100, "BenchmarkA"),
+	    mk_bench(9, 200, "other/process"), mk_bench(7, 500, "BenchmarkC"),
+	};
+
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	memset(b[3].name, 'x', sizeof(b[3].name)); /* no terminator */
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		CHECK_INT_EQ(bs_trace_write_bench(w, &b[i]), 0);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+	CHECK_INT_EQ(bs_dataset_load(path, &ds, err, sizeof(err)), 0);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(ds->n_benches, 4);
+	CHECK(bs_dataset_bench_name(ds, 7, 99) == NULL);
+	CHECK(!strcmp(bs_dataset_bench_name(ds, 7, 100), "BenchmarkA"));
+	CHECK(!strcmp(bs_dataset_bench_name(ds, 7, 299), "BenchmarkA"));
+	CHECK(!strcmp(bs_dataset_bench_name(ds, 7, 300), "BenchmarkB"));
+	CHECK(!strcmp(bs_dataset_bench_name(ds, 9, 1000), "other/process"));
+	CHECK(bs_dataset_bench_name(ds, 8, 1000) == NULL);
+	CHECK_INT_EQ(strlen(bs_dataset_bench_name(ds, 7, 600)), BS_BENCH_NAME_LEN - 1);
+	bs_dataset_free(ds);
+}
+
 int main(void)
 {
 	RUN_TEST(test_roundtrip_many);
@@ -375,6 +424,7 @@ int main(void)
 	RUN_TEST(test_sigkill_writer);
 	RUN_TEST(test_corrupted);
 	RUN_TEST(test_random_damage);
+	RUN_TEST(test_bench_names);
 	fx_cleanup();
 	return test_summary("test_dataset");
 }

@@ -51,6 +51,16 @@ static int on_record(void *ctx, void *data, size_t size)
 			c->on_proc(c->hook_ctx, &r);
 		return 0;
 	}
+	if (type == BS_REC_BENCH && size >= sizeof(struct bs_bench_rec)) {
+		struct bs_bench_rec r;
+
+		memcpy(&r, data, sizeof(r));
+		r.name[BS_BENCH_NAME_LEN - 1] = '\0';
+		c->benches++;
+		if (bs_trace_write_bench(c->trace, &r))
+			c->write_errors++;
+		return 0;
+	}
 	c->unknown++;
 	return 0;
 }

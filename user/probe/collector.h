@@ -24,6 +24,7 @@ struct bs_collector {
 	struct bs_trace_writer *trace;
 	uint64_t iters;	       /**< iteration records received */
 	uint64_t procs;	       /**< process records received */
+	uint64_t benches;      /**< benchmark-name records received */
 	uint64_t write_errors; /**< records the trace writer failed to store */
 	uint64_t unknown;      /**< records with an unknown type tag */
 	pid_t root;	       /**< the harness process */

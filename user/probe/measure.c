@@ -263,6 +263,11 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 				"%llu end probes hit without an open iteration: are --begin and "
 				"--end the right way round?",
 				(unsigned long long)k->end_without_begin);
+	if (k->bench_lost)
+		bs_measure_warn(m,
+				"%llu benchmark-name records were lost: the iterations after them "
+				"keep the benchmark named before",
+				(unsigned long long)k->bench_lost);
 	add_counter(lost, "iter_lost", k->iter_lost);
 	add_counter(lost, "iter_spilled", k->iter_spilled);
 	add_counter(lost, "proc_lost", k->proc_lost);
@@ -271,6 +276,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "interferer_full", k->interferer_full);
 	if (k->barrier_lost)
 		add_counter(lost, "barrier_lost", k->barrier_lost);
+	if (k->bench_lost)
+		add_counter(lost, "bench_lost", k->bench_lost);
 	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
 	json_object_object_add(end, "lost", lost);
 	add_counter(end, "iterations_received", m->col.iters);

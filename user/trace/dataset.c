@@ -47,7 +47,7 @@ static json_object *parse_object(const void *text, uint32_t len)
 
 struct loader {
 	struct bs_dataset *ds;
-	size_t cap_iters, cap_procs, cap_interferers;
+	size_t cap_iters, cap_procs, cap_interferers, cap_benches;
 };
 
 static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t len, char *err,
@@ -64,6 +64,9 @@ static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t l
 	case BS_BLK_PROC:
 		want = sizeof(struct bs_proc_rec);
 		break;
+	case BS_BLK_BENCH:
+		want = sizeof(struct bs_bench_rec);
+		break;
 	default:
 		want = sizeof(struct bs_interferer_rec);
 		break;
@@ -77,6 +80,8 @@ static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t l
 		ret = push((void **)&ds->iters, &ds->n_iters, &l->cap_iters, p, len);
 	else if (kind == BS_BLK_PROC)
 		ret = push((void **)&ds->procs, &ds->n_procs, &l->cap_procs, p, len);
+	else if (kind == BS_BLK_BENCH)
+		ret = push((void **)&ds->benches, &ds->n_benches, &l->cap_benches, p, len);
 	else
 		ret = push((void **)&ds->interferers, &ds->n_interferers, &l->cap_interferers, p,
 			   len);
@@ -85,11 +90,21 @@ static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t l
 	return ret;
 }
 
+static int cmp_bench(const void *x, const void *y)
+{
+	const struct bs_bench_rec *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
+}
+
 static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t len, char *err,
 		     size_t errlen)
 {
 	struct bs_dataset *ds = l->ds;
 	json_object *o;
+	int ret;
 
 	if (ds->n_blocks == 0 && kind != BS_BLK_SCHEMA) {
 		snprintf(err, errlen, "corrupted trace: first block is '%s', expected 'schema'",
@@ -103,6 +118,11 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 	case BS_BLK_PROC:
 	case BS_BLK_INTERFERER:
 		return add_record(l, kind, p, len, err, errlen);
+	case BS_BLK_BENCH:
+		ret = add_record(l, kind, p, len, err, errlen);
+		if (!ret) /* never trust the trace's terminator */
+			ds->benches[ds->n_benches - 1].name[BS_BENCH_NAME_LEN - 1] = '\0';
+		return ret;
 	case BS_BLK_CONTEXT:
 	case BS_BLK_EVENT:
 	case BS_BLK_END:
@@ -170,6 +190,9 @@ int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t
 	}
 	l.ds->truncated = bs_trace_truncated(r);
 	l.ds->version = bs_trace_version(r);
+	/* by process, then time, for bs_dataset_bench_name's binary search */
+	if (l.ds->n_benches > 1)
+		qsort(l.ds->benches, l.ds->n_benches, sizeof(*l.ds->benches), cmp_bench);
 	if (!l.ds->context && !(l.ds->context = json_object_new_object())) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
@@ -195,6 +218,25 @@ fail:
 	return ret;
 }
 
+const char *bs_dataset_bench_name(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns)
+{
+	size_t lo = 0, hi = ds ? ds->n_benches : 0;
+
+	/* the first record after (pid, ts_ns); the one before it is the answer */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bs_bench_rec *b = &ds->benches[mid];
+
+		if (b->pid < pid || (b->pid == pid && b->ts_ns <= ts_ns))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || ds->benches[lo - 1].pid != pid)
+		return NULL;
+	return ds->benches[lo - 1].name;
+}
+
 void bs_dataset_free(struct bs_dataset *ds)
 {
 	if (!ds)
@@ -208,6 +250,7 @@ void bs_dataset_free(struct bs_dataset *ds)
 	free(ds->iters);
 	free(ds->procs);
 	free(ds->interferers);
+	free(ds->benches);
 	free(ds->path);
 	free(ds);
 }

@@ -36,6 +36,8 @@ struct bs_dataset {
 	size_t n_procs;
 	struct bs_interferer_rec *interferers;
 	size_t n_interferers;
+	struct bs_bench_rec *benches; /**< benchmark names, in trace order (NUL-terminated) */
+	size_t n_benches;
 	int truncated;	  /**< the stream ended early (writer killed): prefix only */
 	size_t n_blocks;  /**< complete blocks loaded (SCHEMA and CONTEXT included) */
 	unsigned version; /**< trace format version of the file: major << 16 | minor */
@@ -55,6 +57,14 @@ struct bs_dataset {
  * the block and the key; see context.h, end.h, events.h), out of memory.
  */
 int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t errlen);
+
+/**
+ * bs_dataset_bench_name - the benchmark process @pid was running at @ts_ns
+ * (CLOCK_MONOTONIC ns, e.g. an iteration's begin_ns): the name of its last
+ * BENCH record with ts_ns <= @ts_ns, or NULL when the harness named none
+ * (presets without names, traces from before format 1.1).
+ */
+const char *bs_dataset_bench_name(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns);
 
 /** Free a dataset (NULL-safe). */
 void bs_dataset_free(struct bs_dataset *ds);

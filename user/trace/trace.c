@@ -48,6 +48,8 @@ const char *bs_trace_block_name(uint32_t kind)
 		return "event";
 	case BS_BLK_END:
 		return "end";
+	case BS_BLK_BENCH:
+		return "bench";
 	default:
 		return "unknown";
 	}
@@ -193,6 +195,11 @@ int bs_trace_write_proc(struct bs_trace_writer *w, const struct bs_proc_rec *r)
 int bs_trace_write_interferer(struct bs_trace_writer *w, const struct bs_interferer_rec *r)
 {
 	return r ? bs_trace_write_block(w, BS_BLK_INTERFERER, r, sizeof(*r)) : -EINVAL;
+}
+
+int bs_trace_write_bench(struct bs_trace_writer *w, const struct bs_bench_rec *r)
+{
+	return r ? bs_trace_write_block(w, BS_BLK_BENCH, r, sizeof(*r)) : -EINVAL;
 }
 
 /* 1 if @text parses as one JSON object. */

@@ -55,6 +55,8 @@ int bs_trace_write_iter(struct bs_trace_writer *w, const struct bs_iter_rec *r);
 int bs_trace_write_proc(struct bs_trace_writer *w, const struct bs_proc_rec *r);
 /** Append one interferer record. Returns 0 or -errno. */
 int bs_trace_write_interferer(struct bs_trace_writer *w, const struct bs_interferer_rec *r);
+/** Append one benchmark-name record (a BENCH block). Returns 0 or -errno. */
+int bs_trace_write_bench(struct bs_trace_writer *w, const struct bs_bench_rec *r);
 /**
  * Append an EVENT block; @json_object_text must be a JSON object
  * (-EINVAL otherwise). Returns 0 or -errno.

@@ -201,7 +201,7 @@ int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payloa
 	n = get_le32(r->buf + r->start + 4);
 	if (n > BS_TRACE_MAX_BLOCK ||
 	    (k < BS_BLK_SCHEMA ||
-	     (k > BS_BLK_END && (r->version & 0xffff) <= BS_TRACE_VERSION_MINOR))) {
+	     (k > BS_BLK_LAST && (r->version & 0xffff) <= BS_TRACE_VERSION_MINOR))) {
 		snprintf(err, errlen,
 			 "corrupted block header after %llu blocks (kind %u, length %u)",
 			 (unsigned long long)r->blocks, k, n);

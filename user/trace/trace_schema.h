@@ -28,11 +28,12 @@ struct bs_field {
 
 /** One binary record kind stored in a trace. */
 struct bs_record_layout {
-	const char *name; /**< "iter", "proc", "interferer" */
+	const char *name; /**< "iter", "proc", "interferer", "bench" */
 	uint32_t block;	  /**< enum bs_trace_block */
 	size_t size;	  /**< sizeof the struct */
 	const struct bs_field *fields;
 	size_t n_fields;
+	int since_minor; /**< trace format minor version that added it (absent before: fine) */
 };
 
 /** The record layouts of this build; *n receives their number. */
@@ -44,7 +45,8 @@ const char *bs_trace_schema_json(void);
 /**
  * bs_trace_schema_check - compare a SCHEMA block (@text, @len bytes, not
  * NUL-terminated) with this build's layouts: every record kind this build
- * knows must have the same size and its fields the same offset and type.
+ * knows must have the same size and its fields the same offset and type;
+ * a kind added in a later minor version (since_minor > 0) may be absent.
  * Returns 0, or -EBADMSG / -EPROTO with a one-line message in @err.
  */
 int bs_trace_schema_check(const char *text, size_t len, char *err, size_t errlen);
