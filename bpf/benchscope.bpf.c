@@ -502,6 +502,8 @@ int BPF_USDT(calib_usdt)
 	return 0;
 }
 
+#include "criterion.bpf.h"
+
 /* ---- scheduler accounting ------------------------------------------------ */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,

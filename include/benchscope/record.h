@@ -38,6 +38,8 @@ enum bs_iter_flags {
 	BS_ITER_F_WARMUP = 1u << 5, /**< labelled warmup by the stopper (user space only) */
 	BS_ITER_F_AFTER_STOP =
 	    1u << 6, /**< arrived after the stopper ended its fork (user space only) */
+	BS_ITER_F_HARNESS_WARMUP = 1u << 7, /**< the harness ran it as warm-up, as its probes
+					     *   saw (criterion: inside Routine::warm_up) */
 };
 
 /**

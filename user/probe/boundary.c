@@ -9,6 +9,7 @@
 
 #include "binary/elfsym.h"
 #include "binary/libpath.h"
+#include "probe/criterion_probes.h"
 
 int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *site, char *err,
 		  size_t errlen)
@@ -64,9 +65,11 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 			b->mode = BS_BOUND_GBENCH;
 		} else if (!strcmp(preset, "process")) {
 			b->mode = BS_BOUND_PROCESS;
+		} else if (!strcmp(preset, "criterion")) {
+			b->mode = BS_BOUND_CRITERION;
 		} else {
-			snprintf(err, errlen, "unknown preset '%s' (known: gbench, process)",
-				 preset);
+			snprintf(err, errlen,
+				 "unknown preset '%s' (known: gbench, process, criterion)", preset);
 			return -EINVAL;
 		}
 		return 0;
@@ -131,6 +134,8 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 		return 0;
 	case BS_BOUND_PROCESS:
 		return 0;
+	case BS_BOUND_CRITERION:
+		return bs_criterion_boundaries(b, exe, err, errlen);
 	default:
 		snprintf(err, errlen, "no iteration boundaries");
 		return -EINVAL;
@@ -180,13 +185,14 @@ void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
 
 char *bs_boundaries_json(const struct bs_boundaries *b)
 {
-	static const char *const kinds[] = {"none", "pair", "gbench", "process"};
+	static const char *const kinds[] = {"none", "pair", "gbench", "process", "criterion"};
 	json_object *o = json_object_new_object();
 	char buf[PATH_MAX + 600];
 	char *s;
 
 	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
-	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH) {
+	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH ||
+	    b->mode == BS_BOUND_CRITERION) {
 		bs_site_describe(&b->begin, buf, sizeof(buf));
 		json_object_object_add(o, "begin", json_object_new_string(buf));
 		bs_site_describe(&b->end, buf, sizeof(buf));
@@ -196,6 +202,8 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 				       json_object_new_string("exec of a child process"));
 		json_object_object_add(o, "end", json_object_new_string("exit of that process"));
 	}
+	if (b->mode == BS_BOUND_CRITERION)
+		bs_criterion_boundaries_json(b, o);
 	if (b->mode == BS_BOUND_GBENCH) {
 		json_object_object_add(
 		    o, "gbench_layout",

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "binary/criterion.h"
 #include "binary/gbench.h"
 
 enum bs_site_kind {
@@ -33,12 +34,18 @@ enum bs_bound_mode {
 	BS_BOUND_PAIR,	  /**< --iter or --begin/--end */
 	BS_BOUND_GBENCH,  /**< --preset gbench */
 	BS_BOUND_PROCESS, /**< --preset process */
+	/** --preset criterion (binary/criterion.h, probe/criterion_probes.h) */
+	BS_BOUND_CRITERION,
 };
 
 struct bs_boundaries {
 	enum bs_bound_mode mode;
 	struct bs_site begin, end;
 	struct bs_gbench_layout layout; /**< BS_BOUND_GBENCH only */
+	/** BS_BOUND_CRITERION only: every probed function; begin/end are the
+	 * first iteration site's entry and return (for descriptions and
+	 * bs_boundaries_same) */
+	struct bs_crit_layout crit;
 };
 
 /**

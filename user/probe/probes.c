@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* probes.c - load, configure and attach the BPF programs; read back their state. */
 #include "probe/probes.h"
+#include "probe/criterion_probes.h"
 #include "benchscope/maps.h"
 
 #include <bpf/bpf.h>
@@ -57,6 +58,11 @@ static int add_link(struct bs_probes *p, struct bpf_link *l, const char *desc)
 		return -ENOMEM;
 	p->n_attached++;
 	return 0;
+}
+
+int bs_probes_add_link(struct bs_probes *p, struct bpf_link *l, const char *desc)
+{
+	return add_link(p, l, desc);
 }
 
 static int attach_auto(struct bs_probes *p, struct bpf_program *prog, char *err, size_t errlen)
@@ -186,6 +192,8 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 		if ((rc = attach_site(p, &b->begin, true, b->mode == BS_BOUND_GBENCH, err, errlen)))
 			return rc;
 		return attach_site(p, &b->end, false, false, err, errlen);
+	case BS_BOUND_CRITERION:
+		return bs_criterion_attach(p, b, err, errlen);
 	case BS_BOUND_PROCESS:
 		/* the exec/exit programs are attached already; record what bounds */
 		return add_link(p, NULL,

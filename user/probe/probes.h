@@ -50,6 +50,14 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries *b, char *err,
 				size_t errlen);
 
+/**
+ * bs_probes_add_link - keep link @l (destroyed with @p) and, when @desc is
+ * not NULL, list @desc among the attached boundary sites. For the presets
+ * that attach their own programs (probe/criterion_probes.c). 0 or -ENOMEM
+ * (then @l is destroyed).
+ */
+int bs_probes_add_link(struct bs_probes *p, struct bpf_link *l, const char *desc);
+
 /** Follow process `pid` (and, through fork, its descendants). 0 or -errno. */
 int bs_probes_track(struct bs_probes *p, pid_t pid);
 
