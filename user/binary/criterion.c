@@ -67,6 +67,9 @@ static void count_crate(struct scan *s, const char *path)
 	size_t n, i;
 
 	path += strspn(path, "<&*");
+	if (!strncmp(path, "mut ", 4) || !strncmp(path, "const ", 6)) /* <&mut T as ..> */
+		path = strchr(path, ' ') + 1;
+	path += strspn(path, "<&*");
 	n = strcspn(path, ":< >,");
 	/* crates are lower-case; "<T as ...>", "<[T] as ...>" name none */
 	if (!n || n >= sizeof(s->crates[0].name) ||

@@ -52,7 +52,7 @@ static const struct argp_option duet_options[] = {
     {"iter", OPT_ITER, "BIN:SYMBOL", 0, "an iteration is one call of SYMBOL", 2},
     {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
     {"end", OPT_END, "SITE", 0, "end site", 2},
-    {"preset", OPT_PRESET, "NAME", 0, "gbench or process", 2},
+    {"preset", OPT_PRESET, "NAME", 0, "gbench, process or criterion", 2},
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
