@@ -75,6 +75,20 @@ $(BUILD)/progs/gbench_example_b3: tests/progs/gbench_example.cc
 	$(Q)mkdir -p $(dir $@)
 	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=3 -o $@ $< -lbenchmark -lpthread
 
+# Catch2 2.x benchmarks (Debian's header-only catch2, unmodified; one
+# translation unit with CATCH_CONFIG_MAIN), version A and version B (10 %
+# more work per invocation), for --preset catch2
+CATCH2_HDR := /usr/include/catch2/catch.hpp
+$(BUILD)/progs/catch2_bench: tests/progs/catch2_bench.cc $(CATCH2_HDR)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -o $@ $<
+$(BUILD)/progs/catch2_bench_b: tests/progs/catch2_bench.cc $(CATCH2_HDR)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=10 -o $@ $<
+examples: $(BUILD)/progs/catch2_bench_b
+
 unit-test: $(STATS_TESTS) $(USER_TESTS)
 sanitize: $(ASAN_TESTS) $(ASAN)/benchscope
 
