@@ -465,6 +465,82 @@ int BPF_KPROBE(iter_begin_gbench, void *state)
 	return iter_open(flags == BS_ITER_F_INVOC ? max_iter : 0, flags, true);
 }
 
+/* ---- Catch2 (--preset catch2; user/binary/catch2.h says what is probed) ---- */
+
+/* The Chronometer a thread's next sample is timed with, as passed to
+ * BenchmarkFunction::model<Fun>::call(Chronometer) (rsi impl, edx k). It
+ * stays valid for every measure() of that call; benchmarkPreparing (a new
+ * benchmark) drops it. LRU: entries of exited threads age out. */
+struct c2_chrono {
+	__u64 impl; /* ChronometerConcept* */
+	__s64 k;    /* repeats of the sample (int in Catch2) */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tid */
+	__type(value, struct c2_chrono);
+} c2_chrono SEC(".maps");
+
+/* Attach cookies of the Catch2 programs. */
+#define C2_BEGIN_ENTRY	  1 /* iter_begin_catch2 at ChronometerModel<Clock>::start(): rdi = impl */
+#define C2_NAME_STDSTRING 1 /* catch2_name: std::string const& (2.x, libstdc++ C++11 ABI) */
+#define C2_NAME_STRINGREF 2 /* catch2_name: Catch::StringRef by value (3.x) */
+#define C2_MAX_REPEATS	  (1LL << 30) /* run_for_at_least gives up there */
+
+SEC("uprobe")
+int BPF_KPROBE(catch2_call, void *self, void *impl, __u64 k)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct c2_chrono c = {.impl = (__u64)impl, .k = (__s32)k};
+
+	if (bpf_map_lookup_elem(&tracked, &tgid))
+		bpf_map_update_elem(&c2_chrono, &tid, &c, BPF_ANY);
+	return 0;
+}
+
+/* A sample begins: at start()'s entry or at the call of Clock::now() of an
+ * inline copy. The repeats come from the Chronometer its call passed; at
+ * start()'s entry, `self` must be that Chronometer's impl. */
+SEC("uprobe")
+int BPF_KPROBE(iter_begin_catch2, void *self)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct c2_chrono *c = bpf_map_lookup_elem(&c2_chrono, &tid);
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+
+	if (c && c->k > 0 && c->k < C2_MAX_REPEATS &&
+	    (cookie != C2_BEGIN_ENTRY || c->impl == (__u64)self))
+		return iter_open((__u64)c->k, BS_ITER_F_INVOC, true);
+	return iter_open(0, BS_ITER_F_INVOC_BAD, true);
+}
+
+/* RunContext::benchmarkPreparing(name): a new benchmark, before its estimation runs. */
+SEC("uprobe")
+int BPF_KPROBE(catch2_name, void *self, void *arg, __u64 len)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	struct {
+		__u64 ptr, len;
+	} str = {};
+
+	bpf_map_delete_elem(&c2_chrono, &tid);
+	if (cookie == C2_NAME_STDSTRING) {
+		if (bpf_probe_read_user(&str, sizeof(str), arg))
+			str.len = 0;
+	} else {
+		str.ptr = (__u64)arg;
+		str.len = len;
+	}
+	if (str.len > (1 << 20)) /* not a name */
+		str.len = 0;
+	bench_name_emit((const void *)str.ptr, (__s64)str.len);
+	return 0;
+}
+
 SEC("uprobe")
 int BPF_KPROBE(iter_end)
 {

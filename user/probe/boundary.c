@@ -52,7 +52,7 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 	if (n == 0) {
 		snprintf(err, errlen,
 			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or "
-			 "--preset gbench|process");
+			 "--preset gbench|process|catch2");
 		return -EINVAL;
 	}
 	if (n > 1) {
@@ -64,9 +64,11 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 			b->mode = BS_BOUND_GBENCH;
 		} else if (!strcmp(preset, "process")) {
 			b->mode = BS_BOUND_PROCESS;
+		} else if (!strcmp(preset, "catch2")) {
+			b->mode = BS_BOUND_CATCH2;
 		} else {
-			snprintf(err, errlen, "unknown preset '%s' (known: gbench, process)",
-				 preset);
+			snprintf(err, errlen,
+				 "unknown preset '%s' (known: gbench, process, catch2)", preset);
 			return -EINVAL;
 		}
 		return 0;
@@ -107,6 +109,27 @@ static int resolve_site(struct bs_site *s, const char *exe, char *err, size_t er
 				sizeof(s->mangled), err, errlen);
 }
 
+/* --preset catch2: the plan, and its first begin/end sites as b->begin/end
+ * (what describes the boundaries and tells two programs' apart). */
+static int catch2_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
+{
+	const struct bs_catch2_plan *c = &b->catch2;
+	int rc = bs_catch2_resolve(exe, &b->catch2, err, errlen);
+
+	if (rc)
+		return rc;
+	b->begin.kind = b->end.kind = BS_SITE_UPROBE;
+	snprintf(b->begin.path, sizeof(b->begin.path), "%s", c->path);
+	snprintf(b->end.path, sizeof(b->end.path), "%s", c->path);
+	b->begin.offset = c->begin[0].offset;
+	b->end.offset = c->end[0].offset;
+	snprintf(b->begin.mangled, sizeof(b->begin.mangled),
+		 "Catch::Benchmark::Detail::ChronometerModel<%.200s>::start()", c->clock);
+	snprintf(b->end.mangled, sizeof(b->end.mangled),
+		 "Catch::Benchmark::Detail::ChronometerModel<%.200s>::finish()", c->clock);
+	return 0;
+}
+
 int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
 {
 	int rc;
@@ -131,6 +154,8 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 		return 0;
 	case BS_BOUND_PROCESS:
 		return 0;
+	case BS_BOUND_CATCH2:
+		return catch2_resolve(b, exe, err, errlen);
 	default:
 		snprintf(err, errlen, "no iteration boundaries");
 		return -EINVAL;
@@ -178,15 +203,52 @@ void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
 	}
 }
 
+/* The catch2 sites in the boundaries' JSON: begin/end name every site kind. */
+static void catch2_json(json_object *o, const struct bs_catch2_plan *c)
+{
+	char buf[PATH_MAX + 800];
+
+	for (int end = 0; end < 2; end++) {
+		const struct bs_catch2_site *v = end ? c->end : c->begin;
+		uint32_t ni = end ? c->n_end_inline : c->n_begin_inline;
+
+		snprintf(
+		    buf, sizeof(buf),
+		    "uprobe %s:Catch::Benchmark::Detail::ChronometerModel<%.200s>::%s()+0x%llx "
+		    "and %u devirtualised inline cop%s (the call of Clock::now())",
+		    c->path, c->clock, end ? "finish" : "start", (unsigned long long)v[0].offset,
+		    ni, ni == 1 ? "y" : "ies");
+		json_object_object_add(o, end ? "end" : "begin", json_object_new_string(buf));
+	}
+	snprintf(buf, sizeof(buf),
+		 "Catch::Benchmark::Chronometer k, passed to "
+		 "Catch::Benchmark::Detail::BenchmarkFunction::model<Fun>::call (%u functions)",
+		 c->n_call);
+	json_object_object_add(o, "invocations", json_object_new_string(buf));
+	json_object_object_add(o, "chronometer_layout", json_object_new_string(c->layout));
+	snprintf(buf, sizeof(buf),
+		 "uprobe %s:Catch::RunContext::benchmarkPreparing+0x%llx (%s) and %u devirtualised "
+		 "inline cop%s (the reporter's call)",
+		 c->name_path, (unsigned long long)c->name[0].offset,
+		 c->name_abi == BS_CATCH2_NAME_STRINGREF ? "Catch::StringRef"
+							 : "std::string const&",
+		 c->n_name_inline, c->n_name_inline == 1 ? "y" : "ies");
+	json_object_object_add(o, "names", json_object_new_string(buf));
+}
+
 char *bs_boundaries_json(const struct bs_boundaries *b)
 {
-	static const char *const kinds[] = {"none", "pair", "gbench", "process"};
+	static const char *const kinds[] = {
+	    [BS_BOUND_NONE] = "none",	  [BS_BOUND_PAIR] = "pair",
+	    [BS_BOUND_GBENCH] = "gbench", [BS_BOUND_PROCESS] = "process",
+	    [BS_BOUND_CATCH2] = "catch2",
+	};
 	json_object *o = json_object_new_object();
 	char buf[PATH_MAX + 600];
 	char *s;
 
 	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
-	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH) {
+	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH || b->mode == BS_BOUND_CATCH2) {
 		bs_site_describe(&b->begin, buf, sizeof(buf));
 		json_object_object_add(o, "begin", json_object_new_string(buf));
 		bs_site_describe(&b->end, buf, sizeof(buf));
@@ -196,6 +258,8 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 				       json_object_new_string("exec of a child process"));
 		json_object_object_add(o, "end", json_object_new_string("exit of that process"));
 	}
+	if (b->mode == BS_BOUND_CATCH2)
+		catch2_json(o, &b->catch2);
 	if (b->mode == BS_BOUND_GBENCH) {
 		json_object_object_add(
 		    o, "gbench_layout",

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "binary/catch2.h"
 #include "binary/gbench.h"
 
 enum bs_site_kind {
@@ -33,12 +34,15 @@ enum bs_bound_mode {
 	BS_BOUND_PAIR,	  /**< --iter or --begin/--end */
 	BS_BOUND_GBENCH,  /**< --preset gbench */
 	BS_BOUND_PROCESS, /**< --preset process */
+	BS_BOUND_CATCH2,  /**< --preset catch2 */
 };
 
 struct bs_boundaries {
 	enum bs_bound_mode mode;
 	struct bs_site begin, end;
 	struct bs_gbench_layout layout; /**< BS_BOUND_GBENCH only */
+	struct bs_catch2_plan catch2;	/**< BS_BOUND_CATCH2 only: every site (begin/end
+					 *   above are its first ones, for describing) */
 };
 
 /**
@@ -51,7 +55,7 @@ int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *s
 
 /**
  * Fill b from the options: exactly one of iter, begin+end, preset
- * ("gbench" or "process"). Returns 0 or -EINVAL with a reason in err.
+ * ("gbench", "process" or "catch2"). Returns 0 or -EINVAL with a reason in err.
  */
 int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *begin,
 			const char *end, const char *preset, char *err, size_t errlen);

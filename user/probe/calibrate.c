@@ -150,7 +150,7 @@ int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, 
 			 "exec/exit tracepoints: no trap in the harness; see bpf_stats");
 		return 0;
 	}
-	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH)
+	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH && b->mode != BS_BOUND_CATCH2)
 		return -EINVAL;
 	/* USDT and function probes do not mix in one calibration loop: measure
 	 * each kind alone and add them then. */
