@@ -76,8 +76,10 @@ $(BUILD)/progs/gbench_example_b3: tests/progs/gbench_example.cc
 	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=3 -o $@ $< -lbenchmark -lpthread
 
 # Catch2 2.x benchmarks (Debian's header-only catch2, unmodified; one
-# translation unit with CATCH_CONFIG_MAIN), version A and version B (10 %
-# more work per invocation), for --preset catch2
+# translation unit with CATCH_CONFIG_MAIN), for --preset catch2: version A
+# (with DWARF, which test_catch2 reads), version B (10 % more work per
+# invocation; no DWARF, as many release builds), and A stripped (bad input;
+# vmtest guests have no strip)
 CATCH2_HDR := /usr/include/catch2/catch.hpp
 $(BUILD)/progs/catch2_bench: tests/progs/catch2_bench.cc $(CATCH2_HDR)
 	$(call msg,CXX,$@)
@@ -86,8 +88,11 @@ $(BUILD)/progs/catch2_bench: tests/progs/catch2_bench.cc $(CATCH2_HDR)
 $(BUILD)/progs/catch2_bench_b: tests/progs/catch2_bench.cc $(CATCH2_HDR)
 	$(call msg,CXX,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=10 -o $@ $<
-examples: $(BUILD)/progs/catch2_bench_b
+	$(Q)g++ -std=c++17 -O2 -Wall -Wextra -DBS_WORK_PCT=10 -o $@ $<
+$(BUILD)/progs/catch2_bench_stripped: $(BUILD)/progs/catch2_bench
+	$(call msg,STRIP,$@)
+	$(Q)strip -o $@ $<
+examples: $(BUILD)/progs/catch2_bench_b $(BUILD)/progs/catch2_bench_stripped
 
 unit-test: $(STATS_TESTS) $(USER_TESTS)
 sanitize: $(ASAN_TESTS) $(ASAN)/benchscope

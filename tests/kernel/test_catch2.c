@@ -6,10 +6,12 @@
  *   - per benchmark, the samples (estimation runs told apart by
  *     bs_catch2_calibration) are as many as Catch2 took, each with the
  *     repeats Catch2 reports (`iterations`), and their mean time per
- *     invocation agrees with the mean Catch2's XML reporter gives within 3 %;
+ *     invocation agrees with Catch2's within 3 %, sample for sample (Catch2's
+ *     XML reporter gives the mean, the program's listener the samples);
  *   - the benchmark names read from the program are Catch2's;
- *   - bad input: a program that is not Catch2 and a stripped copy are
- *     refused with one line on stderr and exit status 2;
+ *   - bad input: a program that is not Catch2 and a stripped copy
+ *     (progs/catch2_bench_stripped) are refused with one line on stderr and
+ *     exit status 2;
  *   - an A/A duet of 3 runs gives every run's sides all three benchmarks,
  *     named, with their samples.
  */
@@ -29,11 +31,15 @@
 
 static const char *const names[N_BENCH] = {"fnv1a 256 bytes", "map 100 keys", "sort 20000 ints"};
 
-/* Catch2's own figures for one benchmark, from its XML reporter. */
+/* Catch2's own figures for one benchmark: its XML reporter's, and the
+ * samples its listener wrote (tests/progs/catch2_bench.cc). */
 struct c2_result {
 	char name[128];
 	long samples, iterations;
-	double mean_ns; /* per invocation: (sample time - clock cost) / iterations, averaged */
+	double mean_ns; /* XML: the mean of the samples, ns per invocation */
+	double s[256];	/* the samples: (sample time - clock cost) / iterations, ns */
+	size_t n_s;
+	long s_iterations; /* the listener's BenchmarkInfo::iterations */
 };
 
 /* The value of attribute ATTR of the element starting at P (up to its '>'), or NULL. */
@@ -51,19 +57,27 @@ static const char *attr(const char *p, const char *attr_name, char *out, size_t 
 	return out;
 }
 
-/* Parse Catch2's XML report: every <BenchmarkResults> and the <mean> inside it. */
-static size_t parse_xml(const char *path, struct c2_result *res, size_t max)
+static void read_file(const char *path, char *buf, size_t len)
 {
-	static char xml[1 << 20];
-	const char *p = xml, *m;
-	char v[256];
-	size_t n = 0;
 	int fd = open(path, O_RDONLY);
-	ssize_t len = fd >= 0 ? read(fd, xml, sizeof(xml) - 1) : -1;
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
 
 	if (fd >= 0)
 		close(fd);
-	xml[len > 0 ? len : 0] = 0;
+	buf[n > 0 ? n : 0] = 0;
+}
+
+/* Parse Catch2's XML report (every <BenchmarkResults> and its <mean>), then the
+ * listener's samples (matched by name). Returns the number of benchmarks. */
+static size_t parse_catch2(const char *xml_path, const char *tsv_path, struct c2_result *res,
+			   size_t max)
+{
+	static char buf[1 << 20];
+	const char *p = buf, *m;
+	char v[256], *line, *save;
+	size_t n = 0;
+
+	read_file(xml_path, buf, sizeof(buf));
 	while (n < max && (p = strstr(p, "<BenchmarkResults "))) {
 		struct c2_result *r = &res[n];
 
@@ -77,6 +91,22 @@ static size_t parse_xml(const char *path, struct c2_result *res, size_t max)
 			r->mean_ns = atof(v);
 		p++;
 		n++;
+	}
+	read_file(tsv_path, buf, sizeof(buf));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *tab = strchr(line, '\t'), *f, *fs;
+
+		if (!tab)
+			continue;
+		*tab = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(res[i].name, line))
+				continue;
+			res[i].s_iterations = strtol(tab + 1, &f, 10);
+			for (f = strtok_r(f, "\t", &fs); f && res[i].n_s < 256;
+			     f = strtok_r(NULL, "\t", &fs))
+				res[i].s[res[i].n_s++] = atof(f);
+		}
 	}
 	return n;
 }
@@ -106,11 +136,11 @@ static const struct bs_iter_rec **named_iters(const struct bs_dataset *ds, uint3
 	return v;
 }
 
-/* The samples of one benchmark: their count, repeats (0 when they differ) and mean ns/op. */
+/* The samples of one benchmark: their count, repeats (0 when they differ), ns/op each. */
 struct ours {
 	size_t samples, estimation;
 	uint64_t repeats;
-	double mean_ns;
+	double s[256]; /* ns per invocation of each sample (the first 256) */
 };
 
 static struct ours measure_of(const struct bs_dataset *ds, uint32_t pid, const char *name)
@@ -119,7 +149,6 @@ static struct ours measure_of(const struct bs_dataset *ds, uint32_t pid, const c
 	size_t n;
 	const struct bs_iter_rec **v = named_iters(ds, pid, name, &n);
 	bool *calib = calloc(n + 1, sizeof(*calib));
-	double sum = 0;
 
 	if (v && calib) {
 		bs_catch2_calibration(v, n, calib);
@@ -132,11 +161,11 @@ static struct ours measure_of(const struct bs_dataset *ds, uint32_t pid, const c
 				o.repeats = v[i]->invocations;
 			else if (o.repeats != v[i]->invocations)
 				o.repeats = 0;
-			sum += dur_ns(v[i]) / (double)v[i]->invocations;
+			if (o.samples < 256)
+				o.s[o.samples] = dur_ns(v[i]) / (double)v[i]->invocations;
 			o.samples++;
 		}
 	}
-	o.mean_ns = o.samples ? sum / (double)o.samples : NAN;
 	free(v);
 	free(calib);
 	return o;
@@ -148,9 +177,65 @@ static uint32_t bench_pid(const struct bs_dataset *ds)
 	return ds->n_iters ? ds->iters[0].pid : 0;
 }
 
+/*
+ * Our samples against Catch2's, sample by sample (the same executions: the
+ * i-th of each). A sample timed by both clocks differs only by what happens
+ * between a probe's timestamp and the harness's clock read: the rest of the
+ * probe's trap, ~1 us on this VM, most of it in the end probe's (Catch2
+ * counts it, we do not). Two things make a sample differ by more, on one
+ * side only: the end probe's ring-buffer wake-up (an irq_work self-IPI, ~10
+ * us here, once per cfg_wakeup_bytes of records: the same sample of a run
+ * every time, e.g. sample 11 of "fnv1a 256 bytes"), and a preemption on the
+ * way back from a trap (one clock sees the time slice, the other does not).
+ * Such a sample (more than DISTURBED apart) is counted, printed and left out
+ * of both means; there must be few.
+ */
+#define DISTURBED 0.10
+#define MEAN_TOL  0.03
+
+static void compare(const struct c2_result *c, const struct ours *o)
+{
+	double sum_c = 0, sum_o = 0, all_c = 0, all_o = 0, mean_c, mean_o;
+	size_t n = o->samples < c->n_s ? o->samples : c->n_s, kept = 0, disturbed = 0;
+
+	CHECK_INT_EQ(o->samples, (size_t)c->samples);
+	CHECK_INT_EQ(c->n_s, (size_t)c->samples);
+	CHECK_INT_EQ(o->repeats, (uint64_t)c->iterations);
+	CHECK_INT_EQ(c->s_iterations, c->iterations);
+	CHECK(o->estimation >= 1);
+	for (size_t i = 0; i < n && i < 256; i++) {
+		all_c += c->s[i];
+		all_o += o->s[i];
+		if (fabs(o->s[i] - c->s[i]) > DISTURBED * c->s[i]) {
+			fprintf(stderr,
+				"      sample %zu disturbed at a boundary: %.1f vs %.1f ns/op\n", i,
+				o->s[i], c->s[i]);
+			disturbed++;
+			continue;
+		}
+		sum_c += c->s[i];
+		sum_o += o->s[i];
+		kept++;
+	}
+	mean_c = kept ? sum_c / (double)kept : NAN;
+	mean_o = kept ? sum_o / (double)kept : NAN;
+	fprintf(stderr,
+		"    %-16s %zu samples x %llu (Catch2: %ld x %ld); mean %.1f ns/op, Catch2's XML "
+		"%.1f (%+.2f %%); %zu disturbed at a boundary, the other %zu: %.1f vs %.1f "
+		"(%+.2f %%)\n",
+		c->name, o->samples, (unsigned long long)o->repeats, c->samples, c->iterations,
+		n ? all_o / (double)n : NAN, c->mean_ns,
+		n ? 100 * (all_o / (double)n - c->mean_ns) / c->mean_ns : NAN, disturbed, kept,
+		mean_o, mean_c, 100 * (mean_o - mean_c) / mean_c);
+	/* the listener's samples are those whose mean Catch2 reported */
+	CHECK(n && fabs(all_c / (double)n - c->mean_ns) <= 1e-3 * c->mean_ns);
+	CHECK(disturbed * 4 <= n);
+	CHECK(fabs(mean_o - mean_c) <= MEAN_TOL * mean_c);
+}
+
 static void test_samples_agree_with_catch2(void)
 {
-	const char *trace = ktmp("c2.trace"), *xml = ktmp("c2.xml");
+	const char *trace = ktmp("c2.trace"), *xml = ktmp("c2.xml"), *tsv = ktmp("c2.tsv");
 	char *argv[] = {(char *)BENCHSCOPE,
 			"run",
 			"-q",
@@ -167,38 +252,31 @@ static void test_samples_agree_with_catch2(void)
 			"-o",
 			(char *)xml,
 			NULL};
-	struct c2_result res[8];
+	static struct c2_result res[4];
+	static struct ours o;
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t n_res;
 
 	NEED_BPF();
+	setenv("BS_CATCH2_SAMPLES", tsv, 1);
 	ds = krun_ok(&r, argv, trace);
-	n_res = parse_xml(xml, res, 8);
+	unsetenv("BS_CATCH2_SAMPLES");
+	n_res = parse_catch2(xml, tsv, res, 4);
 	CHECK_INT_EQ(n_res, N_BENCH);
 	if (!ds || n_res != N_BENCH)
 		goto out;
 	CHECK(ds->n_benches >= N_BENCH);
 	for (size_t i = 0; i < n_res; i++) {
-		struct ours o = measure_of(ds, bench_pid(ds), res[i].name);
-		double dev = fabs(o.mean_ns - res[i].mean_ns) / res[i].mean_ns;
-
 		CHECK(!strcmp(res[i].name, names[i]));
-		fprintf(stderr,
-			"    %-16s Catch2: %ld samples x %ld, mean %.1f ns/op; benchscope: %zu "
-			"estimation runs, %zu samples x %llu, mean %.1f ns/op (%+.2f %%)\n",
-			res[i].name, res[i].samples, res[i].iterations, res[i].mean_ns,
-			o.estimation, o.samples, (unsigned long long)o.repeats, o.mean_ns,
-			100 * (o.mean_ns - res[i].mean_ns) / res[i].mean_ns);
-		CHECK_INT_EQ(o.samples, (size_t)res[i].samples);
-		CHECK_INT_EQ(o.repeats, (uint64_t)res[i].iterations);
-		CHECK(o.estimation >= 1);
-		CHECK(dev <= 0.03);
+		o = measure_of(ds, bench_pid(ds), res[i].name);
+		compare(&res[i], &o);
 	}
 out:
 	bs_dataset_free(ds);
 	unlink(trace);
 	unlink(xml);
+	unlink(tsv);
 }
 
 /* Exit status 2 and exactly one line on stderr containing WANT. */
@@ -218,8 +296,7 @@ static void check_refused(char *const argv[], const char *want)
 
 static void test_bad_input(void)
 {
-	const char *trace = ktmp("bad.trace"), *stripped = ktmp("catch2_stripped");
-	char cmd[8192];
+	const char *trace = ktmp("bad.trace"), *stripped = kpath("progs/catch2_bench_stripped");
 	char *not_catch2[] = {(char *)BENCHSCOPE,
 			      "run",
 			      "--preset",
@@ -234,13 +311,7 @@ static void test_bad_input(void)
 
 	check_refused(not_catch2, "does not look like a Catch2 test program with benchmarks");
 	check_refused(not_catch2, "found: 0 ChronometerModel<Clock>::start()");
-	snprintf(cmd, sizeof(cmd), "strip -o '%s' '%s'", stripped, kpath("progs/catch2_bench"));
-	if (system(cmd) != 0) {
-		FAILF("strip failed: %s", cmd);
-		return;
-	}
 	check_refused(strip_run, "has no symbol table (stripped?)");
-	unlink(stripped);
 	unlink(trace);
 }
 

@@ -53,7 +53,8 @@ static const struct argp_option run_options[] = {
     {"end", OPT_END, "SITE", 0, "end site (same forms as --begin)", 1},
     {"preset", OPT_PRESET, "NAME", 0,
      "gbench: Google Benchmark runs (libbenchmark's StartKeepRunning/FinishKeepRunning, with "
-     "invocation counts); process: every child process of CMD, exec to exit",
+     "invocation counts); process: every child process of CMD, exec to exit; catch2: Catch2 "
+     "benchmark samples (ChronometerModel start/finish, with repeats and benchmark names)",
      1},
     {NULL, 0, NULL, 0, "Outputs:", 2},
     {"output", 'o', "TRACE", 0, "trace file (default benchscope.trace)", 2},
@@ -127,6 +128,7 @@ static const char run_doc[] =
     "  benchscope run --iter ./harness:run_iteration -- ./harness\n"
     "  benchscope run --begin usdt:./h:prov:iter_begin --end usdt:./h:prov:iter_end -- ./h\n"
     "  benchscope run --preset process -- hyperfine -N --runs 20 'gzip -k -f big.txt'\n"
+    "  benchscope run --preset catch2 -- ./tests '[!benchmark]' --benchmark-samples 50\n"
     "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
     "doctor).\n" BS_EXIT_STATUS_HELP;
 
