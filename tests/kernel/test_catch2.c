@@ -188,7 +188,7 @@ static uint32_t bench_pid(const struct bs_dataset *ds)
  * every time, e.g. sample 11 of "fnv1a 256 bytes"), and a preemption on the
  * way back from a trap (one clock sees the time slice, the other does not).
  * Such a sample (more than DISTURBED apart) is counted, printed and left out
- * of both means; there must be few.
+ * of both means; at most a third of them.
  */
 #define DISTURBED 0.10
 #define MEAN_TOL  0.03
@@ -229,7 +229,7 @@ static void compare(const struct c2_result *c, const struct ours *o)
 		mean_o, mean_c, 100 * (mean_o - mean_c) / mean_c);
 	/* the listener's samples are those whose mean Catch2 reported */
 	CHECK(n && fabs(all_c / (double)n - c->mean_ns) <= 1e-3 * c->mean_ns);
-	CHECK(disturbed * 4 <= n);
+	CHECK(disturbed * 3 <= n);
 	CHECK(fabs(mean_o - mean_c) <= MEAN_TOL * mean_c);
 }
 
