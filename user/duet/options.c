@@ -42,6 +42,7 @@ enum {
 	OPT_NOISE_CHECK,
 	OPT_NOISE_EVERY,
 	OPT_BAR_RELEASE,
+	OPT_LINES, /* --line, --begin-line, --end-line: refused (below) */
 };
 
 static const struct argp_option duet_options[] = {
@@ -53,6 +54,9 @@ static const struct argp_option duet_options[] = {
     {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
     {"end", OPT_END, "SITE", 0, "end site", 2},
     {"preset", OPT_PRESET, "NAME", 0, "gbench or process", 2},
+    {"line", OPT_LINES, "REGEX", OPTION_HIDDEN, NULL, 2},
+    {"begin-line", OPT_LINES, "REGEX", OPTION_HIDDEN, NULL, 2},
+    {"end-line", OPT_LINES, "REGEX", OPTION_HIDDEN, NULL, 2},
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
@@ -157,6 +161,15 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PRESET:
 		a->common.preset = arg;
+		break;
+	case OPT_LINES:
+		argp_failure(
+		    state, 2, 0,
+		    "output-line boundaries (--line, --begin-line/--end-line) are not "
+		    "supported by duet: its sync and interleaved designs hold a side in the "
+		    "kernel at its iteration's begin, and there the kernel cannot tell which "
+		    "write begins one (user space matches the regex); measure each version "
+		    "with benchscope run instead");
 		break;
 	case OPT_PROBE_A:
 		a->probe_text[0] = arg;
