@@ -619,8 +619,12 @@ static __always_inline __u32 line_copy(struct line_scratch *s, __u32 off, const 
 		return off;
 	room = BS_LINE_DATA_LEN - off;
 	m = n < room ? n : room;
-	/* for the verifier: 1 <= m <= 256 and off <= 255, so off + m fits data + over */
+	/* for the verifier (older ones track no relation between the two): 1 <= m
+	 * <= 256 and off <= 255, so off + m fits data + over; the barriers keep
+	 * clang from dropping masks it can prove are no-ops */
+	barrier_var(m);
 	m = ((m - 1) & (BS_LINE_DATA_LEN - 1)) + 1;
+	barrier_var(off);
 	off &= BS_LINE_DATA_LEN - 1;
 	if (bpf_probe_read_user(&s->r.data[off], m, src))
 		return BS_LINE_DATA_LEN + 1; /* unreadable: stop copying */
