@@ -164,8 +164,13 @@ static json_object *summary_json(const struct bs_run_summary *s)
 	if (s->benches) {
 		json_object *b = json_object_new_array();
 
-		for (size_t i = 0; i < s->n_benches; i++)
-			json_object_array_add(b, group_json(&s->benches[i], 0));
+		for (size_t i = 0; i < s->n_benches; i++) {
+			json_object *g = group_json(&s->benches[i], 0);
+
+			add(g, "name",
+			    s->benches[i].name ? json_object_new_string(s->benches[i].name) : NULL);
+			json_object_array_add(b, g);
+		}
 		add(o, "benchmarks", b);
 	} else {
 		add(o, "benchmarks", NULL);
