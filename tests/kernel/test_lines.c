@@ -22,7 +22,9 @@
  *    between (2 ms allowed) and any off-CPU time.
  *  - bad regexes and a regex that never matches: one-line errors, exit 2;
  *    exit 3 with a warning naming the regex and the first line.
- *  - duet refuses line boundaries with the reason.
+ *  - an A/A duet (async and seq runs) of openssl speed: named, counted
+ *    iterations on both sides; sync, interleaved and auto refused with the
+ *    reason.
  */
 #include <regex.h>
 
@@ -246,7 +248,10 @@ static void test_bad_regexes(void)
 	    "give either output-line boundaries");
 	expect_usage_error((char *[]){bs, "duet", "--begin-line", "a", "--end-line", "b", "-A",
 				      "/usr/bin/true", "-B", "/usr/bin/true", NULL},
-			   "not supported by duet");
+			   "output-line boundaries need --method async or seq");
+	expect_usage_error((char *[]){bs, "duet", "--method", "async,sync", "--line", "a", "-A",
+				      "/usr/bin/true", "-B", "/usr/bin/true", NULL},
+			   "--method sync cannot use output-line boundaries");
 }
 
 static void test_never_matches(void)
@@ -277,11 +282,66 @@ static void test_never_matches(void)
 	unlink(trace);
 }
 
+/* An A/A duet of openssl speed (async and seq runs): every side's runs are
+ * iterations named by the harness, paired per benchmark. */
+static void test_duet_aa(void)
+{
+	const char *trace = ktmp("duet.trace");
+	const char *cmd = "/usr/bin/openssl speed -elapsed -mr -seconds 1 -bytes 256 md5 sha1";
+	char *argv[] = {(char *)kpath("benchscope"),
+			"duet",
+			"--method",
+			"async,seq",
+			"--runs",
+			"2",
+			"--noise-check",
+			"0",
+			"-o",
+			(char *)trace,
+			"--begin-line",
+			"^\\+DT:(?<name>[^:]+):",
+			"--end-line",
+			"^\\+R:(?<invocations>[0-9]+):",
+			"-A",
+			(char *)cmd,
+			"-B",
+			(char *)cmd,
+			NULL};
+	static struct kresult r;
+	struct bs_dataset *ds;
+	size_t i, md5 = 0, sha1 = 0;
+
+	NEED_BPF();
+	if (access("/usr/bin/openssl", X_OK))
+		SKIP("Debian's openssl is not installed here");
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	if (!strstr(r.out, "4 of 4 used") || !strstr(r.out, "Benchmark md5") ||
+	    !strstr(r.out, "Benchmark sha1"))
+		FAILF("duet report lacks the runs or the benchmarks:\n%s", r.out);
+	/* 4 runs x 2 sides x 2 benchmarks, each named and with its count */
+	CHECK_INT_EQ(ds->n_iters, 16);
+	for (i = 0; i < ds->n_iters; i++) {
+		const char *name =
+		    bs_dataset_bench_name(ds, ds->iters[i].pid, ds->iters[i].begin_ns);
+
+		CHECK(ds->iters[i].invocations > 0 && (ds->iters[i].flags & BS_ITER_F_INVOC));
+		md5 += name && !strcmp(name, "md5");
+		sha1 += name && !strcmp(name, "sha1");
+	}
+	CHECK_INT_EQ(md5, 8);
+	CHECK_INT_EQ(sha1, 8);
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
 int main(void)
 {
 	RUN_TEST(test_timeit_line_per_trial);
 	RUN_TEST(test_openssl_begin_end);
 	RUN_TEST(test_bad_regexes);
 	RUN_TEST(test_never_matches);
+	RUN_TEST(test_duet_aa);
 	return test_summary("kernel-lines");
 }
