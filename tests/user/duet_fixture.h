@@ -34,6 +34,12 @@ struct df_spec {
 	bool failed_run;  /* add one failed async run (with iterations) */
 	bool asym_run;	  /* the first async run: A suffers 20 % run-queue wait */
 	bool gbench;	  /* invocation counts, with calibration runs */
+	bool named;	  /* with gbench: two benchmarks named by the harness (BENCH
+			     records), run in opposite orders: A runs "BM_First"
+			     (1000 invocations, ~1 us each) then "BM_Second" (2000,
+			     ~1.5 us each), B the other way round; each starts with
+			     calibration runs of 10 and 100 (not for seq); no common
+			     variation between iterations */
 	int cpu_place;	  /* 0: both sides on CPU 0; 1: A on CPU 0, B on CPU 1;
 			     2: crossover, A on CPU k % 2 in run k, B on the other */
 	double cpu1_slow; /* durations on CPU 1 multiplied by it (hidden host
@@ -122,6 +128,9 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 			for (int j = 0; j < n; j++) {
 				double base = 1e6 * (1 + 0.2 * (df_unif(&rs) - 0.5));
 				int64_t d[2];
+
+				if (sp->named) /* the sides run a benchmark at different times */
+					base = 1e6;
 				uint64_t inv = 0;
 
 				d[0] = (int64_t)(base * (1 + sp->noise * df_norm(&rs)));
@@ -137,15 +146,37 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 					 * first */
 					inv = j == 0 ? 10 : j == 1 ? 100 : 1000;
 				}
+				int half = j >= n / 2; /* named: the second benchmark run */
+				if (sp->gbench && sp->named) {
+					int jj = j % (n / 2);
+
+					inv = jj == 0 ? 10 : jj == 1 ? 100 : 0;
+				}
 				if (m == BS_DM_SYNC)
 					side_t[0] = side_t[1] =
 					    side_t[0] > side_t[1] ? side_t[0] : side_t[1];
 				for (int s = 0; s < 2; s++) {
 					struct bs_iter_rec r;
-					int64_t dd = sp->gbench ? d[s] * (int64_t)inv / 1000 : d[s];
+					int second = sp->named && half != s; /* runs BM_Second */
+					uint64_t inv_s = inv ? inv : second ? 2000 : 1000;
+					int64_t dd =
+					    sp->gbench ? d[s] * (int64_t)inv_s / 1000 : d[s];
 
 					if (m == BS_DM_SEQ && s == 1)
 						continue;
+					if (second)
+						dd += dd / 2;
+					if (sp->named && j % (n / 2) == 0) {
+						struct bs_bench_rec b;
+
+						memset(&b, 0, sizeof(b));
+						b.type = BS_REC_BENCH;
+						b.pid = b.tid = t->pid[run][s];
+						b.ts_ns = (uint64_t)side_t[s];
+						snprintf(b.name, sizeof(b.name), "%s",
+							 second ? "BM_Second" : "BM_First");
+						bs_trace_write_bench(w, &b);
+					}
 					memset(&r, 0, sizeof(r));
 					r.type = BS_REC_ITER;
 					r.index = (uint64_t)j;
@@ -154,7 +185,7 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 					r.end_ns = (uint64_t)(side_t[s] + dd);
 					if (sp->gbench) {
 						r.flags = BS_ITER_F_INVOC;
-						r.invocations = inv;
+						r.invocations = inv_s;
 					}
 					if (asym && s == 0) {
 						r.runq_wait_ns = r.preempted_ns =

@@ -392,8 +392,10 @@ static void test_bench_names(void)
 	    bs_trace_create(fx_path(path, sizeof(path), "names.trace"), NULL, err, sizeof(err));
 	struct bs_dataset *ds = NULL;
 	struct bs_bench_rec b[] = {
-	    mk_bench(7, 300, "BenchmarkB"), mk_bench(7, 100, "BenchmarkA"),
-	    mk_bench(9, 200, "other/process"), mk_bench(7, 500, "BenchmarkC"),
+	    mk_bench(7, 300, "BenchmarkB"),
+	    mk_bench(7, 100, "BenchmarkA"),
+	    mk_bench(9, 200, "other/process"),
+	    mk_bench(7, 500, "BenchmarkC"),
 	};
 
 	CHECK(w != NULL);

@@ -497,6 +497,49 @@ static void test_gbench_scores(void)
 	bs_dataset_free(ds);
 }
 
+/* Benchmarks named by the harness are matched by name, not by position: A
+ * runs BM_First then BM_Second, B the other way round; each benchmark's
+ * calibration runs are left out and B's scores are 10 % above A's in both
+ * (matching by position would give ratios of 1.65 and 0.73). */
+static void test_named_benches(void)
+{
+	struct df_spec sp = {.runs_per_method = 5,
+			     .methods = {false, true, false},
+			     .iters = 16,
+			     .slow_b = 0.1,
+			     .noise = 0.005,
+			     .gbench = true,
+			     .named = true,
+			     .seed = 5};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "named.trace", &d);
+
+	if (!ds)
+		return;
+	CHECK_INT_EQ(d->n_benches, 2);
+	CHECK_INT_EQ(d->n_bench_mismatch, 0);
+	CHECK_INT_EQ(d->n_calibration, 5 * 2 * 2 * 2);
+	for (size_t b = 0; b < d->n_benches && d->n_benches == 2; b++) {
+		const struct bs_dbench *x = &d->benches[b];
+		double sum[2] = {0, 0};
+
+		CHECK(!strcmp(x->name, b ? "BM_Second" : "BM_First"));
+		CHECK_INT_EQ(x->n_runs[BS_DM_SYNC], 5);
+		for (size_t k = 0; k < x->n_runs[BS_DM_SYNC]; k++)
+			for (int s = 0; s < 2; s++) {
+				const struct bs_dside *side = &x->runs[BS_DM_SYNC][k].side[s];
+
+				CHECK_INT_EQ(side->n, 6);
+				for (size_t i = 0; i < side->n; i++)
+					sum[s] += side->score[i];
+			}
+		CHECK_NEAR(sum[1] / sum[0], 1.1, 0.005, 0);
+		CHECK_NEAR(sum[0] / 30, b ? 1500 : 1000, 0, 0.01); /* ns per invocation */
+	}
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
 /* not a duet trace, or a duet trace whose runs all failed: -EINVAL, one line */
 static void test_bad_traces(void)
 {
@@ -548,6 +591,7 @@ int main(void)
 	RUN_TEST(test_cpu_diagnosis);
 	RUN_TEST(test_spread);
 	RUN_TEST(test_gbench_scores);
+	RUN_TEST(test_named_benches);
 	RUN_TEST(test_bad_traces);
 	return test_summary("test_duet_report");
 }

@@ -274,7 +274,7 @@ static void test_json(void)
 	CHECK(json_object_array_length(bs_json_get(root, "warnings")) >= 3);
 	CHECK(json_object_get_boolean(bs_json_get(bs_json_get(root, "trace"), "truncated")) == 0);
 	CHECK(strcmp(json_object_get_string(bs_json_get(bs_json_get(root, "trace"), "format")),
-		     "1.0") == 0);
+		     "1.1") == 0);
 	json_object_put(root);
 out:
 	free(out);
@@ -345,6 +345,61 @@ static void test_table_and_md(void)
 	bs_dataset_free(ds);
 }
 
+/* Benchmarks named by the harness (BENCH records, as Go's testing.B name):
+ * grouped by name, whatever their counts; the calibration rule runs per
+ * name, so a name measured twice (-test.count=2) is one benchmark of two
+ * runs. Runs (invocations, duration ns): "BenchmarkSort" 1/100 calibrate,
+ * 1000 (2000 ns) measures, 1/100 calibrate, 1000 (4000 ns) measures;
+ * "BenchmarkHash" 1 calibrates, 50 (500 ns) measures; then "BenchmarkSort"
+ * runs once more in another process, 2000 invocations (2000 ns). */
+static void test_named_groups(void)
+{
+	static const uint64_t inv[] = {1, 100, 1000, 1, 100, 1000, 1, 50, 2000};
+	static const uint64_t dur[] = {5, 50, 2000, 5, 50, 4000, 5, 500, 2000};
+	struct bs_bench_rec names[3];
+	struct bs_dataset ds = {0};
+	struct bs_iter_rec it[9];
+	struct bs_run_summary s;
+	struct bs_doc *doc;
+	char *t;
+
+	for (unsigned i = 0; i < 9; i++)
+		it[i] = fx_run_iter(i < 8 ? 300 : 301, i, 1000000 + i * 100000, dur[i], inv[i], 0);
+	memset(names, 0, sizeof(names));
+	names[0].pid = 300, names[0].ts_ns = 1000000, strcpy(names[0].name, "BenchmarkSort");
+	names[1].pid = 300, names[1].ts_ns = 1600000, strcpy(names[1].name, "BenchmarkHash");
+	names[2].pid = 301, names[2].ts_ns = 1000, strcpy(names[2].name, "BenchmarkSort");
+	ds.iters = it;
+	ds.n_iters = 9;
+	ds.benches = names;
+	ds.n_benches = 3;
+	/* sorted by process and time, as bs_dataset_load leaves them */
+	ds.context = json_tokener_parse("{\"boundaries\":{\"kind\":\"go\"}}");
+	ds.events = json_object_new_array();
+	CHECK_INT_EQ(bs_run_context_decode(ds.context, &ds.run_ctx, NULL, 0), 0);
+	CHECK_INT_EQ(bs_run_summarize(&ds, 5, &s), 0);
+	CHECK_INT_EQ(s.n_calibration, 5);
+	CHECK_INT_EQ(s.n_benches, 2);
+	if (s.n_benches == 2) {
+		CHECK(s.benches[0].name && !strcmp(s.benches[0].name, "BenchmarkSort"));
+		CHECK_INT_EQ(s.benches[0].n_iters, 3);
+		CHECK_NEAR(s.benches[0].per_op.mean, 7.0 / 3, 1e-12, 0); /* 2, 4, 1 ns/op */
+		CHECK(s.benches[1].name && !strcmp(s.benches[1].name, "BenchmarkHash"));
+		CHECK_INT_EQ(s.benches[1].n_iters, 1);
+		CHECK_NEAR(s.benches[1].per_op.mean, 10.0, 1e-12, 0);
+	}
+	doc = bs_report_doc_build(&ds, &s);
+	t = doc ? capture(table_fn, doc, NULL) : NULL;
+	CHECK(t && strstr(t, "Per benchmark (the harness's measurement runs, in run order)"));
+	CHECK(t && strstr(t, "  BenchmarkHash     1               50  10.00 ns"));
+	free(t);
+	bs_doc_free(doc);
+	bs_run_summary_free(&s);
+	bs_run_context_free(&ds.run_ctx);
+	json_object_put(ds.context);
+	json_object_put(ds.events);
+}
+
 /* Google Benchmark: calibration runs are excluded and repetitions grouped
  * per benchmark. Runs (invocations, duration ns): 1/10/100 calibrate,
  * 1000 x3 (1000, 2000, 3000 ns) measure benchmark 1; 1/10 calibrate,
@@ -378,8 +433,8 @@ static void test_gbench_groups(void)
 	}
 	doc = bs_report_doc_build(&ds, &s);
 	t = doc ? capture(table_fn, doc, NULL) : NULL;
-	CHECK(t && strstr(t, "5 Google Benchmark calibration runs excluded"));
-	CHECK(t && strstr(t, "  1     3             1000  2.000 ns"));
+	CHECK(t && strstr(t, "5 calibration runs of the harness excluded"));
+	CHECK(t && strstr(t, "  #1            3             1000  2.000 ns"));
 	free(t);
 	bs_doc_free(doc);
 	bs_run_summary_free(&s);
@@ -424,6 +479,7 @@ int main(void)
 	RUN_TEST(test_json);
 	RUN_TEST(test_table_and_md);
 	RUN_TEST(test_gbench_groups);
+	RUN_TEST(test_named_groups);
 	RUN_TEST(test_iter_cols);
 	fx_cleanup();
 	return test_summary("test_render");

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "duet/report.h"
-#include "trace/gbench_runs.h"
+#include "trace/bench_groups.h"
 
 static const char *const duet_types[BS_DM_N] = {"seqn", "syncduet", "duet", "interleaved"};
 
@@ -196,21 +196,18 @@ static bool side_has_invoc(const struct bs_iter_rec **it, size_t n)
 	return false;
 }
 
-/* gbench groups of one side: grp[n] (allocated), returns the count or < 0 */
-static long side_groups(const struct bs_iter_rec **it, size_t n, long **grp, size_t *n_calib)
+/* Benchmark groups of one side (bench_groups.h): grp[n] and names[n]
+ * (allocated), returns the count or < 0. */
+static long side_groups(const struct bs_dataset *ds, const struct bs_iter_rec **it, size_t n,
+			long **grp, const char ***names, size_t *n_calib)
 {
-	struct bs_iter_rec *copy = malloc((n + 1) * sizeof(*copy));
 	long k;
 
 	*grp = malloc((n + 1) * sizeof(**grp));
-	if (!copy || !*grp) {
-		free(copy);
+	*names = malloc((n + 1) * sizeof(**names));
+	if (!*grp || !*names)
 		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		copy[i] = *it[i];
-	k = bs_gbench_group_runs(copy, n, *grp);
-	free(copy);
+	k = bs_bench_group(ds, it, n, *grp, *names);
 	for (size_t i = 0; k >= 0 && i < n; i++)
 		*n_calib += (*grp)[i] == BS_GBENCH_CALIBRATION;
 	return k;
@@ -218,7 +215,7 @@ static long side_groups(const struct bs_iter_rec **it, size_t n, long **grp, siz
 
 static int add_run_to_bench(struct bs_duet_data *d, const char *name, const struct evrun *e,
 			    const struct bs_iter_rec **const it[2], const size_t n[2],
-			    long *const grp[2], long g, bool per_inv)
+			    long *const grp[2], const long g[2], bool per_inv)
 {
 	struct bs_dbench *b = bench_get(d, name);
 	struct bs_drun *r;
@@ -240,7 +237,7 @@ static int add_run_to_bench(struct bs_duet_data *d, const char *name, const stru
 	r->end_ns = e->end_ns;
 	b->per_invocation = per_inv;
 	for (int s = 0; s < 2; s++)
-		if ((ret = side_fill(&r->side[s], e->root[s], it[s], n[s], grp[s], g, per_inv)))
+		if ((ret = side_fill(&r->side[s], e->root[s], it[s], n[s], grp[s], g[s], per_inv)))
 			return ret;
 	if (!r->start_ns && !r->end_ns) {
 		for (int s = 0; s < 2; s++) {
@@ -257,13 +254,30 @@ static int add_run_to_bench(struct bs_duet_data *d, const char *name, const stru
 	return 0;
 }
 
+/* Side B's group of side A's benchmark g: the same name where the harness
+ * names its benchmarks, else the same position; -1 when B has none. */
+static long match_group(long g, const char **const names[2], const long k[2])
+{
+	const char *nm = names[0] ? names[0][g] : NULL;
+
+	if (!nm)
+		return g < k[1] ? g : -1;
+	for (long h = 0; h < k[1]; h++)
+		if (names[1][h] && !strcmp(names[1][h], nm))
+			return h;
+	return -1;
+}
+
 /* Split one run into benchmarks and add it to each. */
-static int place_run(struct bs_duet_data *d, struct evrun *e)
+static int place_run(const struct bs_dataset *ds, struct bs_duet_data *d, struct evrun *e)
 {
 	long *grp[2] = {NULL, NULL}, k[2] = {1, 1};
+	const char **gname[2] = {NULL, NULL};
 	bool inv = false;
 	const char *label = e->label ? e->label : (d->benchmark[0] ? d->benchmark : "benchmark");
+	const struct bs_iter_rec **const it[2] = {e->it[0], e->it[1]};
 	char name[512];
+	long matched = 0;
 	int ret = 0;
 
 	for (int s = 0; s < 2; s++) {
@@ -271,45 +285,54 @@ static int place_run(struct bs_duet_data *d, struct evrun *e)
 		inv |= side_has_invoc(e->it[s], e->n[s]);
 	}
 	/* a run labelled with its benchmark (imports) holds that benchmark only:
-	 * scores per invocation where counts exist, no Google Benchmark grouping */
+	 * scores per invocation where counts exist, no grouping */
 	if (inv && e->label) {
-		const struct bs_iter_rec **const it[2] = {e->it[0], e->it[1]};
+		const long g0[2] = {0, 0};
 
 		if (!e->n[0] || !e->n[1])
 			return 0;
-		ret = add_run_to_bench(d, label, e, it, e->n, grp, 0, true);
+		ret = add_run_to_bench(d, label, e, it, e->n, grp, g0, true);
 		if (!ret)
 			d->methods[e->method] = true;
 		return ret;
 	}
 	if (inv) {
 		for (int s = 0; s < 2 && !ret; s++) {
-			k[s] = side_groups(e->it[s], e->n[s], &grp[s], &d->n_calibration);
+			k[s] = side_groups(ds, e->it[s], e->n[s], &grp[s], &gname[s],
+					   &d->n_calibration);
 			if (k[s] < 0)
 				ret = (int)k[s];
 		}
-		if (!ret && k[0] != k[1])
-			d->n_bench_mismatch++;
 	}
-	for (long g = 0; !ret && g < (k[0] < k[1] ? k[0] : k[1]); g++) {
-		const struct bs_iter_rec **const it[2] = {e->it[0], e->it[1]};
+	for (long g = 0; !ret && g < k[0]; g++) {
+		long gs[2] = {inv ? g : 0,
+			      inv ? match_group(g, (const char **const *)gname, k) : 0};
 		size_t cnt[2] = {0, 0};
 
+		if (gs[1] < 0)
+			continue;
+		matched++;
 		for (int s = 0; s < 2; s++)
 			for (size_t i = 0; i < e->n[s]; i++)
-				cnt[s] += !grp[s] || grp[s][i] == g;
+				cnt[s] += !grp[s] || grp[s][i] == gs[s];
 		if (!cnt[0] || !cnt[1])
 			continue;
-		if (inv)
+		if (inv && gname[0][g])
+			snprintf(name, sizeof(name), "%s", gname[0][g]);
+		else if (inv)
 			snprintf(name, sizeof(name), "%s #%ld", label, g + 1);
 		else
 			snprintf(name, sizeof(name), "%s", label);
-		ret = add_run_to_bench(d, name, e, it, e->n, grp, inv ? g : 0, inv);
+		ret = add_run_to_bench(d, name, e, it, e->n, grp, gs, inv);
 		if (!ret)
 			d->methods[e->method] = true;
 	}
-	free(grp[0]);
-	free(grp[1]);
+	if (!ret && inv && (matched != k[0] || matched != k[1]))
+		d->n_bench_mismatch++;
+	for (int s = 0; s < 2; s++) {
+		free(grp[s]);
+		free(gname[s]);
+	}
 	return ret;
 }
 
@@ -532,7 +555,7 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 		d->n_unmatched += !placed;
 	}
 	for (size_t k = 0; k < n_ev; k++)
-		if ((ret = place_run(d, &ev[k])))
+		if ((ret = place_run(ds, d, &ev[k])))
 			goto out;
 out:
 	for (size_t k = 0; ev && k < n_events; k++) {

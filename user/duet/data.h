@@ -3,9 +3,10 @@
  * data.h - a duet trace (docs/duet-trace.md) as per-benchmark,
  * per-method runs whose sides A and B are arrays of iterations (start, end,
  * score, interference), ready for stats/stats_duet.h. Failed runs are
- * excluded and counted; Google Benchmark calibration runs are dropped and
- * each benchmark of the program is separated (trace/gbench_runs.h), so A/B
- * pairs are only formed within one benchmark. Source: Drozdík 2023 §3-4.
+ * excluded and counted; the harness's calibration runs are dropped and
+ * each benchmark of the program is separated (trace/bench_groups.h: by the
+ * harness's names where it has them), so A/B pairs are only formed within
+ * one benchmark. Source: Drozdík 2023 §3-4.
  */
 #ifndef BENCHSCOPE_DUET_DATA_H
 #define BENCHSCOPE_DUET_DATA_H

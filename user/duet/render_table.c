@@ -494,8 +494,8 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 	    a->opts.no_cpu ? "no CPU terms" : "a term per CPU the sides ran on");
 	if (d->n_calibration)
 		fprintf(f,
-			md ? "- %zu Google Benchmark calibration runs excluded\n"
-			   : "  removed     %zu Google Benchmark calibration runs\n",
+			md ? "- %zu calibration runs of the harness excluded\n"
+			   : "  removed     %zu calibration runs of the harness\n",
 			d->n_calibration);
 	if (d->n_unmatched)
 		fprintf(f,

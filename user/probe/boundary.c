@@ -9,6 +9,7 @@
 
 #include "binary/elfsym.h"
 #include "binary/libpath.h"
+#include "probe/lines.h"
 
 int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *site, char *err,
 		  size_t errlen)
@@ -153,6 +154,7 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 			 "benchmark::State::FinishKeepRunning()");
 		return 0;
 	case BS_BOUND_PROCESS:
+	case BS_BOUND_LINES:
 		return 0;
 	case BS_BOUND_CATCH2:
 		return catch2_resolve(b, exe, err, errlen);
@@ -182,6 +184,24 @@ int bs_boundaries_setup(struct bs_boundaries *b, const char *iter, const char *b
 		return w;
 	}
 	return bs_boundaries_resolve(b, exe, err, errlen);
+}
+
+int bs_boundaries_setup_lines(struct bs_boundaries *b, const struct bs_lines_cfg *cfg,
+			      const char *prog, char *err, size_t errlen)
+{
+	char exe[PATH_MAX];
+	int w;
+
+	memset(b, 0, sizeof(*b));
+	b->mode = BS_BOUND_LINES;
+	b->lines = cfg;
+	w = bs_which(prog, exe, sizeof(exe));
+	if (w) {
+		snprintf(err, errlen, "%s: %s", w == -ENOENT ? "command not found" : strerror(-w),
+			 prog);
+		return w;
+	}
+	return 0;
 }
 
 void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
@@ -241,12 +261,19 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 	static const char *const kinds[] = {
 	    [BS_BOUND_NONE] = "none",	  [BS_BOUND_PAIR] = "pair",
 	    [BS_BOUND_GBENCH] = "gbench", [BS_BOUND_PROCESS] = "process",
-	    [BS_BOUND_CATCH2] = "catch2",
+	    [BS_BOUND_LINES] = "lines",	  [BS_BOUND_CATCH2] = "catch2",
 	};
-	json_object *o = json_object_new_object();
+	json_object *o;
 	char buf[PATH_MAX + 600];
 	char *s;
 
+	if (b->mode == BS_BOUND_LINES && b->lines) {
+		o = bs_lines_cfg_json(b->lines);
+		s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return s;
+	}
+	o = json_object_new_object();
 	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
 	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH || b->mode == BS_BOUND_CATCH2) {
 		bs_site_describe(&b->begin, buf, sizeof(buf));

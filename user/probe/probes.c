@@ -86,6 +86,14 @@ static const char *load_reason(char *s)
 	return s;
 }
 
+/* Output-line boundaries: the write program loads only when used (it runs
+ * at every system call of the machine). */
+static void lines_configure(struct benchscope_bpf *skel, bool on)
+{
+	skel->rodata->cfg_lines = on;
+	bpf_program__set_autoload(skel->progs.line_sys_enter, on);
+}
+
 int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		   const struct bs_probes_opts *opts, char *err, size_t errlen)
 {
@@ -122,6 +130,7 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		skel->rodata->cfg_gb_off_finished = b->layout.off_finished;
 	}
 	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
+	lines_configure(skel, b->mode == BS_BOUND_LINES);
 	rc = benchscope_bpf__load(skel);
 	if (rc) {
 		const char *why = load_reason(libbpf_last);
@@ -255,6 +264,13 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 		return attach_site(p, &b->end, false, false, err, errlen);
 	case BS_BOUND_CATCH2:
 		return attach_catch2(p, b, err, errlen);
+	case BS_BOUND_LINES:
+		if ((rc = attach_auto(p, p->skel->progs.line_sys_enter, err, errlen)))
+			return rc;
+		return add_link(
+		    p, NULL,
+		    "tp_btf/sys_enter: write, pwrite64, writev, pwritev, pwritev2 to the "
+		    "files of fd 1 and 2");
 	case BS_BOUND_PROCESS:
 		/* the exec/exit programs are attached already; record what bounds */
 		return add_link(p, NULL,

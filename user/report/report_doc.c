@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/context.h"
+#include "report/lines_check.h"
 #include "report/report_doc.h"
 #include "util/units.h"
 
@@ -137,16 +138,25 @@ static void procs_section(struct bs_doc *doc, const struct bs_run_summary *s)
 
 static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s)
 {
+	bool named = false;
+
 	if (!s->n_benches)
 		return;
-	bs_doc_table(doc, "Per benchmark (Google Benchmark repetitions, in run order)",
-		     "#\t>runs\t>invocations/run\t>time/op\t>sd\t>CV\t>median\t>min\t>max");
+	for (size_t i = 0; i < s->n_benches; i++)
+		named |= s->benches[i].name != NULL;
+	bs_doc_table(doc,
+		     named ? "Per benchmark (the harness's measurement runs, in run order)"
+			   : "Per benchmark (Google Benchmark repetitions, in run order)",
+		     "benchmark\t>runs\t>invocations/run\t>time/op\t>sd\t>CV\t>median\t>min\t>max");
 	for (size_t i = 0; i < s->n_benches; i++) {
 		const struct bs_group_summary *g = &s->benches[i];
-		char c[9][32];
+		char c[9][BS_BENCH_NAME_LEN + 8];
 		const char *cells[9] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
 
-		snprintf(c[0], sizeof(c[0]), "%zu", i + 1);
+		if (g->name)
+			snprintf(c[0], sizeof(c[0]), "%s", g->name);
+		else
+			snprintf(c[0], sizeof(c[0]), "#%zu", i + 1);
 		snprintf(c[1], sizeof(c[1]), "%zu", g->n_iters);
 		snprintf(c[2], sizeof(c[2]), "%" PRIu64,
 			 g->n_iters ? g->invocations / g->n_iters : 0);
@@ -158,10 +168,14 @@ static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		bs_fmt_ns(g->has_per_op ? g->per_op.max : NAN, c[8], sizeof(c[8]));
 		bs_doc_row(doc, cells);
 	}
-	bs_doc_note(doc,
-		    "time/op statistics over the repetitions of each benchmark; benchmarks "
-		    "are told apart by their invocation count, so two consecutive benchmarks with "
-		    "the same fixed count merge");
+	if (named)
+		bs_doc_note(doc, "time/op statistics over the measurement runs of each benchmark, "
+				 "named by the harness; its calibration runs are left out");
+	else
+		bs_doc_note(doc,
+			    "time/op statistics over the repetitions of each benchmark; benchmarks "
+			    "are told apart by their invocation count, so two consecutive "
+			    "benchmarks with the same fixed count merge");
 }
 
 static void time_row(struct bs_doc *doc, const char *label, uint64_t ns,
@@ -403,8 +417,8 @@ static void removed_section(struct bs_doc *doc, const struct bs_run_summary *s)
 			    s->overall.n_iters, s->n_iters_total);
 	if (s->n_calibration)
 		bs_doc_line(doc,
-			    "%zu Google Benchmark calibration runs excluded (runs followed by "
-			    "a run with more invocations: the harness sizing itself)",
+			    "%zu calibration runs of the harness excluded (the harness sizing its "
+			    "runs or warming up before it measures)",
 			    s->n_calibration);
 	if (s->n_warmup)
 		bs_doc_line(doc, "%zu warmup iterations excluded (flag warmup)", s->n_warmup);
@@ -444,6 +458,7 @@ struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_
 	run_section(doc, ds, s);
 	iterations_section(doc, s);
 	benches_section(doc, s);
+	bs_lines_check_doc(doc, ds);
 	procs_section(doc, s);
 	interference_section(doc, s);
 	interferers_section(doc, s);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/gbench_runs.h"
+#include "trace/bench_groups.h"
 #include "util/units.h"
 
 int bs_iter_counted(const struct bs_iter_rec *r)
@@ -152,21 +152,29 @@ static int summarize_procs(const struct bs_dataset *ds, size_t *idx, size_t n, d
 }
 
 /*
- * Google Benchmark: classify the runs (gbench_runs.h); drop calibration runs
- * from idx[0..*n) and summarise each benchmark's repetitions. Nothing is
- * dropped when no benchmark is recognised (no invocation counts).
+ * Benchmarks (bench_groups.h): classify the runs; drop calibration runs
+ * from idx[0..*n) and summarise each benchmark's measurement runs. Nothing
+ * is dropped when no benchmark is recognised (no invocation counts).
  */
 static int summarize_benches(const struct bs_dataset *ds, size_t *idx, size_t *n, double *x,
 			     struct bs_run_summary *s)
 {
-	long *grp = malloc((ds->n_iters ? ds->n_iters : 1) * sizeof(*grp));
+	size_t cap = ds->n_iters ? ds->n_iters : 1;
+	long *grp = malloc(cap * sizeof(*grp));
+	const struct bs_iter_rec **all = malloc(cap * sizeof(*all));
+	const char **names = malloc(cap * sizeof(*names));
 	size_t *bidx = malloc((*n ? *n : 1) * sizeof(*bidx));
-	long k = grp ? bs_gbench_group_runs(ds->iters, ds->n_iters, grp) : -ENOMEM;
 	size_t kept = 0;
+	long k = -ENOMEM;
 	int ret = 0;
 
+	if (grp && all && names) {
+		for (size_t i = 0; i < ds->n_iters; i++)
+			all[i] = &ds->iters[i];
+		k = bs_bench_group(ds, all, ds->n_iters, grp, names);
+	}
 	if (k <= 0 || !bidx) {
-		ret = k < 0 || !bidx ? -ENOMEM : 0;
+		ret = k < 0 || !bidx ? (k < 0 ? (int)k : -ENOMEM) : 0;
 		goto out;
 	}
 	for (size_t i = 0; i < *n; i++) {
@@ -190,9 +198,12 @@ static int summarize_benches(const struct bs_dataset *ds, size_t *idx, size_t *n
 				bidx[m++] = idx[i];
 		ret = summarize_group(ds, bidx, m, x, &s->benches[b]);
 		s->benches[b].bench = b;
+		s->benches[b].name = names[b];
 	}
 out:
 	free(grp);
+	free(all);
+	free(names);
 	free(bidx);
 	return ret;
 }
@@ -464,7 +475,7 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 		s->n_invoc_bad += !!(r->flags & BS_ITER_F_INVOC_BAD);
 	}
 	ret = 0;
-	if (!strcmp(ds->run_ctx.boundaries_kind ?: "", "gbench"))
+	if (!strcmp(ds->run_ctx.boundaries_kind ?: "", "gbench") || ds->n_benches)
 		ret = summarize_benches(ds, idx, &n, x, s);
 	if (!ret)
 		ret = summarize_group(ds, idx, n, x, &s->overall);

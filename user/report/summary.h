@@ -26,8 +26,9 @@ struct bs_interference {
 
 /** Summary of a group of iterations: one process, or all of them. */
 struct bs_group_summary {
-	uint32_t pid;		    /**< process; 0 for the overall group and benchmarks */
-	long bench;		    /**< benchmark index from 0 (Google Benchmark), else -1 */
+	uint32_t pid;	  /**< process; 0 for the overall group and benchmarks */
+	long bench;	  /**< benchmark index from 0 (presets with benchmarks), else -1 */
+	const char *name; /**< benchmark: the harness's name (points into the dataset), or NULL */
 	char comm[BS_COMM_LEN];	    /**< its command name from PROC records, "" if unknown */
 	size_t n_iters;		    /**< iterations summarised */
 	int has_duration;	    /**< duration is valid (n_iters >= 1) */
@@ -76,12 +77,13 @@ struct bs_run_summary {
 	struct bs_group_summary overall;
 	struct bs_group_summary *procs; /**< one per pid, in order of first iteration */
 	size_t n_procs;
-	/** Google Benchmark (context boundaries.kind "gbench"): one group per
-	 * benchmark, its repetitions (see gbench_runs.h); NULL otherwise */
+	/** Presets with benchmarks (boundaries.kind "gbench", or BENCH names in
+	 * the trace): one group per benchmark, its measurement runs (see
+	 * bench_groups.h); NULL otherwise */
 	struct bs_group_summary *benches;
 	size_t n_benches;
 	size_t n_iters_total;	       /**< iterations in the trace */
-	size_t n_calibration;	       /**< excluded: Google Benchmark calibration runs */
+	size_t n_calibration;	       /**< excluded: the harness's calibration runs */
 	size_t n_warmup;	       /**< excluded: flagged warmup */
 	size_t n_after_stop;	       /**< excluded: flagged after_stop (fork already ended) */
 	size_t n_invalid;	       /**< excluded: end before begin */
@@ -106,8 +108,9 @@ struct bs_run_summary {
 /**
  * bs_run_summarize - compute the summary of @ds into @out (zeroed first).
  * Iterations flagged warmup and iterations ending before they begin are
- * excluded and counted; so are Google Benchmark's calibration runs when the
- * boundaries are "gbench" and at least one benchmark was recognised.
+ * excluded and counted; so are the harness's calibration runs when the
+ * boundaries are "gbench" or the harness named its benchmarks, and at least
+ * one benchmark was recognised (bench_groups.h).
  * @top_n: how many interferers to keep (0: none).
  * Returns 0 or -ENOMEM / -EINVAL; free with bs_run_summary_free().
  */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_groups.h - which benchmark each iteration of a trace belongs to, and
+ * which iterations are the harness's calibration or warm-up runs rather
+ * than measurements.
+ *
+ * Where the harness names its benchmarks (BENCH records: Go's testing.B
+ * name, criterion's id, Catch2's name), iterations are grouped by name, and
+ * the preset's rule decides, per benchmark and process, which of them are
+ * calibration. Without names (Google Benchmark 1.7 keeps none in State),
+ * Google Benchmark's own grouping applies (gbench_runs.h: streaks of one
+ * invocation count per thread).
+ */
+#ifndef BENCHSCOPE_BENCH_GROUPS_H
+#define BENCHSCOPE_BENCH_GROUPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "trace/dataset.h"
+#include "trace/gbench_runs.h" /* BS_GBENCH_CALIBRATION */
+
+/**
+ * A preset's calibration rule: runs[0..n) are the iterations of ONE
+ * benchmark of one process, in begin order; set calib[i] (n entries) to true
+ * for those that are not measurements, false for the others.
+ */
+typedef void (*bs_calib_rule)(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
+
+/**
+ * bs_calib_growing - the rule of harnesses that size their runs by time
+ * (Google Benchmark 1.7 benchmark_runner.cc, Go 1.19 testing.B.launch): a
+ * run without a valid invocation count, or followed by a run with MORE
+ * invocations, is calibration; every other run is a measurement.
+ */
+void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
+
+/**
+ * bs_calib_rule_for - the rule for a trace's boundaries kind (CONTEXT
+ * boundaries.kind: "gbench", "go", ...); bs_calib_growing unless the preset
+ * has its own. NULL kind: bs_calib_growing.
+ */
+bs_calib_rule bs_calib_rule_for(const char *kind);
+
+/**
+ * bs_bench_group - group iterations by benchmark.
+ * @ds: the trace (its BENCH names and boundaries kind; NULL: no names);
+ * @iters: n pointers to iteration records of @ds (any subset, trace order);
+ * @group: n entries, written: BS_GBENCH_CALIBRATION for a calibration run
+ *   (or, without names, a run without a valid count), else the benchmark's
+ *   index from 0, in order of first measurement run;
+ * @names: NULL, or n entries, written: names[g] for each benchmark g
+ *   returned, the harness's name (pointing into @ds), or NULL where the
+ *   harness names none (then benchmarks are numbered, as in gbench_runs.h).
+ * Returns the number of benchmarks, or -EINVAL / -ENOMEM.
+ */
+long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const *iters, size_t n,
+		    long *group, const char **names);
+
+#endif
