@@ -13,11 +13,12 @@
  *     (progs/catch2_bench_stripped) are refused with one line on stderr and
  *     exit status 2;
  *   - an A/A duet of 3 runs gives every run's sides all three benchmarks,
- *     named, with their samples.
+ *     named, with their samples, and the duet pairs them by benchmark.
  */
 #include <math.h>
 #include <stdbool.h>
 
+#include "duet/data.h"
 #include "trace/catch2_runs.h"
 #include "ktest.h"
 
@@ -323,6 +324,8 @@ static void test_duet_aa(void)
 			(char *)trace,	    "-A",   cmd,  "-B",	      cmd,	NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
+	struct bs_duet_data *d = NULL;
+	char err[512];
 	uint32_t pids[16];
 	size_t n_pids = 0;
 
@@ -352,6 +355,28 @@ static void test_duet_aa(void)
 			CHECK(o.repeats > 0);
 			CHECK(o.estimation >= 1);
 		}
+	/* what the duet reports: the three benchmarks by name, each in the 3 runs,
+	 * scored per invocation, its samples paired (no estimation run) */
+	if (bs_duet_data_build(ds, &d, err, sizeof(err))) {
+		FAILF("duet data: %s", err);
+	} else {
+		CHECK_INT_EQ(d->n_benches, N_BENCH);
+		for (size_t b = 0; b < d->n_benches && b < N_BENCH; b++) {
+			size_t runs = 0;
+
+			CHECK(!strcmp(d->benches[b].name, names[b]));
+			CHECK(d->benches[b].per_invocation);
+			for (int m = 0; m < BS_DM_N; m++) {
+				runs += d->benches[b].n_runs[m];
+				for (size_t k = 0; k < d->benches[b].n_runs[m]; k++)
+					for (int side = 0; side < 2; side++)
+						CHECK_INT_EQ(d->benches[b].runs[m][k].side[side].n,
+							     SAMPLES);
+			}
+			CHECK_INT_EQ(runs, 3);
+		}
+		bs_duet_data_free(d);
+	}
 	bs_dataset_free(ds);
 	unlink(trace);
 }
