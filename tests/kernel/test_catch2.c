@@ -285,6 +285,83 @@ out:
 	unlink(tsv);
 }
 
+/*
+ * run --stop: a fork of the Catch2 program, ended after 5 warmup and 10
+ * measurement iterations (inside the first benchmark's 20 samples): its
+ * estimation runs (the chain 1, 2, 4, ... before the samples) are counted
+ * as calibration and never fed, so exactly the first 15 samples are warmup
+ * and measurement.
+ */
+static void test_stop_leaves_out_estimation(void)
+{
+	const char *trace = ktmp("c2stop.trace");
+	char *argv[] = {(char *)BENCHSCOPE,
+			"run",
+			"-q",
+			"--preset",
+			"catch2",
+			"--stop",
+			"none",
+			"--forks",
+			"1:1",
+			"--warmup",
+			"5:5",
+			"--measure",
+			"10",
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/catch2_bench"),
+			"[!benchmark]",
+			C2_ARGS,
+			NULL};
+	struct kresult r;
+	struct bs_dataset *ds;
+	const struct bs_fork_event *f;
+	size_t chain = 0, warm = 0, meas = 0;
+	uint64_t expect = 1, k = 0;
+
+	NEED_BPF();
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(ds->run_ev.n_forks, 1);
+	if (ds->run_ev.n_forks != 1)
+		goto out;
+	f = &ds->run_ev.forks[0];
+	/* the trace: a doubling chain, then samples of one count k */
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *it = &ds->iters[i];
+
+		if (it->pid != f->pid || (it->flags & BS_ITER_F_AFTER_STOP))
+			continue;
+		if (!k && it->invocations == expect) {
+			chain++;
+			expect *= 2;
+			CHECK(it->flags & BS_ITER_F_WARMUP); /* arrived in the warmup phase */
+			continue;
+		}
+		if (!k)
+			k = it->invocations;
+		CHECK_INT_EQ(it->invocations, k);
+		if (it->flags & BS_ITER_F_WARMUP)
+			warm++;
+		else
+			meas++;
+	}
+	fprintf(stderr, "    %zu estimation runs, then samples of %llu\n", chain,
+		(unsigned long long)k);
+	CHECK(chain >= 2);
+	CHECK_INT_EQ(f->calibration_runs, chain);
+	CHECK_INT_EQ(f->warmup_iterations, 5);
+	CHECK_INT_EQ(f->measurement_iterations, 10);
+	CHECK_INT_EQ(warm, 5);
+	CHECK_INT_EQ(meas, 10);
+out:
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
 /* Exit status 2 and exactly one line on stderr containing WANT. */
 static void check_refused(char *const argv[], const char *want)
 {
@@ -389,6 +466,7 @@ static void test_duet_aa(void)
 int main(void)
 {
 	RUN_TEST(test_samples_agree_with_catch2);
+	RUN_TEST(test_stop_leaves_out_estimation);
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_duet_aa);
 	return test_summary("kernel-catch2");

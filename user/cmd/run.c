@@ -254,7 +254,10 @@ int cmd_run(int argc, char **argv)
 					      .quiet = a.quiet,
 					      .interrupted = interrupted};
 
-		so.gbench = b.mode == BS_BOUND_GBENCH;
+		/* the presets whose harnesses calibrate: their calibration runs are
+		 * not measurements (the rule of the kind the trace records) */
+		so.calib =
+		    bs_boundaries_calibrates(&b) ? bs_calib_rule_for(bs_boundaries_kind(&b)) : NULL;
 		rc = bs_stop_run_forks(&m, &so, &sres, &end);
 		if (rc)
 			goto out;

@@ -10,6 +10,7 @@
 #include "binary/elfsym.h"
 #include "binary/libpath.h"
 #include "probe/lines.h"
+#include "trace/bench_groups.h"
 
 int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *site, char *err,
 		  size_t errlen)
@@ -256,13 +257,25 @@ static void catch2_json(json_object *o, const struct bs_catch2_plan *c)
 	json_object_object_add(o, "names", json_object_new_string(buf));
 }
 
+static const char *const kinds[] = {
+    [BS_BOUND_NONE] = "none",	    [BS_BOUND_PAIR] = "pair",	[BS_BOUND_GBENCH] = "gbench",
+    [BS_BOUND_PROCESS] = "process", [BS_BOUND_LINES] = "lines", [BS_BOUND_CATCH2] = "catch2",
+};
+
+const char *bs_boundaries_kind(const struct bs_boundaries *b)
+{
+	if ((size_t)b->mode < sizeof(kinds) / sizeof(kinds[0]) && kinds[b->mode])
+		return kinds[b->mode];
+	return "none";
+}
+
+bool bs_boundaries_calibrates(const struct bs_boundaries *b)
+{
+	return bs_kind_calibrates(bs_boundaries_kind(b));
+}
+
 char *bs_boundaries_json(const struct bs_boundaries *b)
 {
-	static const char *const kinds[] = {
-	    [BS_BOUND_NONE] = "none",	  [BS_BOUND_PAIR] = "pair",
-	    [BS_BOUND_GBENCH] = "gbench", [BS_BOUND_PROCESS] = "process",
-	    [BS_BOUND_LINES] = "lines",	  [BS_BOUND_CATCH2] = "catch2",
-	};
 	json_object *o;
 	char buf[PATH_MAX + 600];
 	char *s;

@@ -7,6 +7,7 @@
 #define BENCHSCOPE_BOUNDARY_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "binary/catch2.h"
@@ -97,5 +98,15 @@ void bs_site_describe(const struct bs_site *s, char *out, size_t outlen);
 
 /** The boundaries as a JSON object text for the trace context (malloc'd). */
 char *bs_boundaries_json(const struct bs_boundaries *b);
+
+/** The boundaries' kind as the trace's CONTEXT records it ("gbench", "catch2", ...). */
+const char *bs_boundaries_kind(const struct bs_boundaries *b);
+
+/**
+ * Whether the harness of these boundaries runs calibration (sizing or
+ * estimation) runs before its measurements, which a preset's rule tells
+ * apart (trace/bench_groups.h bs_calib_rule_for).
+ */
+bool bs_boundaries_calibrates(const struct bs_boundaries *b);
 
 #endif

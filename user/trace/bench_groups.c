@@ -19,6 +19,11 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 	}
 }
 
+bool bs_kind_calibrates(const char *kind)
+{
+	return kind && (!strcmp(kind, "gbench") || !strcmp(kind, "catch2"));
+}
+
 bs_calib_rule bs_calib_rule_for(const char *kind)
 {
 	if (kind && !strcmp(kind, "catch2"))
@@ -78,7 +83,8 @@ long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const
 
 	if (!iters && n)
 		return -EINVAL;
-	if (!ds || !ds->n_benches)
+	/* without names, the growing rule's harnesses are grouped by count streaks */
+	if ((!ds || !ds->n_benches) && rule == bs_calib_growing)
 		return group_unnamed(iters, n, group, names);
 	it = malloc((n ? n : 1) * sizeof(*it));
 	runs = malloc((n ? n : 1) * sizeof(*runs));
@@ -98,7 +104,7 @@ long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const
 		it[i].name = name_of[i] = nm ? nm : "";
 		named |= nm != NULL;
 	}
-	if (!named) {
+	if (!named && rule == bs_calib_growing) {
 		k = group_unnamed(iters, n, group, names);
 		goto out;
 	}
