@@ -53,7 +53,8 @@ static const struct argp_option run_options[] = {
     {"end", OPT_END, "SITE", 0, "end site (same forms as --begin)", 1},
     {"preset", OPT_PRESET, "NAME", 0,
      "gbench: Google Benchmark runs (libbenchmark's StartKeepRunning/FinishKeepRunning, with "
-     "invocation counts); process: every child process of CMD, exec to exit",
+     "invocation counts); process: every child process of CMD, exec to exit; go: Go testing.B "
+     "runs of a `go test -c` binary (b.N invocations, named by b.name)",
      1},
     {NULL, 0, NULL, 0, "Outputs:", 2},
     {"output", 'o', "TRACE", 0, "trace file (default benchscope.trace)", 2},
@@ -127,6 +128,7 @@ static const char run_doc[] =
     "  benchscope run --iter ./harness:run_iteration -- ./harness\n"
     "  benchscope run --begin usdt:./h:prov:iter_begin --end usdt:./h:prov:iter_end -- ./h\n"
     "  benchscope run --preset process -- hyperfine -N --runs 20 'gzip -k -f big.txt'\n"
+    "  benchscope run --preset go -- ./pkg.test -test.run='^$' -test.bench=. -test.count=5\n"
     "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
     "doctor).\n" BS_EXIT_STATUS_HELP;
 
@@ -190,7 +192,8 @@ int cmd_run(int argc, char **argv)
 					      .quiet = a.quiet,
 					      .interrupted = interrupted};
 
-		so.gbench = b.mode == BS_BOUND_GBENCH;
+		/* Go sizes its runs by time like Google Benchmark: the same rule */
+		so.gbench = b.mode == BS_BOUND_GBENCH || b.mode == BS_BOUND_GO;
 		rc = bs_stop_run_forks(&m, &so, &sres, &end);
 		if (rc)
 			goto out;

@@ -52,7 +52,7 @@ static const struct argp_option duet_options[] = {
     {"iter", OPT_ITER, "BIN:SYMBOL", 0, "an iteration is one call of SYMBOL", 2},
     {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
     {"end", OPT_END, "SITE", 0, "end site", 2},
-    {"preset", OPT_PRESET, "NAME", 0, "gbench or process", 2},
+    {"preset", OPT_PRESET, "NAME", 0, "gbench, process or go", 2},
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
@@ -304,6 +304,8 @@ static const char duet_doc[] =
     "  benchscope duet --preset gbench --method async,seq --runs 10 --fail-on-regression 2 \\\n"
     "      -A './bench --benchmark_filter=BM_Sort' -B './bench_b --benchmark_filter=BM_Sort'\n"
     "  benchscope duet --probe-A '--iter ./a:step' --probe-B '--iter ./b:step' -A ./a -B ./b\n"
+    "  benchscope duet --preset go -A \"./old.test -test.run='^$' -test.bench=.\" \\\n"
+    "      -B \"./new.test -test.run='^$' -test.bench=.\"\n"
     "  benchscope duet --preset gbench --stop-ci 0.02 --runs 5:40 -A ./x -B ./x   (A/A)\n"
     "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
     "doctor).\n" BS_EXIT_STATUS_HELP;

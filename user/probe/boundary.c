@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "binary/elfsym.h"
@@ -52,7 +53,7 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 	if (n == 0) {
 		snprintf(err, errlen,
 			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or "
-			 "--preset gbench|process");
+			 "--preset gbench|process|go");
 		return -EINVAL;
 	}
 	if (n > 1) {
@@ -64,8 +65,10 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 			b->mode = BS_BOUND_GBENCH;
 		} else if (!strcmp(preset, "process")) {
 			b->mode = BS_BOUND_PROCESS;
+		} else if (!strcmp(preset, "go")) {
+			b->mode = BS_BOUND_GO;
 		} else {
-			snprintf(err, errlen, "unknown preset '%s' (known: gbench, process)",
+			snprintf(err, errlen, "unknown preset '%s' (known: gbench, process, go)",
 				 preset);
 			return -EINVAL;
 		}
@@ -107,6 +110,28 @@ static int resolve_site(struct bs_site *s, const char *exe, char *err, size_t er
 				sizeof(s->mangled), err, errlen);
 }
 
+/* --preset go: begin and end name the sites that delimit the iteration
+ * (the other two, runN's entry and ResetTimer's, are in go_sites) */
+static int go_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
+{
+	int rc = bs_go_resolve(exe, &b->go_sites, &b->go_layout, err, errlen);
+
+	if (rc)
+		return rc;
+	b->begin.kind = BS_SITE_UPROBE;
+	b->end.kind = BS_SITE_UPROBE;
+	if (!realpath(exe, b->begin.path))
+		snprintf(b->begin.path, sizeof(b->begin.path), "%s", exe);
+	snprintf(b->end.path, sizeof(b->end.path), "%s", b->begin.path);
+	b->begin.offset = b->go_sites.start_now;
+	b->end.offset = b->go_sites.stop_call;
+	snprintf(b->begin.mangled, sizeof(b->begin.mangled), "%s+0x%x (call time.Now)",
+		 BS_GO_START_SYM, b->go_sites.start_now_rel);
+	snprintf(b->end.mangled, sizeof(b->end.mangled), "%s+0x%x (call StopTimer)", BS_GO_RUNN_SYM,
+		 b->go_sites.stop_call_rel);
+	return 0;
+}
+
 int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
 {
 	int rc;
@@ -131,6 +156,8 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 		return 0;
 	case BS_BOUND_PROCESS:
 		return 0;
+	case BS_BOUND_GO:
+		return go_resolve(b, exe, err, errlen);
 	default:
 		snprintf(err, errlen, "no iteration boundaries");
 		return -EINVAL;
@@ -180,13 +207,13 @@ void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
 
 char *bs_boundaries_json(const struct bs_boundaries *b)
 {
-	static const char *const kinds[] = {"none", "pair", "gbench", "process"};
+	static const char *const kinds[] = {"none", "pair", "gbench", "process", "go"};
 	json_object *o = json_object_new_object();
 	char buf[PATH_MAX + 600];
 	char *s;
 
 	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
-	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH) {
+	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH || b->mode == BS_BOUND_GO) {
 		bs_site_describe(&b->begin, buf, sizeof(buf));
 		json_object_object_add(o, "begin", json_object_new_string(buf));
 		bs_site_describe(&b->end, buf, sizeof(buf));
@@ -202,6 +229,19 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 		    json_object_new_string(b->layout.version ? b->layout.version : "?"));
 		json_object_object_add(o, "invocations",
 				       json_object_new_string("benchmark::State::max_iterations"));
+	}
+	if (b->mode == BS_BOUND_GO) {
+		json_object_object_add(o, "go_version",
+				       json_object_new_string(b->go_layout.go_version));
+		json_object_object_add(o, "invocations", json_object_new_string("testing.B.N"));
+		json_object_object_add(o, "name", json_object_new_string("testing.B.name"));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%llx (name, n)", b->begin.path,
+			 BS_GO_RUNN_SYM, (unsigned long long)b->go_sites.runn);
+		json_object_object_add(o, "arm", json_object_new_string(buf));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%x (call time.Now)+0x%llx",
+			 b->begin.path, BS_GO_RESET_SYM, b->go_sites.reset_now_rel,
+			 (unsigned long long)b->go_sites.reset_now);
+		json_object_object_add(o, "restart", json_object_new_string(buf));
 	}
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "binary/gbench.h"
+#include "binary/gobench.h"
 
 enum bs_site_kind {
 	BS_SITE_UPROBE = 1,    /**< function entry */
@@ -33,12 +34,15 @@ enum bs_bound_mode {
 	BS_BOUND_PAIR,	  /**< --iter or --begin/--end */
 	BS_BOUND_GBENCH,  /**< --preset gbench */
 	BS_BOUND_PROCESS, /**< --preset process */
+	BS_BOUND_GO,	  /**< --preset go: Go's testing.B (binary/gobench.h) */
 };
 
 struct bs_boundaries {
 	enum bs_bound_mode mode;
 	struct bs_site begin, end;
 	struct bs_gbench_layout layout; /**< BS_BOUND_GBENCH only */
+	struct bs_go_sites go_sites;	/**< BS_BOUND_GO only: begin/end describe two of them */
+	struct bs_go_layout go_layout;	/**< BS_BOUND_GO only */
 };
 
 /**
@@ -51,7 +55,7 @@ int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *s
 
 /**
  * Fill b from the options: exactly one of iter, begin+end, preset
- * ("gbench" or "process"). Returns 0 or -EINVAL with a reason in err.
+ * ("gbench", "process" or "go"). Returns 0 or -EINVAL with a reason in err.
  */
 int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *begin,
 			const char *end, const char *preset, char *err, size_t errlen);
