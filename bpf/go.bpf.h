@@ -47,8 +47,9 @@
  * take spin locks).
  *
  * A B that made sub-benchmarks (b.Run; "Main", the root of every test
- * binary, is one) is not measured by Go; its runN is dropped at the end
- * (common.hasSub != 0) and emits nothing.
+ * binary, is one) is not measured by Go; its iteration is dropped at its
+ * end (common.hasSub != 0) or at an exit (another runN of the process began
+ * while it was open: `parent`) and emits nothing.
  */
 #ifndef BENCHSCOPE_GO_BPF_H
 #define BENCHSCOPE_GO_BPF_H
@@ -75,13 +76,13 @@ struct go_key {
 };
 
 struct go_iter {
-	__u32 state;	/* GO_ARMED, GO_OPEN */
-	__u32 last_tid; /* the thread that held it last (a move is to another) */
-	__u64 owner;	/* GO_OPEN: tid whose threads entry holds it; 0 parked here;
-			 * 64 bits for the compare-and-swap */
-	__u64 n;	/* runN's n: the invocation count */
-	__u32 paused;	/* the benchmark restarted a timer it had stopped */
-	__u32 _pad;
+	__u32 state;		    /* GO_ARMED, GO_OPEN */
+	__u32 last_tid;		    /* the thread that held it last (a move is to another) */
+	__u64 owner;		    /* GO_OPEN: tid whose threads entry holds it; 0 parked here;
+				     * 64 bits for the compare-and-swap */
+	__u64 n;		    /* runN's n: the invocation count */
+	__u32 paused;		    /* the benchmark restarted a timer it had stopped */
+	__u32 parent;		    /* another runN began meanwhile: a B with sub-benchmarks */
 	struct thread_state parked; /* the iteration while owner is 0 */
 };
 
@@ -267,11 +268,11 @@ static __always_inline void go_observe(struct task_struct *t)
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return;
 	key.g = go_tls_g(t);
+	if (!key.g)
+		return; /* unreadable: nothing learnt */
 	ts = open_iter(tid);
 	if (ts && ts->go_g && ts->go_g != key.g)
 		go_park(ts, tid, tgid, t);
-	if (!key.g)
-		return;
 	gi = bpf_map_lookup_elem(&go_iters, &key);
 	if (gi && gi->state == GO_OPEN && gi->owner != tid)
 		go_attach(gi, &key, tid, t);
@@ -282,6 +283,38 @@ static __always_inline void go_forget(struct go_key *key)
 {
 	if (!bpf_map_delete_elem(&go_iters, key))
 		__sync_fetch_and_add(&go_open, -1);
+}
+
+/*
+ * Drop the open iteration of gi without a record: a runN that never
+ * reached its StopTimer (b.Fatal, b.Skip: runtime.Goexit unwinds runN) and
+ * whose goroutine's g now runs another runN.
+ */
+static __always_inline void go_drop(struct go_iter *gi, struct go_key *key)
+{
+	__u64 owner = go_claim(gi, GO_BUSY);
+	__u32 otid = (__u32)owner;
+	struct thread_state *ts;
+
+	if (owner == GO_BUSY)
+		return;
+	if (owner && (ts = bpf_map_lookup_elem(&threads, &otid)) && ts->open &&
+	    ts->go_g == key->g) {
+		clear_wait(ts, otid);
+		ts->open = 0;
+		ts->go_g = 0;
+	}
+	gi->state = 0;
+	go_release(gi, 0);
+	__sync_fetch_and_add(&go_open, -1);
+}
+
+/* Mark the open iterations of process `tgid` as parents (bpf_for_each_map_elem). */
+static long go_mark_parent(struct bpf_map *map, struct go_key *key, struct go_iter *gi, __u32 *tgid)
+{
+	if (key->tgid == *tgid && gi->state == GO_OPEN)
+		gi->parent = 1;
+	return 0;
 }
 
 /* ---- probes --------------------------------------------------------------- */
@@ -299,6 +332,11 @@ int go_runn(struct pt_regs *ctx)
 
 	if (!bpf_map_lookup_elem(&tracked, &key.tgid))
 		return 0;
+	/* Go runs one benchmark at a time (testing.benchmarkLock), but b.Run
+	 * lets go of the lock: an iteration of this process open now belongs
+	 * to a B with sub-benchmarks, which Go does not measure */
+	if (go_open)
+		bpf_for_each_map_elem(&go_iters, go_mark_parent, &key.tgid, 0);
 	if (!bpf_probe_read_user(&ptr, sizeof(ptr), b + cfg_go_off_name + cfg_go_str_ptr) &&
 	    !bpf_probe_read_user(&len, sizeof(len), b + cfg_go_off_name + cfg_go_str_len) &&
 	    len > 0)
@@ -311,9 +349,10 @@ int go_runn(struct pt_regs *ctx)
 			return 0;
 	}
 	if (gi->state == GO_OPEN)
-		return 0; /* runN inside its own timed region: cannot be */
+		go_drop(gi, &key); /* see go_drop */
 	gi->state = GO_ARMED;
 	gi->paused = 0;
+	gi->parent = 0;
 	gi->n = n > 0 && (__u64)n < GO_MAX_INVOC ? (__u64)n : 0;
 	return 0;
 }
@@ -381,7 +420,7 @@ int go_stop(struct pt_regs *ctx)
 	}
 	ts->go_g = 0;
 	bpf_probe_read_user(&has_sub, sizeof(has_sub), b + cfg_go_off_has_sub);
-	if (has_sub) {
+	if (has_sub || gi->parent) {
 		/* a B with sub-benchmarks: not a measurement of Go's; no record */
 		slice_end(ts, t, tid);
 		clear_wait(ts, tid);
@@ -443,16 +482,23 @@ int go_reset(struct pt_regs *ctx)
 /* ---- exits ------------------------------------------------------------------ */
 
 /* Thread `tid` exits: a Go iteration it holds is closed with it (as any
- * preset's, BS_ITER_F_EXIT, by the caller); forget its goroutine entry. */
+ * preset's, BS_ITER_F_EXIT, by the caller), unless it is a parent's, which
+ * goes without a record; forget its goroutine entry. */
 static __always_inline void go_thread_exit(__u32 tid, __u32 tgid)
 {
 	struct thread_state *ts = open_iter(tid);
 	struct go_key key = {.tgid = tgid};
+	struct go_iter *gi;
 
 	if (!ts || !ts->go_g)
 		return;
 	key.g = ts->go_g;
 	ts->go_g = 0;
+	gi = bpf_map_lookup_elem(&go_iters, &key);
+	if (gi && gi->parent) {
+		clear_wait(ts, tid);
+		ts->open = 0;
+	}
 	go_forget(&key);
 }
 
@@ -467,7 +513,7 @@ static long go_exit_one(struct bpf_map *map, struct go_key *key, struct go_iter 
 {
 	if (key->tgid != x->tgid)
 		return 0;
-	if (gi->state == GO_OPEN && gi->owner == 0) {
+	if (gi->state == GO_OPEN && gi->owner == 0 && !gi->parent) {
 		/* parked when the process ended: closed by the exit */
 		gi->parked.rec.end_ns = x->now;
 		gi->parked.rec.cpu_end = x->cpu;
