@@ -86,9 +86,12 @@ struct go_iter {
 	struct thread_state parked; /* the iteration while owner is 0 */
 };
 
+/* A handful of entries per process (its open runN and their parents, one
+ * armed); small, since go_runn walks it (bpf_for_each_map_elem visits every
+ * bucket: ~20 us at 4096 entries on the development VM). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, 512);
 	__type(key, struct go_key);
 	__type(value, struct go_iter);
 } go_iters SEC(".maps");
@@ -309,12 +312,34 @@ static __always_inline void go_drop(struct go_iter *gi, struct go_key *key)
 	__sync_fetch_and_add(&go_open, -1);
 }
 
-/* Mark the open iterations of process `tgid` as parents (bpf_for_each_map_elem). */
-static long go_mark_parent(struct bpf_map *map, struct go_key *key, struct go_iter *gi, __u32 *tgid)
+struct go_mark_ctx {
+	__u32 tgid;
+	__u32 marked; /* newly marked parents */
+};
+
+/* Mark the open iterations of process x->tgid as parents (bpf_for_each_map_elem). */
+static long go_mark_parent(struct bpf_map *map, struct go_key *key, struct go_iter *gi,
+			   struct go_mark_ctx *x)
 {
-	if (key->tgid == *tgid && gi->state == GO_OPEN)
+	if (key->tgid == x->tgid && gi->state == GO_OPEN && !gi->parent) {
 		gi->parent = 1;
+		x->marked++;
+	}
 	return 0;
+}
+
+/* A parent's iteration ends for the interleaved duet (--method interleaved):
+ * it began a turn when it opened, and the other side waits for that turn to
+ * end before it begins its own; the parent's children come next. */
+static __always_inline void go_pass_turn(__u32 tgid)
+{
+	struct bs_tracked_proc *tp;
+
+	if (bar_active != BS_BAR_INTERLEAVED)
+		return;
+	tp = bpf_map_lookup_elem(&tracked, &tgid);
+	if (tp && tp->side)
+		turn_pass(tp->side - 1, bpf_ktime_get_ns(), tgid, true);
 }
 
 /* ---- probes --------------------------------------------------------------- */
@@ -328,6 +353,7 @@ int go_runn(struct pt_regs *ctx)
 	void *b = (void *)ctx->ax;
 	__s64 n = (__s64)ctx->bx, len = 0;
 	__u64 ptr = 0;
+	struct bs_counters *c;
 	struct go_iter *gi;
 
 	if (!bpf_map_lookup_elem(&tracked, &key.tgid))
@@ -335,15 +361,21 @@ int go_runn(struct pt_regs *ctx)
 	/* Go runs one benchmark at a time (testing.benchmarkLock), but b.Run
 	 * lets go of the lock: an iteration of this process open now belongs
 	 * to a B with sub-benchmarks, which Go does not measure */
-	if (go_open)
-		bpf_for_each_map_elem(&go_iters, go_mark_parent, &key.tgid, 0);
+	if (go_open) {
+		struct go_mark_ctx x = {.tgid = key.tgid};
+
+		bpf_for_each_map_elem(&go_iters, go_mark_parent, &x, 0);
+		for (int i = 0; i < 4 && i < (int)x.marked; i++)
+			go_pass_turn(key.tgid);
+	}
 	if (!bpf_probe_read_user(&ptr, sizeof(ptr), b + cfg_go_off_name + cfg_go_str_ptr) &&
 	    !bpf_probe_read_user(&len, sizeof(len), b + cfg_go_off_name + cfg_go_str_len) &&
 	    len > 0)
 		bench_name_emit((const void *)ptr, len);
 	gi = bpf_map_lookup_elem(&go_iters, &key);
 	if (!gi) {
-		bpf_map_update_elem(&go_iters, &key, &go_zero, BPF_NOEXIST);
+		if (bpf_map_update_elem(&go_iters, &key, &go_zero, BPF_NOEXIST) && (c = ctrs()))
+			c->thread_map_full++; /* this run will have no iteration */
 		gi = bpf_map_lookup_elem(&go_iters, &key);
 		if (!gi)
 			return 0;
@@ -421,6 +453,8 @@ int go_stop(struct pt_regs *ctx)
 	ts->go_g = 0;
 	bpf_probe_read_user(&has_sub, sizeof(has_sub), b + cfg_go_off_has_sub);
 	if (has_sub || gi->parent) {
+		if (!gi->parent) /* a parent none of whose children ran */
+			go_pass_turn(key.tgid);
 		/* a B with sub-benchmarks: not a measurement of Go's; no record */
 		slice_end(ts, t, tid);
 		clear_wait(ts, tid);

@@ -283,7 +283,12 @@ static void test_stop(void)
 	unlink(trace);
 }
 
-/* An A/A duet of two Go benchmarks: it runs and names them as Go does. */
+/*
+ * An A/A duet of two Go benchmarks: it runs and names them as Go does.
+ * Interleaved: the sides take turns, an iteration each, through the
+ * barrier; the runs of Main (a B with sub-benchmarks, no iteration) must
+ * pass their turn when their children begin, or both sides wait forever.
+ */
 static void test_duet_aa(void)
 {
 	const char *trace = ktmp("duet.trace"), *json = ktmp("duet.json");
@@ -294,7 +299,7 @@ static void test_duet_aa(void)
 			"--preset",
 			"go",
 			"--method",
-			"seq",
+			"interleaved",
 			"--noise-check",
 			"0",
 			"--runs",
