@@ -513,6 +513,25 @@ int go_reset(struct pt_regs *ctx)
 	return 0;
 }
 
+/* runtime.Goexit entry: a goroutine ends with its runN unfinished (b.Fatal,
+ * b.Skip, b.FailNow): Go reports no result for that run, neither do we. */
+SEC("uprobe")
+int go_goexit(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct go_key key = {.tgid = id >> 32, .g = ctx->r14};
+	struct go_iter *gi = bpf_map_lookup_elem(&go_iters, &key);
+
+	if (!gi)
+		return 0;
+	if (gi->state == GO_OPEN) {
+		go_pass_turn(key.tgid); /* the turn it began (interleaved duet) */
+		go_drop(gi, &key);
+	}
+	bpf_map_delete_elem(&go_iters, &key);
+	return 0;
+}
+
 /* ---- exits ------------------------------------------------------------------ */
 
 /* Thread `tid` exits: a Go iteration it holds is closed with it (as any

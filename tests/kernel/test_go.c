@@ -13,6 +13,8 @@
  *   BS_ITER_F_MOVED;
  * - BenchmarkSetup sleeps 5 ms before b.ResetTimer(): it agrees only if the
  *   iteration restarts there, as Go's timer does;
+ * - b.StopTimer in a benchmark flags its runs paused; runs ended by b.Skip
+ *   (runtime.Goexit) give no iteration;
  * - bad input: a Go binary without DWARF, a stripped one, a program that is
  *   not Go: one line on stderr, exit status 2;
  * - `run --stop` ends its forks on Go measurement runs;
@@ -83,7 +85,7 @@ static int attempt(int final)
 			"--",
 			(char *)kpath("progs/gobench.test"),
 			"-test.run=^$",
-			"-test.bench=.",
+			"-test.bench=^Benchmark(Small|Large|Migrate|Setup|Sub)$",
 			"-test.benchtime=100ms",
 			count,
 			NULL};
@@ -199,6 +201,59 @@ static void test_runs_agree_with_go(void)
 		bad = attempt(1);
 	}
 	CHECK_INT_EQ(bad, 0);
+}
+
+/*
+ * A benchmark that stops its timer (b.StopTimer) gets the flag paused in
+ * every run; one that skips (b.Skip: runtime.Goexit before runN's
+ * StopTimer) has only its first run (N=1) recorded, the skipped ones
+ * dropped, none closed at the exit.
+ */
+static void test_paused_and_skipped(void)
+{
+	const char *trace = ktmp("flags.trace");
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"go",
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/gobench.test"),
+			"-test.run=^$",
+			"-test.bench=^Benchmark(Paused|Skipped)$",
+			"-test.benchtime=20ms",
+			"-test.count=2",
+			NULL};
+	struct kresult r;
+	struct bs_dataset *ds;
+	size_t paused = 0, skipped = 0;
+
+	NEED_BPF();
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *it = &ds->iters[i];
+		const char *nm = name_of(ds, it);
+
+		CHECK(!(it->flags & BS_ITER_F_EXIT));
+		if (!strcmp(nm, "BenchmarkPaused")) {
+			paused++;
+			CHECK(it->flags & BS_ITER_F_PAUSED);
+		} else if (!strcmp(nm, "BenchmarkSkipped")) {
+			skipped++;
+			CHECK_INT_EQ(it->invocations, 1);
+			CHECK(!(it->flags & BS_ITER_F_PAUSED));
+		} else {
+			FAILF("iteration %zu is named '%s'", i, nm);
+		}
+	}
+	CHECK(paused >= 2 * 2);	  /* per count: runN(1) and at least one more */
+	CHECK_INT_EQ(skipped, 2); /* runN(1) of each count */
+	bs_dataset_free(ds);
+	unlink(trace);
 }
 
 /* benchscope run --preset go -- PROG: exit 2, one line on stderr with `want`. */
@@ -355,6 +410,7 @@ out:
 int main(void)
 {
 	RUN_TEST(test_runs_agree_with_go);
+	RUN_TEST(test_paused_and_skipped);
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_stop);
 	RUN_TEST(test_duet_aa);

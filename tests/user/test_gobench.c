@@ -139,6 +139,11 @@ static void test_sites_and_layout(void)
 	CHECK(!cmd_output(cmd, out, sizeof(out)) && sscanf(out, "%" SCNx64, &va) == 1 &&
 	      !readelf_vaddr_offset(gobin, va, &off));
 	CHECK_INT_EQ(s.runn, off);
+	snprintf(cmd, sizeof(cmd),
+		 "readelf -sW '%s' | awk '$8 == \"" BS_GO_GOEXIT_SYM "\" {print $2}'", gobin);
+	CHECK(!cmd_output(cmd, out, sizeof(out)) && sscanf(out, "%" SCNx64, &va) == 1 &&
+	      !readelf_vaddr_offset(gobin, va, &off));
+	CHECK_INT_EQ(s.goexit, off);
 	/* the layout, from reflect in the program */
 	snprintf(cmd, sizeof(cmd), "'%s' -test.run='^TestLayout$' -test.v", gobin);
 	CHECK(!cmd_output(cmd, out, sizeof(out)));

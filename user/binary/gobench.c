@@ -33,9 +33,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { S_RUNN, S_START, S_STOP, S_RESET, S_NOW, N_SYMS };
-static const char *const sym_names[N_SYMS] = {BS_GO_RUNN_SYM, BS_GO_START_SYM, BS_GO_STOP_SYM,
-					      BS_GO_RESET_SYM, BS_GO_NOW_SYM};
+enum { S_RUNN, S_START, S_STOP, S_RESET, S_NOW, S_GOEXIT, N_SYMS };
+static const char *const sym_names[N_SYMS] = {BS_GO_RUNN_SYM,  BS_GO_START_SYM, BS_GO_STOP_SYM,
+					      BS_GO_RESET_SYM, BS_GO_NOW_SYM,	BS_GO_GOEXIT_SYM};
 
 struct gsym {
 	uint64_t vaddr, size;
@@ -124,7 +124,7 @@ static int find_syms(struct bs_elf *ef, struct gsym *s, int *have_symtab)
 			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF)
 				continue;
 			name = elf_strptr(ef->elf, sh.sh_link, sym.st_name);
-			if (!name || (name[0] != 't'))
+			if (!name || (name[0] != 't' && name[0] != 'r'))
 				continue;
 			for (int k = 0; k < N_SYMS; k++)
 				if (!s[k].found && !strcmp(name, sym_names[k])) {
@@ -460,7 +460,7 @@ int bs_go_resolve(const char *exe, struct bs_go_sites *sites, struct bs_go_layou
 		rc = -ENOENT;
 		goto out;
 	}
-	for (int k = 0; k < N_SYMS; k++)
+	for (int k = 0; k < S_GOEXIT; k++) /* Goexit: optional */
 		if (!s[k].found) {
 			snprintf(err, errlen,
 				 "--preset go: %s is a Go program (%s) without %s%s; is it a test "
@@ -513,6 +513,8 @@ int bs_go_resolve(const char *exe, struct bs_go_sites *sites, struct bs_go_layou
 		snprintf(err, errlen, "--preset go: %s: a probe site lies outside the code", exe);
 		goto out;
 	}
+	if (s[S_GOEXIT].found && bs_elf_vaddr_to_offset(&ef, s[S_GOEXIT].vaddr, 1, &sites->goexit))
+		sites->goexit = 0;
 	sites->start_now_rel = (uint32_t)(start_now - s[S_START].vaddr);
 	sites->stop_call_rel = (uint32_t)(stop_call - s[S_RUNN].vaddr);
 	sites->reset_now_rel = (uint32_t)(reset_now - s[S_RESET].vaddr);

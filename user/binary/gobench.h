@@ -25,6 +25,10 @@
  *   reset_now  the CALL time.Now in testing.(*B).ResetTimer, reached only
  *              when the timer runs: a b.ResetTimer() inside the benchmark
  *              (after its set-up) restarts Go's timed region, and ours.
+ *   goexit     the entry of runtime.Goexit (b.Fatal, b.Skip, b.FailNow end
+ *              the benchmark goroutine with it, and runN never reaches its
+ *              StopTimer): the goroutine's open run is dropped, as Go
+ *              reports none. 0 when the binary has no Goexit.
  */
 #ifndef BENCHSCOPE_GOBENCH_H
 #define BENCHSCOPE_GOBENCH_H
@@ -33,11 +37,12 @@
 #include <stdint.h>
 
 /** Function names (Go symbol names) of the sites. */
-#define BS_GO_RUNN_SYM	"testing.(*B).runN"
-#define BS_GO_START_SYM "testing.(*B).StartTimer"
-#define BS_GO_STOP_SYM	"testing.(*B).StopTimer"
-#define BS_GO_RESET_SYM "testing.(*B).ResetTimer"
-#define BS_GO_NOW_SYM	"time.Now"
+#define BS_GO_RUNN_SYM	 "testing.(*B).runN"
+#define BS_GO_START_SYM	 "testing.(*B).StartTimer"
+#define BS_GO_STOP_SYM	 "testing.(*B).StopTimer"
+#define BS_GO_RESET_SYM	 "testing.(*B).ResetTimer"
+#define BS_GO_NOW_SYM	 "time.Now"
+#define BS_GO_GOEXIT_SYM "runtime.Goexit"
 
 /**
  * Byte offsets inside testing.B, from the binary's DWARF (never assumed):
@@ -61,7 +66,8 @@ struct bs_go_layout {
 
 /** File offsets (what a uprobe needs) and function-relative offsets of the sites. */
 struct bs_go_sites {
-	uint64_t runn, start_now, stop_call, reset_now;		    /**< file offsets */
+	uint64_t runn, start_now, stop_call, reset_now,
+	    goexit; /**< file offsets (goexit: 0 none) */
 	uint32_t start_now_rel, stop_call_rel, reset_now_rel, _pad; /**< from the function start */
 };
 

@@ -242,6 +242,10 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 			 b->begin.path, BS_GO_RESET_SYM, b->go_sites.reset_now_rel,
 			 (unsigned long long)b->go_sites.reset_now);
 		json_object_object_add(o, "restart", json_object_new_string(buf));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%llx (drop)", b->begin.path,
+			 BS_GO_GOEXIT_SYM, (unsigned long long)b->go_sites.goexit);
+		if (b->go_sites.goexit)
+			json_object_object_add(o, "abandon", json_object_new_string(buf));
 	}
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);

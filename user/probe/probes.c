@@ -199,13 +199,18 @@ static int attach_go(struct bs_probes *p, const struct bs_boundaries *b, char *e
 	    {skel->progs.go_start, b->go_sites.start_now, b->begin.mangled},
 	    {skel->progs.go_stop, b->go_sites.stop_call, b->end.mangled},
 	    {skel->progs.go_reset, b->go_sites.reset_now, BS_GO_RESET_SYM " (call time.Now)"},
+	    {skel->progs.go_goexit, b->go_sites.goexit, BS_GO_GOEXIT_SYM " entry"},
 	};
 	char desc[PATH_MAX + 700];
 	int rc;
 
 	for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
-		struct bpf_link *l = bpf_program__attach_uprobe(sites[i].prog, false, -1,
-								b->begin.path, sites[i].off);
+		struct bpf_link *l;
+
+		if (!sites[i].off)
+			continue; /* runtime.Goexit linked out */
+		l = bpf_program__attach_uprobe(sites[i].prog, false, -1, b->begin.path,
+					       sites[i].off);
 
 		snprintf(desc, sizeof(desc), "uprobe %s:%s+0x%llx", b->begin.path, sites[i].what,
 			 (unsigned long long)sites[i].off);

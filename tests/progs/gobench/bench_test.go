@@ -7,7 +7,9 @@
 // GOMAXPROCS=2 and three goroutines competing for the two Ps, so Go's
 // scheduler preempts the benchmark goroutine every 10 ms and resumes it on
 // whichever thread has a P), one with set-up before b.ResetTimer (Setup),
-// and one with sub-benchmarks (Sub, which Go does not measure itself).
+// and one with sub-benchmarks (Sub, which Go does not measure itself); and
+// two that test_go runs apart: Paused (its timer stopped for a clean-up)
+// and Skipped (b.Skip in all runs but the first).
 package gobench
 
 import (
@@ -99,4 +101,23 @@ func TestLayout(t *testing.T) {
 	}
 	fmt.Printf("layout N=%d name=%d hasSub=%d timerOn=%d\n", n.Offset,
 		common.Offset+name.Offset, common.Offset+hasSub.Offset, timerOn.Offset)
+}
+
+// BenchmarkPaused stops its timer for a clean-up after the loop: Go's time
+// leaves it out, benchscope's iteration (flagged paused) does not.
+func BenchmarkPaused(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink += work(1000)
+	}
+	b.StopTimer()
+	sink += work(20000)
+}
+
+// BenchmarkSkipped skips every run but the first (b.Skip ends the goroutine
+// with runtime.Goexit before runN's StopTimer): no result, no iteration.
+func BenchmarkSkipped(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("only N=1 runs")
+	}
+	sink += work(1000)
 }
