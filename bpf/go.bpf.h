@@ -7,9 +7,10 @@
  * entry names the benchmark and arms the goroutine with n; StartTimer's
  * call of time.Now begins the iteration of an armed goroutine; runN's call
  * of StopTimer ends it; ResetTimer's call of time.Now (only reached while
- * the timer runs) restarts it. Registers follow Go's ABIInternal: the
- * receiver b in RAX, the first integer argument (n) in RBX, the running
- * goroutine g in R14.
+ * the timer runs) restarts it; runtime.Goexit's entry drops the open run of
+ * its goroutine (b.Skip, b.Fatal: Go reports none). Registers follow Go's
+ * ABIInternal: the receiver b in RAX, the first integer argument (n) in
+ * RBX, the running goroutine g in R14.
  *
  * Ownership follows the goroutine. The interference accounting of
  * benchscope.bpf.c is per thread: `threads[tid]` holds the open iteration
@@ -49,7 +50,8 @@
  * A B that made sub-benchmarks (b.Run; "Main", the root of every test
  * binary, is one) is not measured by Go; its iteration is dropped at its
  * end (common.hasSub != 0) or at an exit (another runN of the process began
- * while it was open: `parent`) and emits nothing.
+ * while it was open: `parent`) and emits nothing; in an interleaved duet it
+ * passes the turn it began as soon as its first child begins.
  */
 #ifndef BENCHSCOPE_GO_BPF_H
 #define BENCHSCOPE_GO_BPF_H

@@ -118,6 +118,11 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 		m->usage_error = true;
 		return -EINVAL;
 	}
+	if (o->b2 && (o->b2->mode == BS_BOUND_GO) != (o->b->mode == BS_BOUND_GO)) {
+		snprintf(err, errlen, "the go preset cannot be mixed with other boundaries");
+		m->usage_error = true;
+		return -EINVAL;
+	}
 	if (o->b2 && o->b->mode == BS_BOUND_GO && o->b2->mode == BS_BOUND_GO &&
 	    (o->b->go_layout.off_name != o->b2->go_layout.off_name ||
 	     o->b->go_layout.off_n != o->b2->go_layout.off_n ||
@@ -132,13 +137,10 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 		m->usage_error = true;
 		return -EINVAL;
 	}
-	/* the gbench (go) layout configures the (one) BPF object */
+	/* the gbench layout configures the (one) BPF object; go: both sides */
 	rc = bs_probes_load(
 	    &m->probes,
-	    o->b2 && ((o->b2->mode == BS_BOUND_GBENCH && o->b->mode != BS_BOUND_GBENCH) ||
-		      (o->b2->mode == BS_BOUND_GO && o->b->mode != BS_BOUND_GO))
-		? o->b2
-		: o->b,
+	    o->b2 && o->b2->mode == BS_BOUND_GBENCH && o->b->mode != BS_BOUND_GBENCH ? o->b2 : o->b,
 	    &popts, err, errlen);
 	if (rc)
 		return rc;
