@@ -95,6 +95,24 @@ $(BUILD)/progs/gobench_nodwarf.test: $(GOBENCH_SRCS)
 $(BUILD)/progs/gobench_stripped.test: $(BUILD)/progs/gobench.test
 	$(call msg,STRIP,$@)
 	$(Q)strip -o $@ $<
+# Catch2 2.x benchmarks (Debian's header-only catch2, unmodified; one
+# translation unit with CATCH_CONFIG_MAIN), for --preset catch2: version A
+# (with DWARF, which test_catch2 reads), version B (10 % more work per
+# invocation; no DWARF, as many release builds), and A stripped (bad input;
+# vmtest guests have no strip)
+CATCH2_HDR := /usr/include/catch2/catch.hpp
+$(BUILD)/progs/catch2_bench: tests/progs/catch2_bench.cc $(CATCH2_HDR)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -o $@ $<
+$(BUILD)/progs/catch2_bench_b: tests/progs/catch2_bench.cc $(CATCH2_HDR)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -Wall -Wextra -DBS_WORK_PCT=10 -o $@ $<
+$(BUILD)/progs/catch2_bench_stripped: $(BUILD)/progs/catch2_bench
+	$(call msg,STRIP,$@)
+	$(Q)strip -o $@ $<
+examples: $(BUILD)/progs/catch2_bench_b $(BUILD)/progs/catch2_bench_stripped
 
 unit-test: $(STATS_TESTS) $(USER_TESTS)
 sanitize: $(ASAN_TESTS) $(ASAN)/benchscope

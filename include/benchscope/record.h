@@ -26,6 +26,7 @@ enum bs_rec_type {
 	BS_REC_PROC = 2,    /**< struct bs_proc_rec */
 	BS_REC_BARRIER = 3, /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
 	BS_REC_BENCH = 4,   /**< struct bs_bench_rec */
+	BS_REC_LINE = 5,    /**< struct bs_line_rec (output-line boundaries only) */
 };
 
 /** bs_iter_rec.flags */
@@ -105,6 +106,30 @@ struct bs_bench_rec {
 	char name[BS_BENCH_NAME_LEN]; /**< NUL-terminated, truncated to BS_BENCH_NAME_LEN - 1 */
 };
 
+/** Bytes of one write kept in a bs_line_rec. */
+#define BS_LINE_DATA_LEN 256
+
+/**
+ * One write of a tracked process to its standard output or error (output-line
+ * boundaries, --line / --begin-line / --end-line): the kernel timestamps it at
+ * the write (entry of the system call, before any byte is written) and
+ * copies its first BS_LINE_DATA_LEN bytes; user space splits them into lines
+ * and matches the regexes (user/probe/lines.h). The same BPF program first
+ * ends the writing thread's accounting segment at ts_ns (a bs_iter_rec whose
+ * end_ns == ts_ns, emitted before this record) and begins the next one there.
+ */
+struct bs_line_rec {
+	__u32 type;		     /**< BS_REC_LINE */
+	__u32 pid;		     /**< process (tgid) */
+	__u32 tid;		     /**< thread that wrote */
+	__u32 fd;		     /**< 1: the file of its fd 1 (stdout), 2: of fd 2 (stderr) */
+	__u64 ts_ns;		     /**< the write's entry, CLOCK_MONOTONIC */
+	__u64 len;		     /**< bytes the write asked to write (all of its iovecs) */
+	__u32 data_len;		     /**< bytes copied into data (<= BS_LINE_DATA_LEN, <= len) */
+	__u32 cpu;		     /**< CPU it wrote on */
+	char data[BS_LINE_DATA_LEN]; /**< the first data_len bytes, not NUL-terminated */
+};
+
 /** bs_proc_rec.kind */
 enum bs_proc_kind {
 	BS_PROC_FORK = 1, /**< pid was created by ppid (a new tracked process) */
@@ -162,6 +187,7 @@ struct bs_counters {
 	__u64 interferer_full;	 /**< interferer time dropped (map full) */
 	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
 	__u64 bench_lost;	 /**< benchmark-name records lost (ring buffer full or bad read) */
+	__u64 line_lost; /**< output-line records lost (ring buffer full, unreadable bytes) */
 };
 
 /** Modes of the duet barrier (the BPF global bar_active). */
@@ -212,6 +238,7 @@ _Static_assert(sizeof(struct bs_barrier_rec) == 48, "bs_barrier_rec layout");
 _Static_assert(sizeof(struct bs_iter_rec) == 128, "bs_iter_rec layout");
 _Static_assert(sizeof(struct bs_proc_rec) == 48, "bs_proc_rec layout");
 _Static_assert(sizeof(struct bs_bench_rec) == 128, "bs_bench_rec layout");
+_Static_assert(sizeof(struct bs_line_rec) == 296, "bs_line_rec layout");
 _Static_assert(sizeof(struct bs_interferer_rec) == 40, "bs_interferer_rec layout");
 #endif
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* bench_groups.c - iterations by benchmark: by the harness's names, else by gbench streaks. */
 #include "trace/bench_groups.h"
+#include "trace/catch2_runs.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -20,8 +21,9 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 
 bs_calib_rule bs_calib_rule_for(const char *kind)
 {
-	(void)kind; /* every preset so far sizes its runs by time */
-	return bs_calib_growing;
+	if (kind && !strcmp(kind, "catch2"))
+		return bs_catch2_calibration; /* estimation chains 1, 2, 4, ... (catch2_runs.h) */
+	return bs_calib_growing;	      /* the other presets size their runs by time */
 }
 
 /* Without names: Google Benchmark's grouping of the records, copied contiguous. */
