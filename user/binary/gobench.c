@@ -409,6 +409,7 @@ int bs_go_resolve(const char *exe, struct bs_go_sites *sites, struct bs_go_layou
 	uint64_t start_now = 0, stop_call = 0, reset_now = 0;
 	char found[512];
 	int have_symtab, rc, n1, n2, n3;
+	bool have_bi;
 	csh cs;
 
 	memset(sites, 0, sizeof(*sites));
@@ -418,10 +419,11 @@ int bs_go_resolve(const char *exe, struct bs_go_sites *sites, struct bs_go_layou
 		return rc;
 	/* a Go program: build info (1.13+) or the pc-line table */
 	bi = read_section(&ef, ".go.buildinfo", &bilen, &sh);
+	have_bi = bi != NULL;
 	if (bi)
 		bs_go_version(bi, bilen, layout->go_version, sizeof(layout->go_version));
 	free(bi);
-	if (!bi && !bs_elf_find_section(&ef, ".gopclntab", &sh)) {
+	if (!have_bi && !bs_elf_find_section(&ef, ".gopclntab", &sh)) {
 		snprintf(err, errlen,
 			 "--preset go: %s is not a Go program (no .go.buildinfo or .gopclntab "
 			 "section); --preset go measures test binaries built with `go test -c`",

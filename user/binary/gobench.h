@@ -21,7 +21,9 @@
  *   stop_call  the CALL testing.(*B).StopTimer in runN, right after the
  *              benchmark function returned: StopTimer's first act is
  *              time.Since(b.start). Only runN's own call is probed, so a
- *              StopTimer inside the benchmark body does not end it. RAX = b.
+ *              StopTimer inside the benchmark body does not end it. RAX = b,
+ *              whose N is the count Go divides by, and whose timerOn, false
+ *              here, says the body stopped the timer itself (flag paused).
  *   reset_now  the CALL time.Now in testing.(*B).ResetTimer, reached only
  *              when the timer runs: a b.ResetTimer() inside the benchmark
  *              (after its set-up) restarts Go's timed region, and ours.

@@ -115,7 +115,7 @@ static int resolve_site(struct bs_site *s, const char *exe, char *err, size_t er
 }
 
 /* --preset go: begin and end name the sites that delimit the iteration
- * (the other two, runN's entry and ResetTimer's, are in go_sites) */
+ * (the others, runN's entry, ResetTimer's and Goexit's, are in go_sites) */
 static int go_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
 {
 	int rc = bs_go_resolve(exe, &b->go_sites, &b->go_layout, err, errlen);
