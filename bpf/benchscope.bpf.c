@@ -71,6 +71,10 @@ struct thread_state {
 			   * re-stamp the iteration when it next runs (64 bits
 			   * for barrier_claimed's compare-and-swap) */
 	__u64 held_index; /* rendezvous index it waits at */
+	__u64 go_g;	  /* --preset go: the goroutine whose iteration this is (0: none);
+			   * see go.bpf.h */
+	__u64 go_task;	  /* --preset go: this thread's task_struct, to fold its counters
+			   * when the iteration moves to another thread */
 };
 
 struct {
@@ -421,10 +425,12 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	ts->rec.end_ns = now;
 	ts->rec.cpu_end = bpf_get_smp_processor_id();
 	ts->rec.flags |= flags;
-	ts->rec.nvcsw = BPF_CORE_READ(task, nvcsw) - ts->nvcsw0;
-	ts->rec.nivcsw = BPF_CORE_READ(task, nivcsw) - ts->nivcsw0;
-	ts->rec.migrations = BPF_CORE_READ(task, se.nr_migrations) - ts->migrations0;
-	ts->rec.sched_delay_ns = BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
+	/* += : an iteration that moved between threads (go.bpf.h) carries the
+	 * counts of the threads it left; others start from 0 */
+	ts->rec.nvcsw += BPF_CORE_READ(task, nvcsw) - ts->nvcsw0;
+	ts->rec.nivcsw += BPF_CORE_READ(task, nivcsw) - ts->nivcsw0;
+	ts->rec.migrations += BPF_CORE_READ(task, se.nr_migrations) - ts->migrations0;
+	ts->rec.sched_delay_ns += BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
 	ts->open = 0;
 	emit(&ts->rec);
 	if (bar_active == BS_BAR_INTERLEAVED) {
@@ -435,6 +441,8 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 			turn_pass(tp->side - 1, now, tgid, task_ctx);
 	}
 }
+
+#include "go.bpf.h"
 
 /* ---- boundary programs --------------------------------------------------- */
 SEC("uprobe")
@@ -821,6 +829,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (w && !w->victim_tid)
 			w = NULL;
 	}
+	/* Go: which goroutine prev was running decides whose iteration this
+	 * switch-out belongs to (go.bpf.h); only while a Go iteration is open */
+	if (cfg_go && go_open)
+		go_observe(prev);
 	tp = open_iter(prev_tid);
 	tn = open_iter(next_tid);
 	if (!tp && !tn && !w)
@@ -1012,6 +1024,8 @@ int BPF_PROG(on_exit, struct task_struct *p)
 
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
+	if (cfg_go)
+		go_thread_exit(tid, tgid);
 	if (open_iter(tid))
 		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
 	bpf_map_delete_elem(&threads, &tid);
@@ -1020,6 +1034,8 @@ int BPF_PROG(on_exit, struct task_struct *p)
 		return 0; /* other threads of the process live on */
 	code = BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT ? BPF_CORE_READ(sig, group_exit_code)
 							     : BPF_CORE_READ(p, exit_code);
+	if (cfg_go)
+		go_proc_exit(tgid);
 	proc_event(BS_PROC_EXIT, p, BPF_CORE_READ(p, real_parent, tgid), code);
 	bpf_map_delete_elem(&tracked, &tgid);
 	return 0;

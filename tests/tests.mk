@@ -17,7 +17,11 @@ PROGS_C := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.
 PROGS_CC := $(patsubst tests/progs/%.cc,$(BUILD)/progs/%,$(wildcard tests/progs/*.cc)) \
 	$(BUILD)/progs/gbench_example_b \
 	$(BUILD)/progs/gbench_example_b3
-PROGS := $(PROGS_C) $(PROGS_CC)
+# Go test binaries (`go test -c`, Debian's golang-go): the harness, the same
+# without DWARF (-ldflags=-w) and stripped, for --preset go's bad input
+PROGS_GO := $(BUILD)/progs/gobench.test $(BUILD)/progs/gobench_nodwarf.test \
+	$(BUILD)/progs/gobench_stripped.test
+PROGS := $(PROGS_C) $(PROGS_CC) $(PROGS_GO)
 
 examples: $(PROGS)
 
@@ -75,6 +79,22 @@ $(BUILD)/progs/gbench_example_b3: tests/progs/gbench_example.cc
 	$(Q)mkdir -p $(dir $@)
 	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=3 -o $@ $< -lbenchmark -lpthread
 
+# offline: the module has no dependencies; caches under the build directory
+GO ?= go
+GO_ENV = GOCACHE=$(abspath $(BUILD))/go/cache GOPATH=$(abspath $(BUILD))/go/path \
+	GOFLAGS=-mod=mod GO111MODULE=on GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0
+GOBENCH_SRCS := $(wildcard tests/progs/gobench/*.go) tests/progs/gobench/go.mod
+$(BUILD)/progs/gobench.test: $(GOBENCH_SRCS)
+	$(call msg,GO,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)cd tests/progs/gobench && $(GO_ENV) $(GO) test -c -o $(abspath $@) .
+$(BUILD)/progs/gobench_nodwarf.test: $(GOBENCH_SRCS)
+	$(call msg,GO,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)cd tests/progs/gobench && $(GO_ENV) $(GO) test -c -ldflags=-w -o $(abspath $@) .
+$(BUILD)/progs/gobench_stripped.test: $(BUILD)/progs/gobench.test
+	$(call msg,STRIP,$@)
+	$(Q)strip -o $@ $<
 # Catch2 2.x benchmarks (Debian's header-only catch2, unmodified; one
 # translation unit with CATCH_CONFIG_MAIN), for --preset catch2: version A
 # (with DWARF, which test_catch2 reads), version B (10 % more work per

@@ -39,6 +39,11 @@ enum bs_iter_flags {
 	BS_ITER_F_WARMUP = 1u << 5, /**< labelled warmup by the stopper (user space only) */
 	BS_ITER_F_AFTER_STOP =
 	    1u << 6, /**< arrived after the stopper ended its fork (user space only) */
+	BS_ITER_F_MOVED = 1u << 7,  /**< Go: its goroutine ran on several threads during it;
+				     *   each thread's interference while it ran it is counted */
+	BS_ITER_F_PAUSED = 1u << 8, /**< Go: the benchmark stopped its timer (b.StopTimer) inside
+				     *   the iteration; Go's own time leaves the pause out, the
+				     *   record does not */
 };
 
 /**

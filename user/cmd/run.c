@@ -61,7 +61,8 @@ static const struct argp_option run_options[] = {
     {"preset", OPT_PRESET, "NAME", 0,
      "gbench: Google Benchmark runs (libbenchmark's StartKeepRunning/FinishKeepRunning, with "
      "invocation counts); process: every child process of CMD, exec to exit; catch2: Catch2 "
-     "benchmark samples (ChronometerModel start/finish, with repeats and benchmark names)",
+     "benchmark samples (ChronometerModel start/finish, with repeats and benchmark names); go: "
+     "Go testing.B runs of a `go test -c` binary (b.N invocations, named by b.name)",
      1},
     {"line", OPT_LINE, "REGEX", 0,
      "each line the harness writes that matches REGEX ends an iteration and begins the next "
@@ -164,6 +165,7 @@ static const char run_doc[] =
     "  benchscope run --iter ./harness:run_iteration -- ./harness\n"
     "  benchscope run --begin usdt:./h:prov:iter_begin --end usdt:./h:prov:iter_end -- ./h\n"
     "  benchscope run --preset process -- hyperfine -N --runs 20 'gzip -k -f big.txt'\n"
+    "  benchscope run --preset go -- ./pkg.test -test.run='^$' -test.bench=. -test.count=5\n"
     "  benchscope run --preset catch2 -- ./tests '[!benchmark]' --benchmark-samples 50\n"
     "Output lines (JIT runtimes; the harness's own output is left untouched):\n"
     "  PYTHONUNBUFFERED=1 benchscope run --score-unit s \\\n"

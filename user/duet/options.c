@@ -57,7 +57,7 @@ static const struct argp_option duet_options[] = {
     {"iter", OPT_ITER, "BIN:SYMBOL", 0, "an iteration is one call of SYMBOL", 2},
     {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
     {"end", OPT_END, "SITE", 0, "end site", 2},
-    {"preset", OPT_PRESET, "NAME", 0, "gbench, process or catch2", 2},
+    {"preset", OPT_PRESET, "NAME", 0, "gbench, process, catch2 or go", 2},
     {"line", OPT_LINE, "REGEX", 0,
      "output lines (run's --line; async and seq duets only): each matching line the harness "
      "writes ends an iteration and begins the next",
@@ -332,6 +332,8 @@ static const char duet_doc[] =
     "  benchscope duet --preset gbench --method async,seq --runs 10 --fail-on-regression 2 \\\n"
     "      -A './bench --benchmark_filter=BM_Sort' -B './bench_b --benchmark_filter=BM_Sort'\n"
     "  benchscope duet --probe-A '--iter ./a:step' --probe-B '--iter ./b:step' -A ./a -B ./b\n"
+    "  benchscope duet --preset go -A \"./old.test -test.run='^$' -test.bench=.\" \\\n"
+    "      -B \"./new.test -test.run='^$' -test.bench=.\"\n"
     "  benchscope duet --method async --crossover --begin-line '^\\+DT:(?<name>[^:]+):' \\\n"
     "      --end-line '^\\+R:(?<invocations>[0-9]+):' -A 'openssl speed -mr -seconds 1 md5' \\\n"
     "      -B 'openssl speed -mr -seconds 1 md5'   (A/A, output lines)\n"

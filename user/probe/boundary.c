@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "binary/elfsym.h"
@@ -54,7 +55,7 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 	if (n == 0) {
 		snprintf(err, errlen,
 			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or "
-			 "--preset gbench|process|catch2");
+			 "--preset gbench|process|catch2|go");
 		return -EINVAL;
 	}
 	if (n > 1) {
@@ -68,9 +69,12 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 			b->mode = BS_BOUND_PROCESS;
 		} else if (!strcmp(preset, "catch2")) {
 			b->mode = BS_BOUND_CATCH2;
+		} else if (!strcmp(preset, "go")) {
+			b->mode = BS_BOUND_GO;
 		} else {
 			snprintf(err, errlen,
-				 "unknown preset '%s' (known: gbench, process, catch2)", preset);
+				 "unknown preset '%s' (known: gbench, process, catch2, go)",
+				 preset);
 			return -EINVAL;
 		}
 		return 0;
@@ -109,6 +113,28 @@ static int resolve_site(struct bs_site *s, const char *exe, char *err, size_t er
 		return bs_elf_check_usdt(s->path, s->symbol, s->usdt_name, err, errlen);
 	return bs_elf_find_func(s->path, s->symbol, &s->offset, &size, s->mangled,
 				sizeof(s->mangled), err, errlen);
+}
+
+/* --preset go: begin and end name the sites that delimit the iteration
+ * (the others, runN's entry, ResetTimer's and Goexit's, are in go_sites) */
+static int go_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
+{
+	int rc = bs_go_resolve(exe, &b->go_sites, &b->go_layout, err, errlen);
+
+	if (rc)
+		return rc;
+	b->begin.kind = BS_SITE_UPROBE;
+	b->end.kind = BS_SITE_UPROBE;
+	if (!realpath(exe, b->begin.path))
+		snprintf(b->begin.path, sizeof(b->begin.path), "%s", exe);
+	snprintf(b->end.path, sizeof(b->end.path), "%s", b->begin.path);
+	b->begin.offset = b->go_sites.start_now;
+	b->end.offset = b->go_sites.stop_call;
+	snprintf(b->begin.mangled, sizeof(b->begin.mangled), "%s+0x%x (call time.Now)",
+		 BS_GO_START_SYM, b->go_sites.start_now_rel);
+	snprintf(b->end.mangled, sizeof(b->end.mangled), "%s+0x%x (call StopTimer)", BS_GO_RUNN_SYM,
+		 b->go_sites.stop_call_rel);
+	return 0;
 }
 
 /* --preset catch2: the plan, and its first begin/end sites as b->begin/end
@@ -157,6 +183,8 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 	case BS_BOUND_PROCESS:
 	case BS_BOUND_LINES:
 		return 0;
+	case BS_BOUND_GO:
+		return go_resolve(b, exe, err, errlen);
 	case BS_BOUND_CATCH2:
 		return catch2_resolve(b, exe, err, errlen);
 	default:
@@ -288,7 +316,8 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
-	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH || b->mode == BS_BOUND_CATCH2) {
+	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH || b->mode == BS_BOUND_CATCH2 ||
+	    b->mode == BS_BOUND_GO) {
 		bs_site_describe(&b->begin, buf, sizeof(buf));
 		json_object_object_add(o, "begin", json_object_new_string(buf));
 		bs_site_describe(&b->end, buf, sizeof(buf));
@@ -306,6 +335,23 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 		    json_object_new_string(b->layout.version ? b->layout.version : "?"));
 		json_object_object_add(o, "invocations",
 				       json_object_new_string("benchmark::State::max_iterations"));
+	}
+	if (b->mode == BS_BOUND_GO) {
+		json_object_object_add(o, "go_version",
+				       json_object_new_string(b->go_layout.go_version));
+		json_object_object_add(o, "invocations", json_object_new_string("testing.B.N"));
+		json_object_object_add(o, "name", json_object_new_string("testing.B.name"));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%llx (name, n)", b->begin.path,
+			 BS_GO_RUNN_SYM, (unsigned long long)b->go_sites.runn);
+		json_object_object_add(o, "arm", json_object_new_string(buf));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%x (call time.Now)+0x%llx",
+			 b->begin.path, BS_GO_RESET_SYM, b->go_sites.reset_now_rel,
+			 (unsigned long long)b->go_sites.reset_now);
+		json_object_object_add(o, "restart", json_object_new_string(buf));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%llx (drop)", b->begin.path,
+			 BS_GO_GOEXIT_SYM, (unsigned long long)b->go_sites.goexit);
+		if (b->go_sites.goexit)
+			json_object_object_add(o, "abandon", json_object_new_string(buf));
 	}
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);

@@ -12,6 +12,7 @@
 
 #include "binary/catch2.h"
 #include "binary/gbench.h"
+#include "binary/gobench.h"
 
 enum bs_site_kind {
 	BS_SITE_UPROBE = 1,    /**< function entry */
@@ -37,6 +38,7 @@ enum bs_bound_mode {
 	BS_BOUND_PROCESS, /**< --preset process */
 	BS_BOUND_LINES,	  /**< --line, --begin-line/--end-line (probe/lines.h) */
 	BS_BOUND_CATCH2,  /**< --preset catch2 */
+	BS_BOUND_GO,	  /**< --preset go: Go's testing.B (binary/gobench.h) */
 };
 
 struct bs_lines_cfg;
@@ -48,6 +50,8 @@ struct bs_boundaries {
 	const struct bs_lines_cfg *lines; /**< BS_BOUND_LINES only (borrowed) */
 	struct bs_catch2_plan catch2;	  /**< BS_BOUND_CATCH2 only: every site (begin/end
 					   *   above are its first ones, for describing) */
+	struct bs_go_sites go_sites;	  /**< BS_BOUND_GO only: begin/end describe two of them */
+	struct bs_go_layout go_layout;	  /**< BS_BOUND_GO only */
 };
 
 /**
@@ -60,7 +64,7 @@ int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *s
 
 /**
  * Fill b from the options: exactly one of iter, begin+end, preset
- * ("gbench", "process" or "catch2"). Returns 0 or -EINVAL with a reason in err.
+ * ("gbench", "process", "catch2" or "go"). Returns 0 or -EINVAL with a reason in err.
  */
 int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *begin,
 			const char *end, const char *preset, char *err, size_t errlen);

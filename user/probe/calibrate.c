@@ -157,8 +157,9 @@ int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, 
 			 "(line_sys_enter)");
 		return 0;
 	}
-	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH && b->mode != BS_BOUND_CATCH2)
-		return -EINVAL;
+	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH && b->mode != BS_BOUND_CATCH2 &&
+	    b->mode != BS_BOUND_GO)
+		return -EINVAL; /* go: two uprobes delimit the iteration (begin, end) */
 	/* USDT and function probes do not mix in one calibration loop: measure
 	 * each kind alone and add them then. */
 	if ((b->begin.kind == BS_SITE_USDT) != (b->end.kind == BS_SITE_USDT)) {

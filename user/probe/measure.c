@@ -144,7 +144,26 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 		m->usage_error = true;
 		return -EINVAL;
 	}
-	/* the gbench layout configures the (one) BPF object */
+	if (o->b2 && (o->b2->mode == BS_BOUND_GO) != (o->b->mode == BS_BOUND_GO)) {
+		snprintf(err, errlen, "the go preset cannot be mixed with other boundaries");
+		m->usage_error = true;
+		return -EINVAL;
+	}
+	if (o->b2 && o->b->mode == BS_BOUND_GO && o->b2->mode == BS_BOUND_GO &&
+	    (o->b->go_layout.off_name != o->b2->go_layout.off_name ||
+	     o->b->go_layout.off_n != o->b2->go_layout.off_n ||
+	     o->b->go_layout.off_has_sub != o->b2->go_layout.off_has_sub ||
+	     o->b->go_layout.off_timer_on != o->b2->go_layout.off_timer_on ||
+	     o->b->go_layout.str_ptr != o->b2->go_layout.str_ptr ||
+	     o->b->go_layout.str_len != o->b2->go_layout.str_len ||
+	     o->b->go_layout.tls_g != o->b2->go_layout.tls_g)) {
+		snprintf(err, errlen,
+			 "the two Go test binaries need the same testing.B layout (%s, %s)",
+			 o->b->go_layout.go_version, o->b2->go_layout.go_version);
+		m->usage_error = true;
+		return -EINVAL;
+	}
+	/* the gbench layout configures the (one) BPF object; go: both sides */
 	rc = bs_probes_load(
 	    &m->probes,
 	    o->b2 && o->b2->mode == BS_BOUND_GBENCH && o->b->mode != BS_BOUND_GBENCH ? o->b2 : o->b,

@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,16 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		skel->rodata->cfg_gb_off_started = b->layout.off_started;
 		skel->rodata->cfg_gb_off_finished = b->layout.off_finished;
 	}
+	if (b->mode == BS_BOUND_GO) {
+		skel->rodata->cfg_go = true;
+		skel->rodata->cfg_go_off_name = b->go_layout.off_name;
+		skel->rodata->cfg_go_off_n = b->go_layout.off_n;
+		skel->rodata->cfg_go_off_has_sub = b->go_layout.off_has_sub;
+		skel->rodata->cfg_go_off_timer_on = b->go_layout.off_timer_on;
+		skel->rodata->cfg_go_str_ptr = b->go_layout.str_ptr;
+		skel->rodata->cfg_go_str_len = b->go_layout.str_len;
+		skel->rodata->cfg_go_tls_g = b->go_layout.tls_g;
+	}
 	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
 	lines_configure(skel, b->mode == BS_BOUND_LINES);
 	rc = benchscope_bpf__load(skel);
@@ -182,6 +193,45 @@ static int attach_site(struct bs_probes *p, const struct bs_site *s, bool begin,
 		return -e;
 	}
 	return add_link(p, l, desc);
+}
+
+/* --preset go: four entry-only uprobes (binary/gobench.h), no uretprobe */
+static int attach_go(struct bs_probes *p, const struct bs_boundaries *b, char *err, size_t errlen)
+{
+	struct benchscope_bpf *skel = p->skel;
+	const struct {
+		struct bpf_program *prog;
+		uint64_t off;
+		const char *what;
+	} sites[] = {
+	    {skel->progs.go_runn, b->go_sites.runn, BS_GO_RUNN_SYM " entry (name, n)"},
+	    {skel->progs.go_start, b->go_sites.start_now, b->begin.mangled},
+	    {skel->progs.go_stop, b->go_sites.stop_call, b->end.mangled},
+	    {skel->progs.go_reset, b->go_sites.reset_now, BS_GO_RESET_SYM " (call time.Now)"},
+	    {skel->progs.go_goexit, b->go_sites.goexit, BS_GO_GOEXIT_SYM " entry"},
+	};
+	char desc[PATH_MAX + 700];
+	int rc;
+
+	for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
+		struct bpf_link *l;
+
+		if (!sites[i].off)
+			continue; /* runtime.Goexit linked out */
+		l = bpf_program__attach_uprobe(sites[i].prog, false, -1, b->begin.path,
+					       sites[i].off);
+
+		snprintf(desc, sizeof(desc), "uprobe %s:%s+0x%llx", b->begin.path, sites[i].what,
+			 (unsigned long long)sites[i].off);
+		if (!l) {
+			int e = errno;
+			snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
+			return -e;
+		}
+		if ((rc = add_link(p, l, desc)))
+			return rc;
+	}
+	return 0;
 }
 
 /* One uprobe of PROG at PATH+OFFSET with an attach cookie; DESC (or NULL) lists it. */
@@ -262,6 +312,8 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 		if ((rc = attach_site(p, &b->begin, true, b->mode == BS_BOUND_GBENCH, err, errlen)))
 			return rc;
 		return attach_site(p, &b->end, false, false, err, errlen);
+	case BS_BOUND_GO:
+		return attach_go(p, b, err, errlen);
 	case BS_BOUND_CATCH2:
 		return attach_catch2(p, b, err, errlen);
 	case BS_BOUND_LINES:

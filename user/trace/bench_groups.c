@@ -21,7 +21,7 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 
 bool bs_kind_calibrates(const char *kind)
 {
-	return kind && (!strcmp(kind, "gbench") || !strcmp(kind, "catch2"));
+	return kind && (!strcmp(kind, "gbench") || !strcmp(kind, "catch2") || !strcmp(kind, "go"));
 }
 
 bs_calib_rule bs_calib_rule_for(const char *kind)
