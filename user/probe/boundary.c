@@ -288,6 +288,7 @@ static void catch2_json(json_object *o, const struct bs_catch2_plan *c)
 static const char *const kinds[] = {
     [BS_BOUND_NONE] = "none",	    [BS_BOUND_PAIR] = "pair",	[BS_BOUND_GBENCH] = "gbench",
     [BS_BOUND_PROCESS] = "process", [BS_BOUND_LINES] = "lines", [BS_BOUND_CATCH2] = "catch2",
+    [BS_BOUND_GO] = "go",
 };
 
 const char *bs_boundaries_kind(const struct bs_boundaries *b)
@@ -315,7 +316,7 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 		return s;
 	}
 	o = json_object_new_object();
-	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
+	json_object_object_add(o, "kind", json_object_new_string(bs_boundaries_kind(b)));
 	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH || b->mode == BS_BOUND_CATCH2 ||
 	    b->mode == BS_BOUND_GO) {
 		bs_site_describe(&b->begin, buf, sizeof(buf));
