@@ -38,6 +38,7 @@ const volatile __u32 cfg_gb_off_finished = 25;
 const volatile bool cfg_process_iters = false; /* --preset process */
 const volatile __u32 cfg_process_depth = 1;    /* children of the root process */
 const volatile bool cfg_interferers = true;
+const volatile bool cfg_lines = false; /* output-line boundaries: account between writes */
 /* Wake the consumer only when this much data waits: a wake-up is an
  * irq_work self-IPI, which costs ~20 us in a VM, more than the record. The
  * consumer also polls on a timer, so nothing waits longer than that. */
@@ -70,6 +71,10 @@ struct thread_state {
 			   * re-stamp the iteration when it next runs (64 bits
 			   * for barrier_claimed's compare-and-swap) */
 	__u64 held_index; /* rendezvous index it waits at */
+	__u64 go_g;	  /* --preset go: the goroutine whose iteration this is (0: none);
+			   * see go.bpf.h */
+	__u64 go_task;	  /* --preset go: this thread's task_struct, to fold its counters
+			   * when the iteration moves to another thread */
 };
 
 struct {
@@ -420,10 +425,12 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	ts->rec.end_ns = now;
 	ts->rec.cpu_end = bpf_get_smp_processor_id();
 	ts->rec.flags |= flags;
-	ts->rec.nvcsw = BPF_CORE_READ(task, nvcsw) - ts->nvcsw0;
-	ts->rec.nivcsw = BPF_CORE_READ(task, nivcsw) - ts->nivcsw0;
-	ts->rec.migrations = BPF_CORE_READ(task, se.nr_migrations) - ts->migrations0;
-	ts->rec.sched_delay_ns = BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
+	/* += : an iteration that moved between threads (go.bpf.h) carries the
+	 * counts of the threads it left; others start from 0 */
+	ts->rec.nvcsw += BPF_CORE_READ(task, nvcsw) - ts->nvcsw0;
+	ts->rec.nivcsw += BPF_CORE_READ(task, nivcsw) - ts->nivcsw0;
+	ts->rec.migrations += BPF_CORE_READ(task, se.nr_migrations) - ts->migrations0;
+	ts->rec.sched_delay_ns += BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
 	ts->open = 0;
 	emit(&ts->rec);
 	if (bar_active == BS_BAR_INTERLEAVED) {
@@ -434,6 +441,8 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 			turn_pass(tp->side - 1, now, tgid, task_ctx);
 	}
 }
+
+#include "go.bpf.h"
 
 /* ---- boundary programs --------------------------------------------------- */
 SEC("uprobe")
@@ -465,6 +474,82 @@ int BPF_KPROBE(iter_begin_gbench, void *state)
 	return iter_open(flags == BS_ITER_F_INVOC ? max_iter : 0, flags, true);
 }
 
+/* ---- Catch2 (--preset catch2; user/binary/catch2.h says what is probed) ---- */
+
+/* The Chronometer a thread's next sample is timed with, as passed to
+ * BenchmarkFunction::model<Fun>::call(Chronometer) (rsi impl, edx k). It
+ * stays valid for every measure() of that call; benchmarkPreparing (a new
+ * benchmark) drops it. LRU: entries of exited threads age out. */
+struct c2_chrono {
+	__u64 impl; /* ChronometerConcept* */
+	__s64 k;    /* repeats of the sample (int in Catch2) */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32); /* tid */
+	__type(value, struct c2_chrono);
+} c2_chrono SEC(".maps");
+
+/* Attach cookies of the Catch2 programs. */
+#define C2_BEGIN_ENTRY	  1 /* iter_begin_catch2 at ChronometerModel<Clock>::start(): rdi = impl */
+#define C2_NAME_STDSTRING 1 /* catch2_name: std::string const& (2.x, libstdc++ C++11 ABI) */
+#define C2_NAME_STRINGREF 2 /* catch2_name: Catch::StringRef by value (3.x) */
+#define C2_MAX_REPEATS	  (1LL << 30) /* run_for_at_least gives up there */
+
+SEC("uprobe")
+int BPF_KPROBE(catch2_call, void *self, void *impl, __u64 k)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct c2_chrono c = {.impl = (__u64)impl, .k = (__s32)k};
+
+	if (bpf_map_lookup_elem(&tracked, &tgid))
+		bpf_map_update_elem(&c2_chrono, &tid, &c, BPF_ANY);
+	return 0;
+}
+
+/* A sample begins: at start()'s entry or at the call of Clock::now() of an
+ * inline copy. The repeats come from the Chronometer its call passed; at
+ * start()'s entry, `self` must be that Chronometer's impl. */
+SEC("uprobe")
+int BPF_KPROBE(iter_begin_catch2, void *self)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct c2_chrono *c = bpf_map_lookup_elem(&c2_chrono, &tid);
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+
+	if (c && c->k > 0 && c->k < C2_MAX_REPEATS &&
+	    (cookie != C2_BEGIN_ENTRY || c->impl == (__u64)self))
+		return iter_open((__u64)c->k, BS_ITER_F_INVOC, true);
+	return iter_open(0, BS_ITER_F_INVOC_BAD, true);
+}
+
+/* RunContext::benchmarkPreparing(name): a new benchmark, before its estimation runs. */
+SEC("uprobe")
+int BPF_KPROBE(catch2_name, void *self, void *arg, __u64 len)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	struct {
+		__u64 ptr, len;
+	} str = {};
+
+	bpf_map_delete_elem(&c2_chrono, &tid);
+	if (cookie == C2_NAME_STDSTRING) {
+		if (bpf_probe_read_user(&str, sizeof(str), arg))
+			str.len = 0;
+	} else {
+		str.ptr = (__u64)arg;
+		str.len = len;
+	}
+	if (str.len > (1 << 20)) /* not a name */
+		str.len = 0;
+	bench_name_emit((const void *)str.ptr, (__s64)str.len);
+	return 0;
+}
+
 SEC("uprobe")
 int BPF_KPROBE(iter_end)
 {
@@ -487,6 +572,231 @@ int BPF_USDT(iter_end_usdt)
 
 	iter_close(bpf_get_current_task_btf(), (__u32)bpf_get_current_pid_tgid(), now, 0, true);
 	return 0;
+}
+
+/* ---- output-line boundaries (--line, --begin-line/--end-line) -------------
+ *
+ * Every write of a tracked process to the file of its fd 1 or fd 2 (through
+ * any descriptor: dup'ed copies of them count) is timestamped here, at the
+ * entry of the write system call (write, pwrite64, writev, pwritev, pwritev2), and its first
+ * BS_LINE_DATA_LEN bytes go to user space, which splits them into lines and matches the regexes
+ * (user/probe/lines.c). Which write begins or ends an iteration is only known
+ * there, so the kernel accounts the writing thread in segments: each such
+ * write ends the thread's open segment at the write (a bs_iter_rec, emitted
+ * before the write's bs_line_rec) and begins the next one at the same
+ * instant, with the same counter snapshots. An iteration from one matched
+ * write to another of the same thread is the union of the segments between
+ * them, and its interference (every field additive) their sum: exact, not
+ * sampled. */
+
+/* Which standard stream of the current task the descriptor `fd` writes to:
+ * 1 (the open file of its fd 1), 2 (of its fd 2; 1 when both are one file), 0
+ * neither. Descriptors dup'ed from them share their open file, so they count. */
+static __always_inline __u32 std_stream(struct task_struct *task, __u64 fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file *f = NULL, *f1 = NULL, *f2 = NULL;
+	struct file **fds;
+	__u32 max;
+
+	if (!fdt)
+		return 0;
+	max = BPF_CORE_READ(fdt, max_fds);
+	if (fd >= max || max < 3)
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+		return 0;
+	if (fd == 1 || (!bpf_probe_read_kernel(&f1, sizeof(f1), &fds[1]) && f1 == f))
+		return 1;
+	if (fd == 2 || (!bpf_probe_read_kernel(&f2, sizeof(f2), &fds[2]) && f2 == f))
+		return 2;
+	return 0;
+}
+
+/* End thread `tid`'s open segment at `now` (emitting it) and begin the next
+ * one there; the counters are read once, so the two segments meet exactly. */
+static __always_inline void seg_split(struct task_struct *task, struct bs_tracked_proc *tp,
+				      __u32 tgid, __u32 tid, __u64 now)
+{
+	struct thread_state *ts = bpf_map_lookup_elem(&threads, &tid), zero = {};
+	struct cpu_cur *cc = this_cpu_cur();
+	__u64 nvcsw = BPF_CORE_READ(task, nvcsw), nivcsw = BPF_CORE_READ(task, nivcsw);
+	__u64 mig = BPF_CORE_READ(task, se.nr_migrations);
+	__u64 delay = BPF_CORE_READ(task, sched_info.run_delay);
+	__u64 steal = steal_clock(task);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bs_counters *c;
+
+	if (!ts) {
+		if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST)) {
+			if ((c = ctrs()))
+				c->thread_map_full++;
+			return;
+		}
+		ts = bpf_map_lookup_elem(&threads, &tid);
+		if (!ts)
+			return;
+	} else if (ts->open) {
+		if (cc && cc->tid == tid) {
+			ts->rec.irq_ns += cc->irq_acc;
+			ts->rec.softirq_ns += cc->softirq_acc;
+		}
+		if (steal > ts->steal0 && ts->steal0)
+			ts->rec.steal_ns += steal - ts->steal0;
+		clear_wait(ts, tid);
+		ts->rec.end_ns = now;
+		ts->rec.cpu_end = cpu;
+		ts->rec.nvcsw = nvcsw - ts->nvcsw0;
+		ts->rec.nivcsw = nivcsw - ts->nivcsw0;
+		ts->rec.migrations = mig - ts->migrations0;
+		ts->rec.sched_delay_ns = delay - ts->run_delay0;
+		emit(&ts->rec);
+	}
+	__builtin_memset(&ts->rec, 0, sizeof(ts->rec));
+	ts->rec.type = BS_REC_ITER;
+	ts->rec.index = __sync_fetch_and_add(&tp->iter_seq, 1);
+	ts->rec.pid = tgid;
+	ts->rec.tid = tid;
+	ts->rec.cpu_begin = cpu;
+	ts->rec.begin_ns = now;
+	ts->off_start = 0;
+	ts->wake_ts = 0;
+	ts->off_runnable = 0;
+	ts->wait_cpu1 = 0;
+	ts->held = 0;
+	ts->open = 1;
+	ts->nvcsw0 = nvcsw;
+	ts->nivcsw0 = nivcsw;
+	ts->migrations0 = mig;
+	ts->run_delay0 = delay;
+	ts->steal0 = steal;
+	if (cc) {
+		cc->tid = tid;
+		cc->irq_acc = 0;
+		cc->softirq_acc = 0;
+	}
+}
+
+/* A line record and room for one more copy's worth of bytes (so that the
+ * verifier sees every bounded copy at a bounded offset in bounds). */
+struct line_scratch {
+	struct bs_line_rec r;
+	char over[BS_LINE_DATA_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct line_scratch);
+} line_buf SEC(".maps");
+
+#define LINE_MAX_IOV 8
+
+/* Append up to `n` user bytes at `src` to s->r.data at `off`; the new offset. */
+static __always_inline __u32 line_copy(struct line_scratch *s, __u32 off, const void *src, __u64 n)
+{
+	__u64 room, m;
+
+	if (off >= BS_LINE_DATA_LEN || !n)
+		return off;
+	room = BS_LINE_DATA_LEN - off;
+	m = n < room ? n : room;
+	/* for the verifier (older ones track no relation between the two): 1 <= m
+	 * <= 256 and off <= 255, so off + m fits data + over; the barriers keep
+	 * clang from dropping masks it can prove are no-ops */
+	barrier_var(m);
+	m = ((m - 1) & (BS_LINE_DATA_LEN - 1)) + 1;
+	barrier_var(off);
+	off &= BS_LINE_DATA_LEN - 1;
+	if (bpf_probe_read_user(&s->r.data[off], m, src))
+		return BS_LINE_DATA_LEN + 1; /* unreadable: stop copying */
+	return off + (__u32)m;
+}
+
+/* A tracked process writes `buf` (`count` bytes) or the iovecs `vec` to `fdn`. */
+static __always_inline int on_std_write(__u64 fdn, const void *buf, __u64 count,
+					const struct iovec *vec, __u64 vlen)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now, wake;
+	__u32 tgid = id >> 32, tid = (__u32)id, fd, off = 0, zero = 0, i;
+	struct task_struct *task;
+	struct bs_tracked_proc *tp;
+	struct line_scratch *s;
+	struct bs_counters *c;
+	struct iovec iov;
+
+	if (!cfg_lines)
+		return 0;
+	tp = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!tp)
+		return 0;
+	task = bpf_get_current_task_btf();
+	fd = std_stream(task, fdn);
+	if (!fd)
+		return 0;
+	now = bpf_ktime_get_ns();
+	seg_split(task, tp, tgid, tid, now);
+	s = bpf_map_lookup_elem(&line_buf, &zero);
+	if (!s)
+		return 0;
+	s->r.type = BS_REC_LINE;
+	s->r.pid = tgid;
+	s->r.tid = tid;
+	s->r.fd = fd;
+	s->r.ts_ns = now;
+	s->r.cpu = bpf_get_smp_processor_id();
+	if (vec) {
+		s->r.len = 0;
+#pragma unroll
+		for (i = 0; i < LINE_MAX_IOV; i++) {
+			if (i >= vlen)
+				break;
+			if (bpf_probe_read_user(&iov, sizeof(iov), &vec[i])) {
+				off = BS_LINE_DATA_LEN + 1;
+				break;
+			}
+			s->r.len += iov.iov_len;
+			off = line_copy(s, off, iov.iov_base, iov.iov_len);
+		}
+		if (vlen > LINE_MAX_IOV)
+			s->r.len = ~0ULL; /* more than we looked at */
+	} else {
+		s->r.len = count;
+		off = line_copy(s, 0, buf, count);
+	}
+	if (off > BS_LINE_DATA_LEN) { /* a read failed: what was copied is unknown */
+		off = 0;
+		if ((c = ctrs()))
+			c->line_lost++;
+	}
+	s->r.data_len = off;
+	wake = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes ? BPF_RB_FORCE_WAKEUP
+									     : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_output(&rb, &s->r, sizeof(s->r), wake) && (c = ctrs()))
+		c->line_lost++;
+	return 0;
+}
+
+/* x86-64 system call numbers of the writes (arch/x86/entry/syscalls) */
+#define NR_WRITE    1
+#define NR_PWRITE64 18
+#define NR_WRITEV   20
+#define NR_PWRITEV  296
+#define NR_PWRITEV2 328
+
+/* Every system call enters here (a raw tracepoint: no trap, no tracefs): all
+ * but the writes leave at the first comparison. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(line_sys_enter, struct pt_regs *regs, long id)
+{
+	if (id != NR_WRITE && id != NR_WRITEV && id != NR_PWRITE64 && id != NR_PWRITEV &&
+	    id != NR_PWRITEV2)
+		return 0;
+	if (id == NR_WRITE || id == NR_PWRITE64)
+		return on_std_write(regs->di, (const void *)regs->si, regs->dx, NULL, 0);
+	return on_std_write(regs->di, NULL, 0, (const struct iovec *)regs->si, regs->dx);
 }
 
 /* Calibration target of the probe-cost measurement: does nothing. */
@@ -521,6 +831,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (w && !w->victim_tid)
 			w = NULL;
 	}
+	/* Go: which goroutine prev was running decides whose iteration this
+	 * switch-out belongs to (go.bpf.h); only while a Go iteration is open */
+	if (cfg_go && go_open)
+		go_observe(prev);
 	tp = open_iter(prev_tid);
 	tn = open_iter(next_tid);
 	if (!tp && !tn && !w)
@@ -712,6 +1026,8 @@ int BPF_PROG(on_exit, struct task_struct *p)
 
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
+	if (cfg_go)
+		go_thread_exit(tid, tgid);
 	if (open_iter(tid))
 		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
 	bpf_map_delete_elem(&threads, &tid);
@@ -720,6 +1036,8 @@ int BPF_PROG(on_exit, struct task_struct *p)
 		return 0; /* other threads of the process live on */
 	code = BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT ? BPF_CORE_READ(sig, group_exit_code)
 							     : BPF_CORE_READ(p, exit_code);
+	if (cfg_go)
+		go_proc_exit(tgid);
 	proc_event(BS_PROC_EXIT, p, BPF_CORE_READ(p, real_parent, tgid), code);
 	bpf_map_delete_elem(&tracked, &tgid);
 	return 0;

@@ -17,7 +17,11 @@ PROGS_C := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.
 PROGS_CC := $(patsubst tests/progs/%.cc,$(BUILD)/progs/%,$(wildcard tests/progs/*.cc)) \
 	$(BUILD)/progs/gbench_example_b \
 	$(BUILD)/progs/gbench_example_b3
-PROGS := $(PROGS_C) $(PROGS_CC)
+# Go test binaries (`go test -c`, Debian's golang-go): the harness, the same
+# without DWARF (-ldflags=-w) and stripped, for --preset go's bad input
+PROGS_GO := $(BUILD)/progs/gobench.test $(BUILD)/progs/gobench_nodwarf.test \
+	$(BUILD)/progs/gobench_stripped.test
+PROGS := $(PROGS_C) $(PROGS_CC) $(PROGS_GO)
 
 examples: $(PROGS)
 
@@ -75,14 +79,49 @@ $(BUILD)/progs/gbench_example_b3: tests/progs/gbench_example.cc
 	$(Q)mkdir -p $(dir $@)
 	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -DBS_WORK_PCT=3 -o $@ $< -lbenchmark -lpthread
 
+# offline: the module has no dependencies; caches under the build directory
+GO ?= go
+GO_ENV = GOCACHE=$(abspath $(BUILD))/go/cache GOPATH=$(abspath $(BUILD))/go/path \
+	GOFLAGS=-mod=mod GO111MODULE=on GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0
+GOBENCH_SRCS := $(wildcard tests/progs/gobench/*.go) tests/progs/gobench/go.mod
+$(BUILD)/progs/gobench.test: $(GOBENCH_SRCS)
+	$(call msg,GO,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)cd tests/progs/gobench && $(GO_ENV) $(GO) test -c -o $(abspath $@) .
+$(BUILD)/progs/gobench_nodwarf.test: $(GOBENCH_SRCS)
+	$(call msg,GO,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)cd tests/progs/gobench && $(GO_ENV) $(GO) test -c -ldflags=-w -o $(abspath $@) .
+$(BUILD)/progs/gobench_stripped.test: $(BUILD)/progs/gobench.test
+	$(call msg,STRIP,$@)
+	$(Q)strip -o $@ $<
+# Catch2 2.x benchmarks (Debian's header-only catch2, unmodified; one
+# translation unit with CATCH_CONFIG_MAIN), for --preset catch2: version A
+# (with DWARF, which test_catch2 reads), version B (10 % more work per
+# invocation; no DWARF, as many release builds), and A stripped (bad input;
+# vmtest guests have no strip)
+CATCH2_HDR := /usr/include/catch2/catch.hpp
+$(BUILD)/progs/catch2_bench: tests/progs/catch2_bench.cc $(CATCH2_HDR)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra -o $@ $<
+$(BUILD)/progs/catch2_bench_b: tests/progs/catch2_bench.cc $(CATCH2_HDR)
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)g++ -std=c++17 -O2 -Wall -Wextra -DBS_WORK_PCT=10 -o $@ $<
+$(BUILD)/progs/catch2_bench_stripped: $(BUILD)/progs/catch2_bench
+	$(call msg,STRIP,$@)
+	$(Q)strip -o $@ $<
+examples: $(BUILD)/progs/catch2_bench_b $(BUILD)/progs/catch2_bench_stripped
 # The criterion.rs benchmark (tests/progs/criterion_bench): versions A and B,
-# A stripped of its symbols and A without debug info, built by Debian's cargo and rustc (never a
-# rustup toolchain earlier in PATH) offline against Debian's crate registry
+# A stripped of its symbols and A without debug info, built by Debian's cargo
+# and rustc (never a rustup toolchain earlier in PATH) offline against Debian's
+# crate registry
 # (librust-criterion-dev): a cargo source replacement of crates.io by the
 # directory /usr/share/cargo/registry, as Debian's dh-cargo does, in a
 # CARGO_HOME and a target dir under $(BUILD). The sources are copied there
-# too, so that cargo writes its Cargo.lock outside the source tree. About
-# 4.5 min of CPU from scratch (2.5-3 min on 2 idle vCPUs), seconds after.
+# too, so that cargo writes its Cargo.lock outside the source tree. About 4
+# min of CPU from scratch (3 min on the 2-vCPU VM), seconds after.
 CARGO ?= /usr/bin/cargo
 RUSTC ?= /usr/bin/rustc
 CRIT_SRC := tests/progs/criterion_bench

@@ -26,6 +26,7 @@ enum bs_rec_type {
 	BS_REC_PROC = 2,    /**< struct bs_proc_rec */
 	BS_REC_BARRIER = 3, /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
 	BS_REC_BENCH = 4,   /**< struct bs_bench_rec */
+	BS_REC_LINE = 5,    /**< struct bs_line_rec (output-line boundaries only) */
 };
 
 /** bs_iter_rec.flags */
@@ -38,7 +39,12 @@ enum bs_iter_flags {
 	BS_ITER_F_WARMUP = 1u << 5, /**< labelled warmup by the stopper (user space only) */
 	BS_ITER_F_AFTER_STOP =
 	    1u << 6, /**< arrived after the stopper ended its fork (user space only) */
-	BS_ITER_F_HARNESS_WARMUP = 1u << 7, /**< the harness ran it as warm-up, as its probes
+	BS_ITER_F_MOVED = 1u << 7,  /**< Go: its goroutine ran on several threads during it;
+				     *   each thread's interference while it ran it is counted */
+	BS_ITER_F_PAUSED = 1u << 8, /**< Go: the benchmark stopped its timer (b.StopTimer) inside
+				     *   the iteration; Go's own time leaves the pause out, the
+				     *   record does not */
+	BS_ITER_F_HARNESS_WARMUP = 1u << 9, /**< the harness ran it as warm-up, as its probes
 					     *   saw (criterion: inside Routine::warm_up) */
 };
 
@@ -102,6 +108,30 @@ struct bs_bench_rec {
 	char name[BS_BENCH_NAME_LEN]; /**< NUL-terminated, truncated to BS_BENCH_NAME_LEN - 1 */
 };
 
+/** Bytes of one write kept in a bs_line_rec. */
+#define BS_LINE_DATA_LEN 256
+
+/**
+ * One write of a tracked process to its standard output or error (output-line
+ * boundaries, --line / --begin-line / --end-line): the kernel timestamps it at
+ * the write (entry of the system call, before any byte is written) and
+ * copies its first BS_LINE_DATA_LEN bytes; user space splits them into lines
+ * and matches the regexes (user/probe/lines.h). The same BPF program first
+ * ends the writing thread's accounting segment at ts_ns (a bs_iter_rec whose
+ * end_ns == ts_ns, emitted before this record) and begins the next one there.
+ */
+struct bs_line_rec {
+	__u32 type;		     /**< BS_REC_LINE */
+	__u32 pid;		     /**< process (tgid) */
+	__u32 tid;		     /**< thread that wrote */
+	__u32 fd;		     /**< 1: the file of its fd 1 (stdout), 2: of fd 2 (stderr) */
+	__u64 ts_ns;		     /**< the write's entry, CLOCK_MONOTONIC */
+	__u64 len;		     /**< bytes the write asked to write (all of its iovecs) */
+	__u32 data_len;		     /**< bytes copied into data (<= BS_LINE_DATA_LEN, <= len) */
+	__u32 cpu;		     /**< CPU it wrote on */
+	char data[BS_LINE_DATA_LEN]; /**< the first data_len bytes, not NUL-terminated */
+};
+
 /** bs_proc_rec.kind */
 enum bs_proc_kind {
 	BS_PROC_FORK = 1, /**< pid was created by ppid (a new tracked process) */
@@ -159,6 +189,7 @@ struct bs_counters {
 	__u64 interferer_full;	 /**< interferer time dropped (map full) */
 	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
 	__u64 bench_lost;	 /**< benchmark-name records lost (ring buffer full or bad read) */
+	__u64 line_lost; /**< output-line records lost (ring buffer full, unreadable bytes) */
 };
 
 /** Modes of the duet barrier (the BPF global bar_active). */
@@ -209,6 +240,7 @@ _Static_assert(sizeof(struct bs_barrier_rec) == 48, "bs_barrier_rec layout");
 _Static_assert(sizeof(struct bs_iter_rec) == 128, "bs_iter_rec layout");
 _Static_assert(sizeof(struct bs_proc_rec) == 48, "bs_proc_rec layout");
 _Static_assert(sizeof(struct bs_bench_rec) == 128, "bs_bench_rec layout");
+_Static_assert(sizeof(struct bs_line_rec) == 296, "bs_line_rec layout");
 _Static_assert(sizeof(struct bs_interferer_rec) == 40, "bs_interferer_rec layout");
 #endif
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchscope/stats_desc.h"
 #include "duet/data.h"
 #include "duet/noise.h"
 #include "ktest.h"
@@ -198,6 +199,19 @@ static void test_swap_within_run(void)
 	unlink(trace);
 }
 
+/* median duration of one side's iterations in a run, ns */
+static double median_duration(const struct bs_dside *s)
+{
+	double *x = malloc((s->n + 1) * sizeof(*x)), m = 0;
+
+	for (size_t i = 0; x && i < s->n; i++)
+		x[i] = (double)(s->iv[i].end_ns - s->iv[i].start_ns);
+	if (x && s->n && bs_quantile(x, s->n, 0.5, &m))
+		m = 0;
+	free(x);
+	return m;
+}
+
 /*
  * The interleaved method: both sides on one CPU, the leader's iteration k
  * (A in the runs whose order is AB, B in the BA runs), then the other's k,
@@ -268,6 +282,26 @@ static void test_interleaved_never_together(void)
 		}
 	}
 	CHECK_INT_EQ(n_ba, d ? 1 : 0);
+	/* every stop was released, once; the hand-over (the waiting side's
+	 * re-stamped begin minus the end that let it go) is far shorter than an
+	 * iteration (when the sides' waits were confused it was one iteration) */
+	for (size_t e = 0; ds && e < json_object_array_length(ds->events); e++) {
+		json_object *ev = json_object_array_get_idx(ds->events, e);
+		json_object *bar = bs_json_get(ev, "barrier"), *sk = bs_json_get(bar, "skew_ns");
+		double med_dur = d ? median_duration(&d->benches[0].runs[BS_DM_ILV][0].side[0]) : 0;
+		size_t n_sk = sk ? json_object_array_length(sk) : 0, n_small = 0;
+
+		if (!bar)
+			continue;
+		CHECK_INT_EQ(json_object_get_int64(bs_json_get(bar, "released")),
+			     json_object_get_int64(bs_json_get(bar, "stops")));
+		for (size_t k = 0; k < n_sk; k++)
+			n_small += (double)json_object_get_int64(json_object_array_get_idx(sk, k)) <
+				   med_dur / 2;
+		if (n_sk && 2 * n_small < n_sk)
+			FAILF("hand-over: %zu of %zu under half an iteration (%.0f ns)", n_small,
+			      n_sk, med_dur / 2);
+	}
 	if (d && sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
 		struct bs_duet_noise *n = NULL;
 

@@ -3,7 +3,10 @@
  * test_noise.c - `benchscope noise` on this machine with a busy-loop
  * competitor pinned to the last CPU: the report names that CPU and the
  * competitor's comm among the other tasks that ran there, and not on the
- * others; the JSON is complete and the text ends with a recommendation.
+ * others; where BPF works, from the kernel's accounting of the loops (the
+ * competitor ran while the loop on its CPU waited, and that loop was
+ * preempted for a good part of its time); the JSON is complete and the
+ * text ends with a recommendation.
  */
 #include "test.h"
 
@@ -41,8 +44,9 @@ static void test_names_the_competitor(void)
 			"--json",	    (char *)json, NULL};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int last = (int)ncpu - 1, found_on = -1, found_elsewhere = 0;
+	const char *no_bpf = ktest_unavailable();
 	struct kresult r;
-	json_object *o, *cpus;
+	json_object *o, *cpus, *acct = NULL;
 	pid_t comp;
 
 	if (ncpu < 2)
@@ -60,6 +64,13 @@ static void test_names_the_competitor(void)
 		return;
 	CHECK(json_object_object_get_ex(o, "cpus", &cpus) &&
 	      (long)json_object_array_length(cpus) == ncpu);
+	/* the loops are accounted by BPF exactly where BPF works */
+	json_object_object_get_ex(o, "accounting", &acct);
+	CHECK(acct && !strcmp(json_object_get_string(acct), no_bpf ? "proc" : "bpf"));
+	if (no_bpf)
+		fprintf(stderr, "    no BPF here (%s): other tasks from /proc\n", no_bpf);
+	else
+		CHECK(strstr(r.out, "ran while the loop waited") != NULL);
 	for (size_t i = 0; cpus && i < json_object_array_length(cpus); i++) {
 		json_object *c = json_object_array_get_idx(cpus, i), *tasks, *cpu;
 
@@ -78,6 +89,16 @@ static void test_names_the_competitor(void)
 			fprintf(stderr, "    loop's run-queue wait on CPU %d: %.1f %%\n", last,
 				json_object_get_double(rq));
 			CHECK(rq && json_object_get_double(rq) >= 20);
+		}
+		if (json_object_get_int(cpu) == last && !no_bpf) {
+			json_object *busy = NULL, *loop = NULL, *pre = NULL;
+
+			json_object_object_get_ex(c, "busy", &busy);
+			json_object_object_get_ex(busy, "loop", &loop);
+			json_object_object_get_ex(loop, "preempted_pct", &pre);
+			fprintf(stderr, "    loop preempted on CPU %d (BPF): %.1f %%\n", last,
+				json_object_get_double(pre));
+			CHECK(pre && json_object_get_double(pre) >= 20);
 		}
 		for (size_t k = 0; tasks && k < json_object_array_length(tasks); k++) {
 			json_object *t = json_object_array_get_idx(tasks, k), *comm, *pct;

@@ -184,7 +184,7 @@ static void test_replay_load(void)
 		return;
 	CHECK_INT_EQ(bs_replay_load(ds, &t, err, sizeof(err)), 0);
 	CHECK_INT_EQ(t.n_forks, 2);
-	CHECK(t.gbench);
+	CHECK(t.calibrates);
 	/* 7 usable runs per fork (calibration and after_stop excluded); warmup flags ignored */
 	CHECK_INT_EQ(t.forks[0].n, 7);
 	CHECK_INT_EQ(t.forks[1].n, 7);

@@ -13,6 +13,7 @@
 
 #include "probe/boundary.h"
 #include "probe/caps.h"
+#include "probe/lines.h"
 #include "util/cli.h"
 #include "util/exit_status.h"
 #include "util/interrupt.h"
@@ -27,6 +28,7 @@
 
 struct run_args {
 	const char *iter, *begin, *end, *preset;
+	struct bs_lines_spec lines; /**< --line, --begin-line/--end-line, ... */
 	const char *json, *csv, *md;
 	long top;
 	bool quiet;
@@ -44,6 +46,11 @@ enum {
 	OPT_CSV,
 	OPT_MD,
 	OPT_TOP,
+	OPT_LINE,
+	OPT_BEGIN_LINE,
+	OPT_END_LINE,
+	OPT_NAME_LINE,
+	OPT_SCORE_UNIT,
 };
 
 static const struct argp_option run_options[] = {
@@ -53,9 +60,25 @@ static const struct argp_option run_options[] = {
     {"end", OPT_END, "SITE", 0, "end site (same forms as --begin)", 1},
     {"preset", OPT_PRESET, "NAME", 0,
      "gbench: Google Benchmark runs (libbenchmark's StartKeepRunning/FinishKeepRunning, with "
-     "invocation counts); process: every child process of CMD, exec to exit; criterion: Rust "
-     "criterion.rs samples (every Bencher::iter/iter_custom/iter_batched call, with iters and "
-     "the benchmark id; needs symbols and debug info)",
+     "invocation counts); process: every child process of CMD, exec to exit; catch2: Catch2 "
+     "benchmark samples (ChronometerModel start/finish, with repeats and benchmark names); go: "
+     "Go testing.B runs of a `go test -c` binary (b.N invocations, named by b.name); criterion: "
+     "Rust criterion.rs samples (every Bencher::iter/iter_custom/iter_batched call, with iters "
+     "and the benchmark id; needs symbols and debug info)",
+     1},
+    {"line", OPT_LINE, "REGEX", 0,
+     "each line the harness writes that matches REGEX ends an iteration and begins the next "
+     "(the first match only begins one); POSIX extended regex with (?<score>...), "
+     "(?<unit>...), (?<invocations>...), (?<name>...) groups",
+     1},
+    {"begin-line", OPT_BEGIN_LINE, "REGEX", 0,
+     "an iteration begins at the write of a line matching REGEX (with --end-line)", 1},
+    {"end-line", OPT_END_LINE, "REGEX", 0, "... and ends at the write of a line matching REGEX", 1},
+    {"name-line", OPT_NAME_LINE, "REGEX", 0,
+     "a line naming the benchmark that follows, from its (?<name>...) group", 1},
+    {"score-unit", OPT_SCORE_UNIT, "UNIT", 0,
+     "unit of (?<score>...) when the regex has no (?<unit>...): s, ms, us, ns (the "
+     "iteration's time) or s/op ... ns/op (per invocation)",
      1},
     {NULL, 0, NULL, 0, "Outputs:", 2},
     {"output", 'o', "TRACE", 0, "trace file (default benchscope.trace)", 2},
@@ -89,6 +112,21 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PRESET:
 		a->preset = arg;
+		break;
+	case OPT_LINE:
+		a->lines.line = arg;
+		break;
+	case OPT_BEGIN_LINE:
+		a->lines.begin_line = arg;
+		break;
+	case OPT_END_LINE:
+		a->lines.end_line = arg;
+		break;
+	case OPT_NAME_LINE:
+		a->lines.name_line = arg;
+		break;
+	case OPT_SCORE_UNIT:
+		a->lines.score_unit = arg;
 		break;
 	case 'o':
 		a->mo.trace_path = arg;
@@ -129,7 +167,20 @@ static const char run_doc[] =
     "  benchscope run --iter ./harness:run_iteration -- ./harness\n"
     "  benchscope run --begin usdt:./h:prov:iter_begin --end usdt:./h:prov:iter_end -- ./h\n"
     "  benchscope run --preset process -- hyperfine -N --runs 20 'gzip -k -f big.txt'\n"
+    "  benchscope run --preset go -- ./pkg.test -test.run='^$' -test.bench=. -test.count=5\n"
+    "  benchscope run --preset catch2 -- ./tests '[!benchmark]' --benchmark-samples 50\n"
     "  benchscope run --preset criterion -- ./target/release/deps/mybench-0123abcd --bench\n"
+    "Output lines (JIT runtimes; the harness's own output is left untouched):\n"
+    "  PYTHONUNBUFFERED=1 benchscope run --score-unit s \\\n"
+    "      --line '^(?<invocations>[0-9]+) loops? -> (?<score>[0-9.e+-]+) secs' \\\n"
+    "      -- python3 -m timeit -v -v -v 'sorted(range(999))'\n"
+    "  benchscope run --begin-line '^\\+DT:(?<name>[^:]+):' --score-unit s \\\n"
+    "      --end-line '^\\+R:(?<invocations>[0-9]+):[^:]+:(?<score>[0-9.]+)' \\\n"
+    "      -- openssl speed -elapsed -mr -seconds 1 sha256 md5\n"
+    "  benchscope run --name-line '^# Benchmark: (?<name>.*)' \\\n"
+    "      --begin-line 'Iteration +[0-9]+: ' \\\n"
+    "      --end-line 'Iteration +[0-9]+: (?<score>[0-9.]+) (?<unit>[a-z]+/op)' \\\n"
+    "      -- java -jar target/benchmarks.jar\n"
     "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
     "doctor).\n" BS_EXIT_STATUS_HELP;
 
@@ -143,6 +194,7 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = {.mo = {.trace_path = "benchscope.trace"}, .top = 5};
 	struct bs_measure m = {0};
 	struct bs_boundaries b;
+	struct bs_lines_cfg lines_cfg = {0};
 	struct bs_run_once one;
 	volatile sig_atomic_t *interrupted;
 	json_object *end;
@@ -162,7 +214,21 @@ int cmd_run(int argc, char **argv)
 	}
 	/* from here on Ctrl-C stops the harness and keeps what was collected */
 	interrupted = bs_interrupt_catch();
-	if (bs_boundaries_setup(&b, a.iter, a.begin, a.end, a.preset, a.cmd[0], err, sizeof(err))) {
+	if (bs_lines_spec_given(&a.lines)) {
+		if (a.iter || a.begin || a.end || a.preset)
+			snprintf(
+			    err, sizeof(err),
+			    "give either output-line boundaries (--line, --begin-line/--end-line) "
+			    "or --iter, --begin/--end, --preset");
+		else if (!bs_lines_cfg_init(&lines_cfg, &a.lines, err, sizeof(err)))
+			bs_boundaries_setup_lines(&b, &lines_cfg, a.cmd[0], err, sizeof(err));
+		if (err[0]) {
+			fprintf(stderr, "benchscope run: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+	} else if (bs_boundaries_setup(&b, a.iter, a.begin, a.end, a.preset, a.cmd[0], err,
+				       sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		rc = 2;
 		goto out;
@@ -193,7 +259,10 @@ int cmd_run(int argc, char **argv)
 					      .quiet = a.quiet,
 					      .interrupted = interrupted};
 
-		so.gbench = b.mode == BS_BOUND_GBENCH;
+		/* the presets whose harnesses calibrate: their calibration runs are
+		 * not measurements (the rule of the kind the trace records) */
+		so.calib =
+		    bs_boundaries_calibrates(&b) ? bs_calib_rule_for(bs_boundaries_kind(&b)) : NULL;
 		rc = bs_stop_run_forks(&m, &so, &sres, &end);
 		if (rc)
 			goto out;
@@ -208,7 +277,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "benchscope run: warning: closing the trace %s failed\n",
 			a.mo.trace_path);
 	iters = bs_measure_iters(&m);
-	if (iters == 0) {
+	if (iters == 0 && b.mode == BS_BOUND_LINES) {
+		fprintf(stderr,
+			"benchscope run: no iteration was recorded from the harness's output lines "
+			"(the warnings above say why)\n");
+	} else if (iters == 0) {
 		fprintf(stderr,
 			"benchscope run: no iteration was recorded: the probes never fired%s "
 			"(attached:",
@@ -254,5 +327,6 @@ out:
 	if (opened)
 		bs_measure_destroy(&m);
 	json_object_put(ctx_extra);
+	bs_lines_cfg_free(&lines_cfg);
 	return rc;
 }

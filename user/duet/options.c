@@ -42,6 +42,11 @@ enum {
 	OPT_NOISE_CHECK,
 	OPT_NOISE_EVERY,
 	OPT_BAR_RELEASE,
+	OPT_LINE,
+	OPT_BEGIN_LINE,
+	OPT_END_LINE,
+	OPT_NAME_LINE,
+	OPT_SCORE_UNIT,
 };
 
 static const struct argp_option duet_options[] = {
@@ -52,7 +57,15 @@ static const struct argp_option duet_options[] = {
     {"iter", OPT_ITER, "BIN:SYMBOL", 0, "an iteration is one call of SYMBOL", 2},
     {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
     {"end", OPT_END, "SITE", 0, "end site", 2},
-    {"preset", OPT_PRESET, "NAME", 0, "gbench, process or criterion", 2},
+    {"preset", OPT_PRESET, "NAME", 0, "gbench, process, catch2, go or criterion", 2},
+    {"line", OPT_LINE, "REGEX", 0,
+     "output lines (run's --line; async and seq duets only): each matching line the harness "
+     "writes ends an iteration and begins the next",
+     2},
+    {"begin-line", OPT_BEGIN_LINE, "REGEX", 0, "an iteration begins at a matching line", 2},
+    {"end-line", OPT_END_LINE, "REGEX", 0, "... and ends at a matching line", 2},
+    {"name-line", OPT_NAME_LINE, "REGEX", 0, "a line naming the benchmark, (?<name>...)", 2},
+    {"score-unit", OPT_SCORE_UNIT, "UNIT", 0, "unit of (?<score>...) (run --help)", 2},
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
@@ -157,6 +170,21 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PRESET:
 		a->common.preset = arg;
+		break;
+	case OPT_LINE:
+		a->lines.line = arg;
+		break;
+	case OPT_BEGIN_LINE:
+		a->lines.begin_line = arg;
+		break;
+	case OPT_END_LINE:
+		a->lines.end_line = arg;
+		break;
+	case OPT_NAME_LINE:
+		a->lines.name_line = arg;
+		break;
+	case OPT_SCORE_UNIT:
+		a->lines.score_unit = arg;
 		break;
 	case OPT_PROBE_A:
 		a->probe_text[0] = arg;
@@ -304,7 +332,16 @@ static const char duet_doc[] =
     "  benchscope duet --preset gbench --method async,seq --runs 10 --fail-on-regression 2 \\\n"
     "      -A './bench --benchmark_filter=BM_Sort' -B './bench_b --benchmark_filter=BM_Sort'\n"
     "  benchscope duet --probe-A '--iter ./a:step' --probe-B '--iter ./b:step' -A ./a -B ./b\n"
+    "  benchscope duet --preset go -A \"./old.test -test.run='^$' -test.bench=.\" \\\n"
+    "      -B \"./new.test -test.run='^$' -test.bench=.\"\n"
+    "  benchscope duet --method async --crossover --begin-line '^\\+DT:(?<name>[^:]+):' \\\n"
+    "      --end-line '^\\+R:(?<invocations>[0-9]+):' -A 'openssl speed -mr -seconds 1 md5' \\\n"
+    "      -B 'openssl speed -mr -seconds 1 md5'   (A/A, output lines)\n"
     "  benchscope duet --preset gbench --stop-ci 0.02 --runs 5:40 -A ./x -B ./x   (A/A)\n"
+    "  benchscope duet --preset catch2 -A \"./tests_old '[!benchmark]'\" -B \"./tests_new "
+    "'[!benchmark]'\"\n"
+    "      (quote Catch2 tags inside -A/-B: the commands are split like a shell's, and [!...] "
+    "is a glob)\n"
     "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
     "doctor).\n" BS_EXIT_STATUS_HELP;
 

@@ -146,7 +146,7 @@ struct bs_barrier_ctl {
 	unsigned gen;		      /**< this run's generation (records of others ignored) */
 	pid_t pid[2];		      /**< the sides' root processes */
 	int mode;		      /**< enum bs_barrier_mode */
-	struct bs_barrier_meet *meet; /**< indexed by rendezvous index */
+	struct bs_barrier_meet *meet; /**< by rendezvous index k (interleaved: 2k + waiting side) */
 	size_t n_meet, cap_meet;
 	size_t waits;	       /**< WAIT records (a side stopped itself) */
 	size_t conts;	       /**< SIGCONTs sent for RELEASE_CONT (by user space) */

@@ -174,6 +174,24 @@ static struct bs_barrier_meet *meet_at(struct bs_barrier_ctl *b, uint64_t k)
 	return &b->meet[k];
 }
 
+/*
+ * The meet a record belongs to. Sync: the sides' k-th begins meet at k.
+ * Interleaved: each side waits for its own turns, so side s's wait at its
+ * k-th iteration is meet 2k + s (WAIT and RESUME come from the waiting
+ * side, RELEASE* from the other one).
+ */
+static struct bs_barrier_meet *meet_of(struct bs_barrier_ctl *b, const struct bs_barrier_rec *r)
+{
+	uint64_t waiter = r->side & 1;
+
+	if (b->mode != BS_BAR_INTERLEAVED)
+		return meet_at(b, r->index);
+	if (r->kind == BS_BARRIER_RELEASE || r->kind == BS_BARRIER_RELEASE_CONT ||
+	    r->kind == BS_BARRIER_RELEASE_KCONT)
+		waiter ^= 1;
+	return r->index > (1u << 23) ? NULL : meet_at(b, 2 * r->index + waiter);
+}
+
 void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec *r)
 {
 	struct bs_barrier_meet *mt;
@@ -196,7 +214,7 @@ void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec 
 		/* fall through */
 	case BS_BARRIER_RELEASE:
 	release:
-		mt = meet_at(b, r->index);
+		mt = meet_of(b, r);
 		if (!mt)
 			return;
 		if (!mt->seen || r->kind != BS_BARRIER_RELEASE) {
@@ -210,12 +228,12 @@ void bs_barrier_on_record(struct bs_barrier_ctl *b, const struct bs_barrier_rec 
 	case BS_BARRIER_WAIT:
 		b->waits++;
 		/* unless its release came first (records of two CPUs interleave) */
-		mt = meet_at(b, r->index);
+		mt = meet_of(b, r);
 		if (!mt || !mt->seen)
 			b->wait_index[s] = (int64_t)r->index;
 		break;
 	case BS_BARRIER_RESUME:
-		mt = meet_at(b, r->index);
+		mt = meet_of(b, r);
 		if (mt && !mt->resume_ns)
 			mt->resume_ns = r->ts_ns;
 		if (b->wait_index[s] == (int64_t)r->index)

@@ -204,6 +204,49 @@ static json_object *argv_json(char **argv)
 	return arr;
 }
 
+/*
+ * Output-line boundaries for both sides. Only where the kernel need not know
+ * an iteration's begin as it happens: the sync and interleaved designs hold a
+ * side at it in the kernel (bpf/barrier.bpf.h), and with lines only user
+ * space knows, after matching the regex, which write begins one.
+ */
+static void lines_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, size_t errlen)
+{
+	size_t i;
+	int k;
+
+	if (a->probe_text[0] || a->common.iter || a->common.begin || a->common.end ||
+	    a->common.preset) {
+		snprintf(err, errlen,
+			 "give either output-line boundaries (--line, --begin-line/--end-line) or "
+			 "--iter, --begin/--end, --preset, --probe-A/B");
+		return;
+	}
+	if (s->auto_pick) {
+		snprintf(err, errlen,
+			 "output-line boundaries need --method async or seq (auto may pick "
+			 "interleaved, which holds a side in the kernel at its iteration's begin: "
+			 "with lines only user space knows where one begins)");
+		return;
+	}
+	for (i = 0; i < s->n_methods; i++)
+		if (s->methods[i] != BS_DM_RUN_ASYNC && s->methods[i] != BS_DM_RUN_SEQ) {
+			snprintf(
+			    err, errlen,
+			    "--method %s cannot use output-line boundaries: it holds a side in "
+			    "the kernel at its iteration's begin, and with lines only user space "
+			    "knows, after matching the regex, which write begins one (use async "
+			    "or seq)",
+			    bs_duet_method_name(s->methods[i]));
+			return;
+		}
+	if (bs_lines_cfg_init(&s->lines, &a->lines, err, errlen))
+		return;
+	for (k = 0; k < 2 && !err[0]; k++)
+		bs_boundaries_setup_lines(&s->b[k], &s->lines, s->we_cmd[k].we_wordv[0], err,
+					  errlen);
+}
+
 int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, size_t errlen)
 {
 	int k;
@@ -247,11 +290,14 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 		parse_runs(a->runs, a->stop_ci > 0, &s->rmin, &s->rmax, err, errlen);
 	if (!err[0] && a->cpus)
 		bs_duet_cpus_parse(a->cpus, &s->cpus, err, errlen);
-	for (k = 0; k < 2 && !err[0]; k++)
-		if (bs_boundaries_setup(&s->b[k], a->side[k].iter, a->side[k].begin, a->side[k].end,
-					a->side[k].preset, s->we_cmd[k].we_wordv[0], err,
-					errlen) == 0)
-			err[0] = 0;
+	if (!err[0] && bs_lines_spec_given(&a->lines))
+		lines_setup(a, s, err, errlen);
+	else
+		for (k = 0; k < 2 && !err[0]; k++)
+			if (bs_boundaries_setup(&s->b[k], a->side[k].iter, a->side[k].begin,
+						a->side[k].end, a->side[k].preset,
+						s->we_cmd[k].we_wordv[0], err, errlen) == 0)
+				err[0] = 0;
 	if (!err[0] && !s->auto_pick)
 		bs_duet_setup_plan(a, s, err, errlen);
 	return err[0] ? -EINVAL : 0;
@@ -271,6 +317,7 @@ int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, ch
 
 void bs_duet_setup_free(struct bs_duet_setup *s)
 {
+	bs_lines_cfg_free(&s->lines);
 	for (int k = 0; k < 2; k++) {
 		if (s->have_cmd[k])
 			wordfree(&s->we_cmd[k]);

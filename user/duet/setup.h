@@ -24,6 +24,7 @@ struct bs_duet_setup {
 	wordexp_t we_probe[2];		 /**< --probe-A/--probe-B, as words */
 	bool have_cmd[2], have_probe[2]; /**< which of these hold words to free */
 	struct bs_boundaries b[2];	 /**< A's and B's boundaries, resolved */
+	struct bs_lines_cfg lines;	 /**< output-line boundaries of both sides (b[].lines) */
 	struct bs_duet_cpus cpus;	 /**< --cpus (cpus.set: given or chosen for crossover) */
 	struct bs_duet_cpus ilv_cpus;	 /**< the interleaved method's: --cpus, else both on
 					  *   the last CPU */

@@ -9,9 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "noise/kacct.h"
 #include "util/monotime.h"
 #include "util/progress.h"
 
@@ -27,13 +30,19 @@ static uint64_t spin(uint64_t n)
 	return x;
 }
 
+/* One loop process's results, in memory shared with benchscope. */
+struct shared_loop {
+	size_t n, cap; /* loop times in ns[] */
+	double runq_pct;
+	int err; /* errno of a failure in the loop process */
+	double ns[];
+};
+
 struct worker {
-	pthread_t th;
+	pid_t pid;
 	int cpu;
-	uint64_t rounds, until_ns;
-	struct bs_noise_phase *ph;
-	size_t cap;
-	int err;
+	struct shared_loop *sh;
+	size_t bytes;
 };
 
 /* the calling thread's run-queue wait so far, ns: the kernel's run_delay,
@@ -51,41 +60,33 @@ static uint64_t runq_wait_ns(void)
 	return wait;
 }
 
-static void *work(void *arg)
+/* The loop process: pinned to its CPU, loops until @until_ns, then exits. */
+static void loop_process(struct shared_loop *sh, int cpu, uint64_t rounds, uint64_t until_ns)
 {
-	struct worker *w = arg;
 	cpu_set_t one;
 	uint64_t wait0, start;
 
 	CPU_ZERO(&one);
-	CPU_SET(w->cpu, &one);
+	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one)) {
-		w->err = errno;
-		return NULL;
+		sh->err = errno;
+		_exit(1);
 	}
 	wait0 = runq_wait_ns();
 	start = bs_mono_ns();
 	for (;;) {
 		uint64_t t0 = bs_mono_ns(), t1;
 
-		spin(w->rounds);
+		bs_noise_loop_begin();
+		spin(rounds);
+		bs_noise_loop_end();
 		t1 = bs_mono_ns();
-		if (w->ph->n == w->cap) {
-			size_t cap = w->cap ? 2 * w->cap : 256;
-			double *ns = realloc(w->ph->ns, cap * sizeof(*ns));
-
-			if (!ns) {
-				w->err = ENOMEM;
-				return NULL;
-			}
-			w->ph->ns = ns;
-			w->cap = cap;
-		}
-		w->ph->ns[w->ph->n++] = (double)(t1 - t0);
-		if (t1 >= w->until_ns) {
-			w->ph->runq_pct =
+		if (sh->n < sh->cap)
+			sh->ns[sh->n++] = (double)(t1 - t0);
+		if (t1 >= until_ns || sh->n == sh->cap) {
+			sh->runq_pct =
 			    100.0 * (double)(runq_wait_ns() - wait0) / (double)(t1 - start);
-			return NULL;
+			_exit(0);
 		}
 	}
 }
@@ -268,30 +269,102 @@ static void attribute_tasks(struct bs_noise_result *r, const struct task_time *b
 	}
 }
 
-/* run workers for cpus[idx[0..k)] until `until`, showing progress */
-static int run_phase(struct bs_noise_result *r, const size_t *idx, size_t k, bool busy,
-		     uint64_t rounds, uint64_t until, struct bs_progress *prog, uint64_t t0,
-		     uint64_t total_ns, char *err, size_t errlen)
+/* interferers of one busy-phase loop process, onto its CPU's task list */
+struct intf_ctx {
+	struct bs_noise_cpu *cpu;
+	pid_t victim;
+	double wall_ns;
+};
+
+static int add_interferer(void *ctx, const struct bs_interferer_rec *r)
 {
-	struct worker w[CPU_SETSIZE > 1024 ? 1024 : CPU_SETSIZE];
+	struct intf_ctx *x = ctx;
+	struct bs_noise_cpu *cc = x->cpu;
+	double pct = 100.0 * (double)r->ns / x->wall_ns;
+	size_t k;
+
+	if ((pid_t)r->victim_pid != x->victim || !(pct > 0))
+		return 0;
+	/* insertion into the top BS_NOISE_MAX_TASKS, largest first */
+	for (k = cc->n_tasks; k > 0 && cc->tasks[k - 1].pct < pct; k--)
+		if (k < BS_NOISE_MAX_TASKS)
+			cc->tasks[k] = cc->tasks[k - 1];
+	if (k < BS_NOISE_MAX_TASKS) {
+		cc->tasks[k] = (struct bs_noise_task){.pid = (int)r->interferer_pid, .pct = pct};
+		memcpy(cc->tasks[k].comm, r->comm, BS_COMM_LEN);
+		cc->tasks[k].comm[BS_COMM_LEN] = '\0';
+		if (cc->n_tasks < BS_NOISE_MAX_TASKS)
+			cc->n_tasks++;
+	}
+	return 0;
+}
+
+/* what BPF accounted to the loop process of worker w, into phase ph (and,
+ * for the busy phase, the tasks that took its CPU meanwhile) */
+static void kacct_phase(struct bs_noise_kacct *k, const struct worker *w, struct bs_noise_phase *ph,
+			struct bs_noise_cpu *cpu, bool busy, double wall_ns)
+{
+	const struct bs_kacct_sum *s = bs_noise_kacct_sum(k, w->pid);
+
+	if (!s || !s->wall_ns)
+		return;
+	ph->kacct = true;
+	ph->loop_irq_pct = 100.0 * (double)s->irq_ns / (double)s->wall_ns;
+	ph->loop_softirq_pct = 100.0 * (double)s->softirq_ns / (double)s->wall_ns;
+	ph->loop_steal_pct = 100.0 * (double)s->steal_ns / (double)s->wall_ns;
+	ph->loop_preempted_pct = 100.0 * (double)s->preempted_ns / (double)s->wall_ns;
+	if (busy) {
+		struct intf_ctx x = {cpu, w->pid, wall_ns};
+
+		cpu->n_tasks = 0;
+		bs_noise_kacct_interferers(k, add_interferer, &x);
+	}
+}
+
+/* start the loop process of worker w; 0 or -errno */
+static int start_loop(struct worker *w, uint64_t rounds, uint64_t until, char *err, size_t errlen)
+{
+	size_t cap = (size_t)((until - bs_mono_ns()) / (LOOP_TARGET_NS / 8)) + 64;
+
+	w->bytes = sizeof(*w->sh) + cap * sizeof(double);
+	w->sh = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w->sh == MAP_FAILED) {
+		w->sh = NULL;
+		snprintf(err, errlen, "cannot map the loop's results: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	w->sh->cap = cap;
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot start a loop process: %s", strerror(e));
+		return -e;
+	}
+	if (w->pid == 0)
+		loop_process(w->sh, w->cpu, rounds, until);
+	return 0;
+}
+
+/* run loops on cpus[idx[0..k)] until `until`, showing progress */
+static int run_phase(struct bs_noise_result *r, struct bs_noise_kacct *ka, const size_t *idx,
+		     size_t k, bool busy, uint64_t rounds, uint64_t until, struct bs_progress *prog,
+		     uint64_t t0, uint64_t total_ns, char *err, size_t errlen)
+{
+	struct worker *w = calloc(k ? k : 1, sizeof(*w));
+	uint64_t start = bs_mono_ns();
 	int rc = 0;
 
-	memset(w, 0, k * sizeof(w[0]));
-	for (size_t i = 0; i < k; i++) {
-		struct bs_noise_cpu *c = &r->cpus[idx[i]];
-
-		w[i] = (struct worker){.cpu = c->cpu,
-				       .rounds = rounds,
-				       .until_ns = until,
-				       .ph = busy ? &c->busy : &c->alone};
-		if ((rc = pthread_create(&w[i].th, NULL, work, &w[i]))) {
-			snprintf(err, errlen, "cannot start a loop thread: %s", strerror(rc));
-			for (size_t j = 0; j < i; j++)
-				pthread_join(w[j].th, NULL);
-			return -rc;
-		}
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
-	while (bs_mono_ns() < until) {
+	for (size_t i = 0; i < k && !rc; i++) {
+		w[i].cpu = r->cpus[idx[i]].cpu;
+		rc = start_loop(&w[i], rounds, until, err, errlen);
+	}
+	while (!rc && bs_mono_ns() < until) {
 		struct timespec ts = {0, 250000000};
 
 		nanosleep(&ts, NULL);
@@ -299,12 +372,43 @@ static int run_phase(struct bs_noise_result *r, const size_t *idx, size_t k, boo
 			bs_progress_update(prog, (bs_mono_ns() - t0) / 1000000, total_ns / 1000000);
 	}
 	for (size_t i = 0; i < k; i++) {
-		pthread_join(w[i].th, NULL);
-		if (w[i].err && !rc) {
-			rc = -w[i].err;
-			snprintf(err, errlen, "loop on CPU %d: %s", w[i].cpu, strerror(w[i].err));
+		struct bs_noise_cpu *c = &r->cpus[idx[i]];
+		struct bs_noise_phase *ph = busy ? &c->busy : &c->alone;
+		int st = 0;
+
+		if (w[i].pid > 0)
+			while (waitpid(w[i].pid, &st, 0) < 0 && errno == EINTR)
+				;
+		if (!w[i].sh)
+			continue;
+		if (w[i].pid > 0 && !rc && (w[i].sh->err || !WIFEXITED(st) || WEXITSTATUS(st))) {
+			rc = -(w[i].sh->err ? w[i].sh->err : ECHILD);
+			snprintf(err, errlen, "loop on CPU %d: %s", w[i].cpu,
+				 w[i].sh->err ? strerror(w[i].sh->err) : "the loop process failed");
 		}
+		if (!rc) {
+			double *ns = realloc(ph->ns, (ph->n + w[i].sh->n + 1) * sizeof(*ns));
+
+			if (!ns) {
+				rc = -ENOMEM;
+				snprintf(err, errlen, "out of memory");
+			} else {
+				memcpy(ns + ph->n, w[i].sh->ns, w[i].sh->n * sizeof(*ns));
+				ph->ns = ns;
+				ph->n += w[i].sh->n;
+				ph->runq_pct = w[i].sh->runq_pct;
+			}
+		}
+		munmap(w[i].sh, w[i].bytes);
 	}
+	if (!rc && ka->on && !bs_noise_kacct_drain(ka))
+		for (size_t i = 0; i < k; i++) {
+			struct bs_noise_cpu *c = &r->cpus[idx[i]];
+
+			kacct_phase(ka, &w[i], busy ? &c->busy : &c->alone, c, busy,
+				    (double)(bs_mono_ns() - start));
+		}
+	free(w);
 	return rc;
 }
 
@@ -316,6 +420,7 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 	struct cpu_acct *a0 = NULL, *a1 = NULL;
 	struct task_time *tb = NULL, *te = NULL;
 	size_t *idx = NULL, ntb, nte;
+	struct bs_noise_kacct ka;
 	struct bs_progress prog;
 	cpu_set_t allowed, one;
 	uint64_t rounds = 100000, t0, total, until, per;
@@ -323,6 +428,7 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	memset(&ka, 0, sizeof(ka));
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
 		return -errno;
@@ -368,6 +474,14 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 	out->loop_ns = best * (double)rounds;
 	sched_setaffinity(0, sizeof(allowed), &allowed);
 	out->duration_s = dur;
+	/* the kernel's accounting of the loops, where BPF may be used; the loop
+	 * processes are benchscope's children, so tracking it tracks them */
+	if (!bs_noise_kacct_open(&ka, out->kacct_why, sizeof(out->kacct_why)) &&
+	    bs_noise_kacct_track(&ka, getpid())) {
+		snprintf(out->kacct_why, sizeof(out->kacct_why), "cannot follow the loops");
+		bs_noise_kacct_close(&ka);
+	}
+	out->kacct = ka.on;
 	total = (uint64_t)(dur * 1e9);
 	per = total / 2 / out->n;
 	bs_progress_init(&prog, "ms of the noise check");
@@ -377,7 +491,7 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 
 		read_acct(a0, (int)ncpu);
 		until = s + per;
-		rc = run_phase(out, &idx[i], 1, false, rounds, until,
+		rc = run_phase(out, &ka, &idx[i], 1, false, rounds, until,
 			       o && o->progress ? &prog : NULL, t0, total, err, errlen);
 		read_acct(a1, (int)ncpu);
 		acct_phase(&out->cpus[i].alone, a0, a1, out->cpus[i].cpu,
@@ -389,17 +503,20 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 		ntb = read_tasks(&tb);
 		read_acct(a0, (int)ncpu);
 		until = s + total / 2;
-		rc = run_phase(out, idx, out->n, true, rounds, until,
+		rc = run_phase(out, &ka, idx, out->n, true, rounds, until,
 			       o && o->progress ? &prog : NULL, t0, total, err, errlen);
 		read_acct(a1, (int)ncpu);
 		nte = read_tasks(&te);
 		for (size_t i = 0; i < out->n; i++)
 			acct_phase(&out->cpus[i].busy, a0, a1, out->cpus[i].cpu,
 				   (double)(bs_mono_ns() - s));
-		attribute_tasks(out, tb, ntb, te, nte, (double)(bs_mono_ns() - s));
+		if (!ka.on) /* else the interferers BPF saw, set by run_phase */
+			attribute_tasks(out, tb, ntb, te, nte, (double)(bs_mono_ns() - s));
+		out->kacct_lost = ka.lost;
 	}
 	bs_progress_done(&prog);
 out:
+	bs_noise_kacct_close(&ka);
 	free(idx);
 	free(a0);
 	free(a1);

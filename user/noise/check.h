@@ -2,11 +2,15 @@
 /*
  * check.h - the noise check: how a machine's CPUs behave as a benchmark
  * platform, measured with a calibrated loop (about 2 ms of arithmetic) run
- * pinned to each CPU, first on each CPU alone, then on every CPU at once;
- * with what the kernel accounted per CPU meanwhile (/proc/stat irq,
- * softirq, steal; /proc/interrupts local timer ticks) and the other tasks
- * that ran while every CPU was busy (their CPU time from /proc, by the CPU
- * they last ran on). The samples are judged by noise/verdict.h.
+ * pinned to each CPU, in a process of its own, first on each CPU alone,
+ * then on every CPU at once; with what the kernel accounted per CPU
+ * meanwhile (/proc/stat irq, softirq, steal; /proc/interrupts local timer
+ * ticks), and, where BPF may be used, what it accounted to the loops
+ * themselves (noise/kacct.h: their IRQ, softirq, steal and preemption time,
+ * and the tasks that ran on their CPU while they waited). Without BPF the
+ * other tasks are those that used CPU time while every CPU was busy (from
+ * /proc, by the CPU they last ran on). The samples are judged by
+ * noise/verdict.h.
  */
 #ifndef BENCHSCOPE_NOISE_CHECK_H
 #define BENCHSCOPE_NOISE_CHECK_H
@@ -28,8 +32,11 @@ struct bs_noise_opts {
 struct bs_noise_result {
 	struct bs_noise_cpu *cpus; /**< n, by CPU number */
 	size_t n;
-	double loop_ns;	   /**< the calibrated loop's time on the first CPU alone, ns */
-	double duration_s; /**< as run */
+	double loop_ns;	     /**< the calibrated loop's time on the first CPU alone, ns */
+	double duration_s;   /**< as run */
+	bool kacct;	     /**< the loops were accounted by BPF (tasks: who made them wait) */
+	char kacct_why[256]; /**< why not, when !kacct */
+	uint64_t kacct_lost; /**< loop iteration records BPF could not deliver */
 };
 
 /**

@@ -62,13 +62,38 @@ void bs_noise_render_text(FILE *f, const struct bs_noise_result *r,
 			p->independent ? "independent" : "coupled",
 			p->same_speed ? "same speed" : "different speeds", p->speed_ratio);
 	}
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
+		const struct bs_noise_phase *b = &r->cpus[i].busy;
+
+		if (b->kacct)
+			fprintf(f,
+				"  CPU %d, the kernel's accounting of the loop (BPF), all busy: "
+				"preempted %.2f %%, irq %.2f %%, softirq %.2f %%, steal %.2f %% of "
+				"its time\n",
+				r->cpus[i].cpu, b->loop_preempted_pct, b->loop_irq_pct,
+				b->loop_softirq_pct, b->loop_steal_pct);
 		for (size_t k = 0; k < r->cpus[i].n_tasks; k++) {
 			const struct bs_noise_task *t = &r->cpus[i].tasks[k];
 
-			fprintf(f, "  other task on CPU %d: %s (pid %d) %.1f %% of the time\n",
-				r->cpus[i].cpu, t->comm, t->pid, t->pct);
+			if (r->kacct)
+				fprintf(f,
+					"  CPU %d: %s (pid %d) ran while the loop waited, %.1f %% "
+					"of the time\n",
+					r->cpus[i].cpu, t->comm, t->pid, t->pct);
+			else
+				fprintf(f,
+					"  other task on CPU %d: %s (pid %d) %.1f %% of the time\n",
+					r->cpus[i].cpu, t->comm, t->pid, t->pct);
 		}
+	}
+	if (!r->kacct)
+		fprintf(f,
+			"  (no BPF accounting of the loops: %s; other tasks are those that used "
+			"CPU time meanwhile, from /proc)\n",
+			r->kacct_why[0] ? r->kacct_why : "not available");
+	else if (r->kacct_lost)
+		fprintf(f, "  (%llu loop records lost: the BPF figures miss them)\n",
+			(unsigned long long)r->kacct_lost);
 	if (v->design == BS_NOISE_PARALLEL)
 		fprintf(f,
 			"  recommendation: a parallel duet on CPUs %d and %d (--cpus A=%d,B=%d "
@@ -94,6 +119,17 @@ static json_object *phase_json(const struct bs_noise_phase *p)
 	json_object_object_add(o, "softirq_pct", json_object_new_double(p->softirq_pct));
 	json_object_object_add(o, "steal_pct", json_object_new_double(p->steal_pct));
 	json_object_object_add(o, "ticks_per_s", json_object_new_double(p->ticks_per_s));
+	if (p->kacct) {
+		json_object *l = json_object_new_object();
+
+		json_object_object_add(l, "preempted_pct",
+				       json_object_new_double(p->loop_preempted_pct));
+		json_object_object_add(l, "irq_pct", json_object_new_double(p->loop_irq_pct));
+		json_object_object_add(l, "softirq_pct",
+				       json_object_new_double(p->loop_softirq_pct));
+		json_object_object_add(l, "steal_pct", json_object_new_double(p->loop_steal_pct));
+		json_object_object_add(o, "loop", l);
+	}
 	return o;
 }
 
@@ -107,6 +143,12 @@ json_object *bs_noise_render_json(const struct bs_noise_result *r, const struct 
 	json_object_object_add(o, "kind", json_object_new_string("noise_check"));
 	json_object_object_add(o, "loop_ns", json_object_new_double(r->loop_ns));
 	json_object_object_add(o, "duration_s", json_object_new_double(r->duration_s));
+	json_object_object_add(o, "accounting", json_object_new_string(r->kacct ? "bpf" : "proc"));
+	if (!r->kacct)
+		json_object_object_add(o, "accounting_why", json_object_new_string(r->kacct_why));
+	else
+		json_object_object_add(o, "accounting_lost",
+				       json_object_new_int64((int64_t)r->kacct_lost));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct bs_noise_cpu *c = &r->cpus[i];
 		json_object *x = json_object_new_object(), *tasks = json_object_new_array();

@@ -40,13 +40,19 @@ struct bs_noise_phase {
 	double softirq_pct; /**< softirq time, % */
 	double steal_pct;   /**< steal time, % */
 	double ticks_per_s; /**< local timer interrupts per second (/proc/interrupts LOC) */
+	bool kacct;	    /**< the loop_* figures below are set (BPF accounting) */
+	double loop_irq_pct, loop_softirq_pct,
+	    loop_steal_pct;	   /**< what the kernel accounted to the
+				    * loop while it ran, % of its time */
+	double loop_preempted_pct; /**< the loop's preempted time, % of its time */
 };
 
 /** Another task that ran on the CPU during the busy phase. */
 struct bs_noise_task {
 	char comm[17];
 	int pid;
-	double pct; /**< its CPU time, % of the phase */
+	double pct; /**< with BPF accounting: the CPU time it took while the loop waited
+		     *   to run; else its CPU time; % of the phase */
 };
 
 /** One CPU. */

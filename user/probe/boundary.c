@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "binary/elfsym.h"
 #include "binary/libpath.h"
+#include "probe/lines.h"
+#include "trace/bench_groups.h"
 #include "probe/criterion_probes.h"
 
 int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *site, char *err,
@@ -53,7 +56,7 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 	if (n == 0) {
 		snprintf(err, errlen,
 			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or "
-			 "--preset gbench|process");
+			 "--preset gbench|process|catch2|go");
 		return -EINVAL;
 	}
 	if (n > 1) {
@@ -65,11 +68,17 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 			b->mode = BS_BOUND_GBENCH;
 		} else if (!strcmp(preset, "process")) {
 			b->mode = BS_BOUND_PROCESS;
+		} else if (!strcmp(preset, "catch2")) {
+			b->mode = BS_BOUND_CATCH2;
+		} else if (!strcmp(preset, "go")) {
+			b->mode = BS_BOUND_GO;
 		} else if (!strcmp(preset, "criterion")) {
 			b->mode = BS_BOUND_CRITERION;
 		} else {
-			snprintf(err, errlen,
-				 "unknown preset '%s' (known: gbench, process, criterion)", preset);
+			snprintf(
+			    err, errlen,
+			    "unknown preset '%s' (known: gbench, process, catch2, go, criterion)",
+			    preset);
 			return -EINVAL;
 		}
 		return 0;
@@ -110,6 +119,49 @@ static int resolve_site(struct bs_site *s, const char *exe, char *err, size_t er
 				sizeof(s->mangled), err, errlen);
 }
 
+/* --preset go: begin and end name the sites that delimit the iteration
+ * (the others, runN's entry, ResetTimer's and Goexit's, are in go_sites) */
+static int go_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
+{
+	int rc = bs_go_resolve(exe, &b->go_sites, &b->go_layout, err, errlen);
+
+	if (rc)
+		return rc;
+	b->begin.kind = BS_SITE_UPROBE;
+	b->end.kind = BS_SITE_UPROBE;
+	if (!realpath(exe, b->begin.path))
+		snprintf(b->begin.path, sizeof(b->begin.path), "%s", exe);
+	snprintf(b->end.path, sizeof(b->end.path), "%s", b->begin.path);
+	b->begin.offset = b->go_sites.start_now;
+	b->end.offset = b->go_sites.stop_call;
+	snprintf(b->begin.mangled, sizeof(b->begin.mangled), "%s+0x%x (call time.Now)",
+		 BS_GO_START_SYM, b->go_sites.start_now_rel);
+	snprintf(b->end.mangled, sizeof(b->end.mangled), "%s+0x%x (call StopTimer)", BS_GO_RUNN_SYM,
+		 b->go_sites.stop_call_rel);
+	return 0;
+}
+
+/* --preset catch2: the plan, and its first begin/end sites as b->begin/end
+ * (what describes the boundaries and tells two programs' apart). */
+static int catch2_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
+{
+	const struct bs_catch2_plan *c = &b->catch2;
+	int rc = bs_catch2_resolve(exe, &b->catch2, err, errlen);
+
+	if (rc)
+		return rc;
+	b->begin.kind = b->end.kind = BS_SITE_UPROBE;
+	snprintf(b->begin.path, sizeof(b->begin.path), "%s", c->path);
+	snprintf(b->end.path, sizeof(b->end.path), "%s", c->path);
+	b->begin.offset = c->begin[0].offset;
+	b->end.offset = c->end[0].offset;
+	snprintf(b->begin.mangled, sizeof(b->begin.mangled),
+		 "Catch::Benchmark::Detail::ChronometerModel<%.200s>::start()", c->clock);
+	snprintf(b->end.mangled, sizeof(b->end.mangled),
+		 "Catch::Benchmark::Detail::ChronometerModel<%.200s>::finish()", c->clock);
+	return 0;
+}
+
 int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, size_t errlen)
 {
 	int rc;
@@ -133,7 +185,12 @@ int bs_boundaries_resolve(struct bs_boundaries *b, const char *exe, char *err, s
 			 "benchmark::State::FinishKeepRunning()");
 		return 0;
 	case BS_BOUND_PROCESS:
+	case BS_BOUND_LINES:
 		return 0;
+	case BS_BOUND_GO:
+		return go_resolve(b, exe, err, errlen);
+	case BS_BOUND_CATCH2:
+		return catch2_resolve(b, exe, err, errlen);
 	case BS_BOUND_CRITERION:
 		return bs_criterion_boundaries(b, exe, err, errlen);
 	default:
@@ -164,6 +221,24 @@ int bs_boundaries_setup(struct bs_boundaries *b, const char *iter, const char *b
 	return bs_boundaries_resolve(b, exe, err, errlen);
 }
 
+int bs_boundaries_setup_lines(struct bs_boundaries *b, const struct bs_lines_cfg *cfg,
+			      const char *prog, char *err, size_t errlen)
+{
+	char exe[PATH_MAX];
+	int w;
+
+	memset(b, 0, sizeof(*b));
+	b->mode = BS_BOUND_LINES;
+	b->lines = cfg;
+	w = bs_which(prog, exe, sizeof(exe));
+	if (w) {
+		snprintf(err, errlen, "%s: %s", w == -ENOENT ? "command not found" : strerror(-w),
+			 prog);
+		return w;
+	}
+	return 0;
+}
+
 void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
 {
 	switch (s->kind) {
@@ -183,16 +258,74 @@ void bs_site_describe(const struct bs_site *s, char *out, size_t outlen)
 	}
 }
 
+/* The catch2 sites in the boundaries' JSON: begin/end name every site kind. */
+static void catch2_json(json_object *o, const struct bs_catch2_plan *c)
+{
+	char buf[PATH_MAX + 800];
+
+	for (int end = 0; end < 2; end++) {
+		const struct bs_catch2_site *v = end ? c->end : c->begin;
+		uint32_t ni = end ? c->n_end_inline : c->n_begin_inline;
+
+		snprintf(
+		    buf, sizeof(buf),
+		    "uprobe %s:Catch::Benchmark::Detail::ChronometerModel<%.200s>::%s()+0x%llx "
+		    "and %u devirtualised inline cop%s (the call of Clock::now())",
+		    c->path, c->clock, end ? "finish" : "start", (unsigned long long)v[0].offset,
+		    ni, ni == 1 ? "y" : "ies");
+		json_object_object_add(o, end ? "end" : "begin", json_object_new_string(buf));
+	}
+	snprintf(buf, sizeof(buf),
+		 "Catch::Benchmark::Chronometer k, passed to "
+		 "Catch::Benchmark::Detail::BenchmarkFunction::model<Fun>::call (%u functions)",
+		 c->n_call);
+	json_object_object_add(o, "invocations", json_object_new_string(buf));
+	json_object_object_add(o, "chronometer_layout", json_object_new_string(c->layout));
+	snprintf(buf, sizeof(buf),
+		 "uprobe %s:Catch::RunContext::benchmarkPreparing+0x%llx (%s) and %u devirtualised "
+		 "inline cop%s (the reporter's call)",
+		 c->name_path, (unsigned long long)c->name[0].offset,
+		 c->name_abi == BS_CATCH2_NAME_STRINGREF ? "Catch::StringRef"
+							 : "std::string const&",
+		 c->n_name_inline, c->n_name_inline == 1 ? "y" : "ies");
+	json_object_object_add(o, "names", json_object_new_string(buf));
+}
+
+static const char *const kinds[] = {
+    [BS_BOUND_NONE] = "none",	  [BS_BOUND_PAIR] = "pair",
+    [BS_BOUND_GBENCH] = "gbench", [BS_BOUND_PROCESS] = "process",
+    [BS_BOUND_LINES] = "lines",	  [BS_BOUND_CATCH2] = "catch2",
+    [BS_BOUND_GO] = "go",	  [BS_BOUND_CRITERION] = "criterion",
+};
+
+const char *bs_boundaries_kind(const struct bs_boundaries *b)
+{
+	if ((size_t)b->mode < sizeof(kinds) / sizeof(kinds[0]) && kinds[b->mode])
+		return kinds[b->mode];
+	return "none";
+}
+
+bool bs_boundaries_calibrates(const struct bs_boundaries *b)
+{
+	return bs_kind_calibrates(bs_boundaries_kind(b));
+}
+
 char *bs_boundaries_json(const struct bs_boundaries *b)
 {
-	static const char *const kinds[] = {"none", "pair", "gbench", "process", "criterion"};
-	json_object *o = json_object_new_object();
+	json_object *o;
 	char buf[PATH_MAX + 600];
 	char *s;
 
-	json_object_object_add(o, "kind", json_object_new_string(kinds[b->mode]));
-	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH ||
-	    b->mode == BS_BOUND_CRITERION) {
+	if (b->mode == BS_BOUND_LINES && b->lines) {
+		o = bs_lines_cfg_json(b->lines);
+		s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return s;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "kind", json_object_new_string(bs_boundaries_kind(b)));
+	if (b->mode == BS_BOUND_PAIR || b->mode == BS_BOUND_GBENCH || b->mode == BS_BOUND_CATCH2 ||
+	    b->mode == BS_BOUND_GO || b->mode == BS_BOUND_CRITERION) {
 		bs_site_describe(&b->begin, buf, sizeof(buf));
 		json_object_object_add(o, "begin", json_object_new_string(buf));
 		bs_site_describe(&b->end, buf, sizeof(buf));
@@ -204,12 +337,31 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 	}
 	if (b->mode == BS_BOUND_CRITERION)
 		bs_criterion_boundaries_json(b, o);
+	if (b->mode == BS_BOUND_CATCH2)
+		catch2_json(o, &b->catch2);
 	if (b->mode == BS_BOUND_GBENCH) {
 		json_object_object_add(
 		    o, "gbench_layout",
 		    json_object_new_string(b->layout.version ? b->layout.version : "?"));
 		json_object_object_add(o, "invocations",
 				       json_object_new_string("benchmark::State::max_iterations"));
+	}
+	if (b->mode == BS_BOUND_GO) {
+		json_object_object_add(o, "go_version",
+				       json_object_new_string(b->go_layout.go_version));
+		json_object_object_add(o, "invocations", json_object_new_string("testing.B.N"));
+		json_object_object_add(o, "name", json_object_new_string("testing.B.name"));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%llx (name, n)", b->begin.path,
+			 BS_GO_RUNN_SYM, (unsigned long long)b->go_sites.runn);
+		json_object_object_add(o, "arm", json_object_new_string(buf));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%x (call time.Now)+0x%llx",
+			 b->begin.path, BS_GO_RESET_SYM, b->go_sites.reset_now_rel,
+			 (unsigned long long)b->go_sites.reset_now);
+		json_object_object_add(o, "restart", json_object_new_string(buf));
+		snprintf(buf, sizeof(buf), "uprobe %s:%s+0x%llx (drop)", b->begin.path,
+			 BS_GO_GOEXIT_SYM, (unsigned long long)b->go_sites.goexit);
+		if (b->go_sites.goexit)
+			json_object_object_add(o, "abandon", json_object_new_string(buf));
 	}
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);

@@ -7,10 +7,13 @@
 #define BENCHSCOPE_BOUNDARY_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "binary/catch2.h"
 #include "binary/criterion.h"
 #include "binary/gbench.h"
+#include "binary/gobench.h"
 
 enum bs_site_kind {
 	BS_SITE_UPROBE = 1,    /**< function entry */
@@ -34,14 +37,24 @@ enum bs_bound_mode {
 	BS_BOUND_PAIR,	  /**< --iter or --begin/--end */
 	BS_BOUND_GBENCH,  /**< --preset gbench */
 	BS_BOUND_PROCESS, /**< --preset process */
+	BS_BOUND_LINES,	  /**< --line, --begin-line/--end-line (probe/lines.h) */
+	BS_BOUND_CATCH2,  /**< --preset catch2 */
+	BS_BOUND_GO,	  /**< --preset go: Go's testing.B (binary/gobench.h) */
 	/** --preset criterion (binary/criterion.h, probe/criterion_probes.h) */
 	BS_BOUND_CRITERION,
 };
 
+struct bs_lines_cfg;
+
 struct bs_boundaries {
 	enum bs_bound_mode mode;
 	struct bs_site begin, end;
-	struct bs_gbench_layout layout; /**< BS_BOUND_GBENCH only */
+	struct bs_gbench_layout layout;	  /**< BS_BOUND_GBENCH only */
+	const struct bs_lines_cfg *lines; /**< BS_BOUND_LINES only (borrowed) */
+	struct bs_catch2_plan catch2;	  /**< BS_BOUND_CATCH2 only: every site (begin/end
+					   *   above are its first ones, for describing) */
+	struct bs_go_sites go_sites;	  /**< BS_BOUND_GO only: begin/end describe two of them */
+	struct bs_go_layout go_layout;	  /**< BS_BOUND_GO only */
 	/** BS_BOUND_CRITERION only: every probed function; begin/end are the
 	 * first iteration site's entry and return (for descriptions and
 	 * bs_boundaries_same) */
@@ -58,7 +71,7 @@ int bs_site_parse(const char *spec, enum bs_site_kind fn_kind, struct bs_site *s
 
 /**
  * Fill b from the options: exactly one of iter, begin+end, preset
- * ("gbench" or "process"). Returns 0 or -EINVAL with a reason in err.
+ * ("gbench", "process", "catch2" or "go"). Returns 0 or -EINVAL with a reason in err.
  */
 int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *begin,
 			const char *end, const char *preset, char *err, size_t errlen);
@@ -82,10 +95,29 @@ int bs_boundaries_setup(struct bs_boundaries *b, const char *iter, const char *b
 			const char *end, const char *preset, const char *prog, char *err,
 			size_t errlen);
 
+/**
+ * bs_boundaries_setup_lines - output-line boundaries (@cfg compiled by
+ * bs_lines_cfg_init, borrowed) for the program @prog, which must be found
+ * as the shell would. Returns 0, or -errno with "command not found: PROG"
+ * (-ENOENT) or why PROG cannot be run in err.
+ */
+int bs_boundaries_setup_lines(struct bs_boundaries *b, const struct bs_lines_cfg *cfg,
+			      const char *prog, char *err, size_t errlen);
+
 /** Human description of a site ("uprobe /lib/x.so:fn+0x1234"). */
 void bs_site_describe(const struct bs_site *s, char *out, size_t outlen);
 
 /** The boundaries as a JSON object text for the trace context (malloc'd). */
 char *bs_boundaries_json(const struct bs_boundaries *b);
+
+/** The boundaries' kind as the trace's CONTEXT records it ("gbench", "catch2", ...). */
+const char *bs_boundaries_kind(const struct bs_boundaries *b);
+
+/**
+ * Whether the harness of these boundaries runs calibration (sizing or
+ * estimation) runs before its measurements, which a preset's rule tells
+ * apart (trace/bench_groups.h bs_calib_rule_for).
+ */
+bool bs_boundaries_calibrates(const struct bs_boundaries *b);
 
 #endif

@@ -150,8 +150,16 @@ int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, 
 			 "exec/exit tracepoints: no trap in the harness; see bpf_stats");
 		return 0;
 	}
-	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH && b->mode != BS_BOUND_CRITERION)
-		return -EINVAL;
+	if (b->mode == BS_BOUND_LINES) {
+		out->begin_ns = out->end_ns = out->per_iteration_ns = 0;
+		snprintf(out->method, sizeof(out->method),
+			 "the write system calls (tp_btf/sys_enter): no trap; see bpf_stats "
+			 "(line_sys_enter)");
+		return 0;
+	}
+	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH && b->mode != BS_BOUND_CATCH2 &&
+	    b->mode != BS_BOUND_GO && b->mode != BS_BOUND_CRITERION)
+		return -EINVAL; /* go: two uprobes delimit the iteration (begin, end) */
 	/* USDT and function probes do not mix in one calibration loop: measure
 	 * each kind alone and add them then. */
 	if ((b->begin.kind == BS_SITE_USDT) != (b->end.kind == BS_SITE_USDT)) {

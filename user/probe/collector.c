@@ -6,20 +6,30 @@
 #include <errno.h>
 #include <string.h>
 
+#include "probe/lines.h"
 #include "probe/probes.h"
 #include "trace/trace.h"
+
+int bs_collector_put_iter(struct bs_collector *c, struct bs_iter_rec *r)
+{
+	c->iters++;
+	if (c->on_iter)
+		c->on_iter(c->hook_ctx, r);
+	if (bs_trace_write_iter(c->trace, r))
+		c->write_errors++;
+	return 0;
+}
 
 static int store_iter(void *ctx, const struct bs_iter_rec *rec)
 {
 	struct bs_collector *c = ctx;
 	struct bs_iter_rec r = *rec;
 
-	c->iters++;
-	if (c->on_iter)
-		c->on_iter(c->hook_ctx, &r);
-	if (bs_trace_write_iter(c->trace, &r))
-		c->write_errors++;
-	return 0;
+	if (c->lines) {
+		bs_lines_segment(c->lines, rec);
+		return 0;
+	}
+	return bs_collector_put_iter(c, &r);
 }
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -59,6 +69,13 @@ static int on_record(void *ctx, void *data, size_t size)
 		c->benches++;
 		if (bs_trace_write_bench(c->trace, &r))
 			c->write_errors++;
+		return 0;
+	}
+	if (type == BS_REC_LINE && size >= sizeof(struct bs_line_rec) && c->lines) {
+		struct bs_line_rec r;
+
+		memcpy(&r, data, sizeof(r));
+		bs_lines_write(c->lines, &r);
 		return 0;
 	}
 	c->unknown++;

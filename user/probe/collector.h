@@ -18,6 +18,7 @@
 struct ring_buffer;
 struct bs_trace_writer;
 struct bs_probes;
+struct bs_lines;
 
 struct bs_collector {
 	struct ring_buffer *rb;
@@ -34,7 +35,17 @@ struct bs_collector {
 	/** called for each process record after it is stored */
 	void (*on_proc)(void *ctx, const struct bs_proc_rec *r);
 	void *hook_ctx;
+	/** output-line boundaries: iteration records are the writing threads'
+	 *  segments and go here with the write records, not to the trace; the
+	 *  iterations it makes come back through bs_collector_put_iter */
+	struct bs_lines *lines;
 };
+
+/**
+ * bs_collector_put_iter - count an iteration, show it to on_iter (which may
+ * change r->flags) and store it in the trace. Returns 0.
+ */
+int bs_collector_put_iter(struct bs_collector *c, struct bs_iter_rec *r);
 
 /** Set up the ring buffer consumer (hooks cleared; set them after). Returns 0 or -errno. */
 int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_writer *trace,

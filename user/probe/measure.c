@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "probe/context.h"
+#include "probe/lines.h"
 #include "trace/trace.h"
 
 int bs_measure_check_privileges(char *err, size_t errlen)
@@ -69,6 +70,31 @@ static void hook_proc(void *ctx, const struct bs_proc_rec *r)
 		m->on_proc(m->hook_ctx, r);
 }
 
+/* Output-line boundaries: what the matcher makes goes to the trace. */
+static int lines_iter(void *ctx, struct bs_iter_rec *r)
+{
+	struct bs_measure *m = ctx;
+
+	return bs_collector_put_iter(&m->col, r);
+}
+
+static int lines_bench(void *ctx, const struct bs_bench_rec *r)
+{
+	struct bs_measure *m = ctx;
+
+	m->col.benches++;
+	if (bs_trace_write_bench(m->tw, r)) {
+		m->col.write_errors++;
+		return -EIO;
+	}
+	return 0;
+}
+
+static int lines_event(void *ctx, json_object *ev)
+{
+	return bs_measure_event(ctx, ev);
+}
+
 /* The context block: the common fields plus the command's own members. */
 static char *context_text(const struct bs_measure_opts *o, const struct bs_probe_cost *cost)
 {
@@ -118,7 +144,26 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 		m->usage_error = true;
 		return -EINVAL;
 	}
-	/* the gbench layout configures the (one) BPF object */
+	if (o->b2 && (o->b2->mode == BS_BOUND_GO) != (o->b->mode == BS_BOUND_GO)) {
+		snprintf(err, errlen, "the go preset cannot be mixed with other boundaries");
+		m->usage_error = true;
+		return -EINVAL;
+	}
+	if (o->b2 && o->b->mode == BS_BOUND_GO && o->b2->mode == BS_BOUND_GO &&
+	    (o->b->go_layout.off_name != o->b2->go_layout.off_name ||
+	     o->b->go_layout.off_n != o->b2->go_layout.off_n ||
+	     o->b->go_layout.off_has_sub != o->b2->go_layout.off_has_sub ||
+	     o->b->go_layout.off_timer_on != o->b2->go_layout.off_timer_on ||
+	     o->b->go_layout.str_ptr != o->b2->go_layout.str_ptr ||
+	     o->b->go_layout.str_len != o->b2->go_layout.str_len ||
+	     o->b->go_layout.tls_g != o->b2->go_layout.tls_g)) {
+		snprintf(err, errlen,
+			 "the two Go test binaries need the same testing.B layout (%s, %s)",
+			 o->b->go_layout.go_version, o->b2->go_layout.go_version);
+		m->usage_error = true;
+		return -EINVAL;
+	}
+	/* the gbench layout configures the (one) BPF object; go: both sides */
 	rc = bs_probes_load(
 	    &m->probes,
 	    o->b2 && o->b2->mode == BS_BOUND_GBENCH && o->b->mode != BS_BOUND_GBENCH ? o->b2 : o->b,
@@ -160,6 +205,17 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	m->col.on_proc = hook_proc;
 	m->col.hook_ctx = m;
 	m->col_ready = true;
+	if (o->b->mode == BS_BOUND_LINES) {
+		struct bs_lines_out lo = {
+		    .ctx = m, .iter = lines_iter, .bench = lines_bench, .event = lines_event};
+
+		m->lines = bs_lines_new(o->b->lines, &lo);
+		if (!m->lines) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		m->col.lines = m->lines;
+	}
 	return 0;
 }
 
@@ -252,6 +308,23 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		bs_collector_drain(&m->col, &m->probes);
 	memset(&m->k, 0, sizeof(m->k));
 	bs_probes_counters(&m->probes, &m->k);
+	if (m->lines) {
+		struct bs_lines_stats st;
+		size_t w0 = json_object_array_length(m->warnings), wi;
+
+		bs_lines_finish(m->lines, m->warnings, &st);
+		/* they explain an empty or odd result: say them now too */
+		for (wi = w0; wi < json_object_array_length(m->warnings); wi++)
+			fprintf(stderr, "benchscope: warning: %s\n",
+				json_object_get_string(json_object_array_get_idx(m->warnings, wi)));
+		json_object_object_add(end, "lines", bs_lines_stats_json(&st));
+		if (k->line_lost)
+			bs_measure_warn(
+			    m,
+			    "%llu writes to stdout/stderr were lost (ring buffer full): "
+			    "lines may be missing; use --ringbuf-size",
+			    (unsigned long long)k->line_lost);
+	}
 	bs_probes_interferers(&m->probes, store_interferer, m->tw);
 	if (k->iter_lost)
 		bs_measure_warn(m,
@@ -278,6 +351,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		add_counter(lost, "barrier_lost", k->barrier_lost);
 	if (k->bench_lost)
 		add_counter(lost, "bench_lost", k->bench_lost);
+	if (k->line_lost)
+		add_counter(lost, "line_lost", k->line_lost);
 	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
 	json_object_object_add(end, "lost", lost);
 	add_counter(end, "iterations_received", m->col.iters);
@@ -309,6 +384,8 @@ void bs_measure_destroy(struct bs_measure *m)
 	bs_trace_close(m->tw);
 	m->tw = NULL;
 	bs_probes_destroy(&m->probes);
+	bs_lines_free(m->lines);
+	m->lines = NULL;
 	json_object_put(m->warnings);
 	m->warnings = NULL;
 }

@@ -58,6 +58,7 @@ struct bs_measure {
 	int (*on_iter)(void *ctx, struct bs_iter_rec *r);
 	void (*on_proc)(void *ctx, const struct bs_proc_rec *r);
 	void *hook_ctx;
+	struct bs_lines *lines; /**< output-line boundaries' matcher (probe/lines.h), or NULL */
 };
 
 /**

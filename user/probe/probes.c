@@ -9,6 +9,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,14 @@ static const char *load_reason(char *s)
 	return s;
 }
 
+/* Output-line boundaries: the write program loads only when used (it runs
+ * at every system call of the machine). */
+static void lines_configure(struct benchscope_bpf *skel, bool on)
+{
+	skel->rodata->cfg_lines = on;
+	bpf_program__set_autoload(skel->progs.line_sys_enter, on);
+}
+
 int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		   const struct bs_probes_opts *opts, char *err, size_t errlen)
 {
@@ -127,7 +136,18 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		skel->rodata->cfg_gb_off_started = b->layout.off_started;
 		skel->rodata->cfg_gb_off_finished = b->layout.off_finished;
 	}
+	if (b->mode == BS_BOUND_GO) {
+		skel->rodata->cfg_go = true;
+		skel->rodata->cfg_go_off_name = b->go_layout.off_name;
+		skel->rodata->cfg_go_off_n = b->go_layout.off_n;
+		skel->rodata->cfg_go_off_has_sub = b->go_layout.off_has_sub;
+		skel->rodata->cfg_go_off_timer_on = b->go_layout.off_timer_on;
+		skel->rodata->cfg_go_str_ptr = b->go_layout.str_ptr;
+		skel->rodata->cfg_go_str_len = b->go_layout.str_len;
+		skel->rodata->cfg_go_tls_g = b->go_layout.tls_g;
+	}
 	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
+	lines_configure(skel, b->mode == BS_BOUND_LINES);
 	rc = benchscope_bpf__load(skel);
 	if (rc) {
 		const char *why = load_reason(libbpf_last);
@@ -181,6 +201,112 @@ static int attach_site(struct bs_probes *p, const struct bs_site *s, bool begin,
 	return add_link(p, l, desc);
 }
 
+/* --preset go: four entry-only uprobes (binary/gobench.h), no uretprobe */
+static int attach_go(struct bs_probes *p, const struct bs_boundaries *b, char *err, size_t errlen)
+{
+	struct benchscope_bpf *skel = p->skel;
+	const struct {
+		struct bpf_program *prog;
+		uint64_t off;
+		const char *what;
+	} sites[] = {
+	    {skel->progs.go_runn, b->go_sites.runn, BS_GO_RUNN_SYM " entry (name, n)"},
+	    {skel->progs.go_start, b->go_sites.start_now, b->begin.mangled},
+	    {skel->progs.go_stop, b->go_sites.stop_call, b->end.mangled},
+	    {skel->progs.go_reset, b->go_sites.reset_now, BS_GO_RESET_SYM " (call time.Now)"},
+	    {skel->progs.go_goexit, b->go_sites.goexit, BS_GO_GOEXIT_SYM " entry"},
+	};
+	char desc[PATH_MAX + 700];
+	int rc;
+
+	for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
+		struct bpf_link *l;
+
+		if (!sites[i].off)
+			continue; /* runtime.Goexit linked out */
+		l = bpf_program__attach_uprobe(sites[i].prog, false, -1, b->begin.path,
+					       sites[i].off);
+
+		snprintf(desc, sizeof(desc), "uprobe %s:%s+0x%llx", b->begin.path, sites[i].what,
+			 (unsigned long long)sites[i].off);
+		if (!l) {
+			int e = errno;
+			snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
+			return -e;
+		}
+		if ((rc = add_link(p, l, desc)))
+			return rc;
+	}
+	return 0;
+}
+
+/* One uprobe of PROG at PATH+OFFSET with an attach cookie; DESC (or NULL) lists it. */
+static int attach_cookie(struct bs_probes *p, struct bpf_program *prog, const char *path,
+			 uint64_t offset, uint64_t cookie, const char *desc, char *err,
+			 size_t errlen)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .bpf_cookie = cookie);
+	struct bpf_link *l = bpf_program__attach_uprobe_opts(prog, -1, path, offset, &uo);
+
+	if (!l) {
+		int e = errno;
+		snprintf(err, errlen, "cannot attach %s at %s+0x%llx: %s", bpf_program__name(prog),
+			 path, (unsigned long long)offset, strerror(e));
+		return -e;
+	}
+	return add_link(p, l, desc);
+}
+
+/*
+ * --preset catch2 (user/binary/catch2.h): every begin site (iter_begin_catch2;
+ * cookie 1 at the out-of-line start(), whose `this` is checked), every end
+ * site (iter_end), every model<Fun>::call (catch2_call: the repeats) and
+ * RunContext::benchmarkPreparing (catch2_name; cookie: the name ABI). The
+ * attached list gets one line per kind.
+ */
+static int attach_catch2(struct bs_probes *p, const struct bs_boundaries *b, char *err,
+			 size_t errlen)
+{
+	const struct bs_catch2_plan *c = &b->catch2;
+	struct benchscope_bpf *skel = p->skel;
+	char desc[PATH_MAX + 700];
+	int rc = 0;
+
+	for (uint32_t i = 0; !rc && i < c->n_begin; i++) {
+		bs_site_describe(&b->begin, desc, sizeof(desc));
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+			 " and %u devirtualised inline copies", c->n_begin_inline);
+		rc = attach_cookie(p, skel->progs.iter_begin_catch2, c->path, c->begin[i].offset,
+				   c->begin[i].kind == BS_CATCH2_ENTRY ? 1 : 0, i ? NULL : desc,
+				   err, errlen);
+	}
+	for (uint32_t i = 0; !rc && i < c->n_end; i++) {
+		bs_site_describe(&b->end, desc, sizeof(desc));
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+			 " and %u devirtualised inline copies", c->n_end_inline);
+		rc = attach_cookie(p, skel->progs.iter_end, c->path, c->end[i].offset, 0,
+				   i ? NULL : desc, err, errlen);
+	}
+	for (uint32_t i = 0; !rc && i < c->n_call; i++) {
+		snprintf(desc, sizeof(desc),
+			 "uprobe %s: Catch::Benchmark::Detail::BenchmarkFunction::model<Fun>::call "
+			 "(%u functions; the repeats per sample)",
+			 c->path, c->n_call);
+		rc = attach_cookie(p, skel->progs.catch2_call, c->path, c->call[i].offset, 0,
+				   i ? NULL : desc, err, errlen);
+	}
+	for (uint32_t i = 0; !rc && i < c->n_name; i++) {
+		snprintf(
+		    desc, sizeof(desc),
+		    "uprobe %s:Catch::RunContext::benchmarkPreparing+0x%llx and %u devirtualised "
+		    "inline copies (benchmark names)",
+		    c->name_path, (unsigned long long)c->name[0].offset, c->n_name_inline);
+		rc = attach_cookie(p, skel->progs.catch2_name, c->name_path, c->name[i].offset,
+				   c->name_abi, i ? NULL : desc, err, errlen);
+	}
+	return rc;
+}
+
 int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries *b, char *err,
 				size_t errlen)
 {
@@ -192,6 +318,17 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 		if ((rc = attach_site(p, &b->begin, true, b->mode == BS_BOUND_GBENCH, err, errlen)))
 			return rc;
 		return attach_site(p, &b->end, false, false, err, errlen);
+	case BS_BOUND_GO:
+		return attach_go(p, b, err, errlen);
+	case BS_BOUND_CATCH2:
+		return attach_catch2(p, b, err, errlen);
+	case BS_BOUND_LINES:
+		if ((rc = attach_auto(p, p->skel->progs.line_sys_enter, err, errlen)))
+			return rc;
+		return add_link(
+		    p, NULL,
+		    "tp_btf/sys_enter: write, pwrite64, writev, pwritev, pwritev2 to the "
+		    "files of fd 1 and 2");
 	case BS_BOUND_CRITERION:
 		return bs_criterion_attach(p, b, err, errlen);
 	case BS_BOUND_PROCESS:

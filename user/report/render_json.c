@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/iter_cols.h"
+#include "report/lines_check.h"
 #include "report/render.h"
 #include "util/units.h"
 
@@ -290,6 +291,12 @@ json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_
 	for (size_t i = 0; i < ds->run_end.n_warnings; i++)
 		json_object_array_add(warn, json_object_new_string(ds->run_end.warnings[i]));
 	add(root, "warnings", warn);
+	{
+		json_object *lc = bs_lines_check_json(ds); /* output-line boundaries */
+
+		if (lc)
+			add(root, "lines_check", lc);
+	}
 	add(root, "iterations", iterations_json(ds));
 	add(root, "processes", procs_json(ds));
 	add(root, "events", json_object_get(ds->events));

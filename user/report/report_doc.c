@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/context.h"
+#include "report/lines_check.h"
 #include "report/report_doc.h"
 #include "util/units.h"
 
@@ -457,6 +458,7 @@ struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_
 	run_section(doc, ds, s);
 	iterations_section(doc, s);
 	benches_section(doc, s);
+	bs_lines_check_doc(doc, ds);
 	procs_section(doc, s);
 	interference_section(doc, s);
 	interferers_section(doc, s);

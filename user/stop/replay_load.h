@@ -4,14 +4,14 @@
  *
  * Forks are the EVENT blocks of kind "fork" (stop_run.h), in trace order; an
  * iteration belongs to the fork whose [start_ns, end_ns] holds it. Usable
- * iterations: not flagged after_stop, end >= begin, and, for Google
- * Benchmark boundaries, not a calibration run (gbench_runs.h, decided on the
+ * iterations: not flagged after_stop, end >= begin, and, for harnesses
+ * that calibrate, not a calibration run (bench_groups.h, decided on the
  * whole trace). The warmup flags of the recording are ignored: replay
  * decides warmup itself. Value: ns per invocation when the iteration has an
  * invocation count, else its duration (ns). Cost of ending after usable
- * iteration i: the end of that iteration - or, for Google Benchmark, of the
- * next run of the fork, since live the run is classified only when the next
- * one arrives - minus the fork's start.
+ * iteration i: the end of that iteration - or, for harnesses that
+ * calibrate, of the next run of the fork, since live the run is classified
+ * only when the next one arrives - minus the fork's start.
  */
 #ifndef BENCHSCOPE_REPLAY_LOAD_H
 #define BENCHSCOPE_REPLAY_LOAD_H
@@ -25,7 +25,7 @@
 struct bs_replay_trace {
 	struct bs_replay_fork *forks;
 	size_t n_forks;
-	int gbench;	   /**< Google Benchmark boundaries */
+	int calibrates;	   /**< the harness calibrates (trace/bench_groups.h) */
 	size_t n_excluded; /**< iterations not usable (calibration, after_stop, invalid) */
 	double *vbuf;	   /**< storage behind forks[].v */
 	uint64_t *cbuf;	   /**< storage behind forks[].cost_ns */

@@ -17,14 +17,15 @@ struct stop_run {
 	struct bs_measure *m;
 	const struct bs_stop_run_opts *o;
 	struct bs_stop_fsm fsm;
-	bool active;	      /**< a fork is running */
-	bool want_stop;	      /**< its mi measurement iterations are done: end it */
-	bool have_pending;    /**< gbench: the last run, not yet classified */
-	double pending_value; /**< its value */
-	uint64_t pending_inv; /**< its invocation count (0: none) */
-	size_t n_calibration; /**< of the current fork */
-	size_t n_after;	      /**< after-stop iterations of the current fork */
-	int err;	      /**< first error inside the hook (-errno) */
+	bool active;			    /**< a fork is running */
+	bool want_stop;			    /**< its mi measurement iterations are done: end it */
+	struct bs_iter_rec *runs;	    /**< with a calibration rule: the fork's runs so far */
+	const struct bs_iter_rec **run_ptr; /**< n_runs pointers into runs, for the rule */
+	bool *calib;			    /**< the rule's decisions */
+	size_t n_runs, cap_runs;	    /**< runs[n_runs - 1] is not decided yet */
+	size_t n_calibration;		    /**< of the current fork */
+	size_t n_after;			    /**< after-stop iterations of the current fork */
+	int err;			    /**< first error inside the hook (-errno) */
 };
 
 json_object *bs_stop_plan_json(const struct bs_stop_plan *p, int grace_ms)
@@ -102,10 +103,50 @@ static double iter_value(const struct bs_iter_rec *r)
 	return v;
 }
 
+/* Keep run r of the fork for the calibration rule. 0 or -ENOMEM. */
+static int push_run(struct stop_run *s, const struct bs_iter_rec *r)
+{
+	if (s->n_runs == s->cap_runs) {
+		size_t cap = s->cap_runs ? 2 * s->cap_runs : 256;
+		struct bs_iter_rec *runs = realloc(s->runs, cap * sizeof(*runs));
+		const struct bs_iter_rec **ptr;
+		bool *calib;
+
+		if (runs)
+			s->runs = runs;
+		ptr = realloc(s->run_ptr, cap * sizeof(*ptr));
+		if (ptr)
+			s->run_ptr = ptr;
+		calib = realloc(s->calib, cap * sizeof(*calib));
+		if (calib)
+			s->calib = calib;
+		if (!runs || !ptr || !calib) {
+			if (!s->err)
+				s->err = -ENOMEM;
+			return -ENOMEM;
+		}
+		s->cap_runs = cap;
+	}
+	s->runs[s->n_runs++] = *r;
+	for (size_t i = 0; i < s->n_runs; i++) /* runs may have moved */
+		s->run_ptr[i] = &s->runs[i];
+	return 0;
+}
+
+/* Decide run i of the fork with the rule on the runs known so far: feed it
+ * to the state machine, or count it as calibration. */
+static void decide(struct stop_run *s, size_t i)
+{
+	s->o->calib(s->run_ptr, s->n_runs, s->calib);
+	if (s->calib[i])
+		s->n_calibration++;
+	else if (s->fsm.phase != BS_PHASE_AFTER)
+		feed(s, iter_value(&s->runs[i]));
+}
+
 static int on_iter(void *ctx, struct bs_iter_rec *r)
 {
 	struct stop_run *s = ctx;
-	uint64_t inv = (r->flags & BS_ITER_F_INVOC) ? r->invocations : 0;
 	int ph;
 
 	if (!s->active || s->fsm.phase == BS_PHASE_AFTER) {
@@ -113,21 +154,18 @@ static int on_iter(void *ctx, struct bs_iter_rec *r)
 		s->n_after++;
 		return 0;
 	}
-	if (!s->o->gbench) {
+	if (!s->o->calib) {
 		ph = feed(s, iter_value(r));
 		if (ph == BS_PHASE_WARMUP)
 			r->flags |= BS_ITER_F_WARMUP;
 		return 0;
 	}
-	/* Google Benchmark: the previous run is calibration if this one has more
-	 * invocations; else it is a measurement run and is fed now */
-	if (s->have_pending) {
-		if (inv && s->pending_inv && inv > s->pending_inv)
-			s->n_calibration++;
-		else
-			feed(s, s->pending_value);
-		s->have_pending = false;
-	}
+	/* the previous run is decided now that this one is known (the rule
+	 * looks one run ahead at most): fed, or counted as calibration */
+	if ((ph = push_run(s, r)))
+		return ph;
+	if (s->n_runs >= 2)
+		decide(s, s->n_runs - 2);
 	if (s->fsm.phase == BS_PHASE_AFTER) {
 		r->flags |= BS_ITER_F_AFTER_STOP;
 		s->n_after++;
@@ -135,9 +173,6 @@ static int on_iter(void *ctx, struct bs_iter_rec *r)
 	}
 	if (s->fsm.phase == BS_PHASE_WARMUP)
 		r->flags |= BS_ITER_F_WARMUP;
-	s->have_pending = true;
-	s->pending_value = iter_value(r);
-	s->pending_inv = inv;
 	return 0;
 }
 
@@ -235,7 +270,8 @@ static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t
 
 	if ((rc = bs_stop_fsm_fork_begin(&s->fsm)))
 		return rc;
-	s->want_stop = s->have_pending = false;
+	s->want_stop = false;
+	s->n_runs = 0;
 	s->n_calibration = s->n_after = 0;
 	if ((rc = bs_session_spawn(&sess, s->o->cmd, s->o->user, err, errlen))) {
 		res->exec_failed = true;
@@ -278,10 +314,10 @@ static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t
 	t1 = bs_mono_ns();
 	if (!rc && (rc = drain(s->m)))
 		snprintf(err, errlen, "reading the ring buffer: %s", strerror(-rc));
-	/* gbench: the fork's last run is a measurement run (nothing follows it) */
-	if (s->have_pending && s->fsm.phase != BS_PHASE_AFTER && !intr)
-		feed(s, s->pending_value);
-	s->have_pending = false;
+	/* the fork's last run: nothing follows it */
+	if (s->o->calib && s->n_runs && s->fsm.phase != BS_PHASE_AFTER && !intr)
+		decide(s, s->n_runs - 1);
+	s->n_runs = 0;
 	s->active = false;
 	res->interrupted = intr;
 	log_fork(s, &sess, t0, t1, stopped, intr, res);
@@ -334,6 +370,9 @@ int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 	drain(m);
 	bs_measure_set_hooks(m, NULL, NULL, NULL);
 	bs_stop_fsm_free(&s.fsm);
+	free(s.runs);
+	free(s.run_ptr);
+	free(s.calib);
 	return rc;
 }
 

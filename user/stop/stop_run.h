@@ -12,11 +12,12 @@
  * get BS_ITER_F_AFTER_STOP and no analysis counts them. After each fork the
  * fork checkpoint decides whether another one is started.
  *
- * Google Benchmark (gbench boundaries): a run is calibration when the next
- * run of the fork has more invocations (gbench_runs.h); live, a run is
- * therefore fed to the state machine only when the next run arrives (or the
- * fork's process exits). Calibration runs are never fed; those arriving
- * during the warmup phase carry the warmup flag as well.
+ * Harnesses that calibrate (the presets with a calibration rule,
+ * bench_groups.h: Google Benchmark and Go size their runs by time, Catch2
+ * estimates): the rule decides a run from the fork's runs up to the next
+ * one, so live a run is fed to the state machine only when the next run
+ * arrives (or the fork's process exits). Calibration runs are never fed;
+ * those arriving during the warmup phase carry the warmup flag as well.
  *
  * Trace events (EVENT blocks, docs/json-schema.md "Stoppage"):
  *   {"kind":"stop_decision","checkpoint":"warmup"|"fork","fork":i,
@@ -36,15 +37,17 @@
 #include <stdint.h>
 
 #include "probe/measure.h"
+#include "trace/bench_groups.h"
 #include "stop/stop_fsm.h"
 
 struct bs_stop_run_opts {
 	struct bs_stop_plan plan;
-	char *const *cmd;		    /**< the harness command, NULL-terminated */
-	const char *user;		    /**< run it as this user, or NULL */
-	int grace_ms;			    /**< SIGTERM -> SIGKILL delay */
-	bool gbench;			    /**< Google Benchmark runs: exclude calibration runs */
-	bool quiet;			    /**< no per-fork line on stderr */
+	char *const *cmd;    /**< the harness command, NULL-terminated */
+	const char *user;    /**< run it as this user, or NULL */
+	int grace_ms;	     /**< SIGTERM -> SIGKILL delay */
+	bs_calib_rule calib; /**< the harness's calibration rule (bench_groups.h): its calibration
+			      *   runs are left out; NULL: every iteration counts */
+	bool quiet;	     /**< no per-fork line on stderr */
 	volatile sig_atomic_t *interrupted; /**< set by the caller's signal handler */
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* bench_groups.c - iterations by benchmark: by the harness's names, else by gbench streaks. */
 #include "trace/bench_groups.h"
+#include "trace/catch2_runs.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -18,10 +19,16 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 	}
 }
 
+bool bs_kind_calibrates(const char *kind)
+{
+	return kind && (!strcmp(kind, "gbench") || !strcmp(kind, "catch2") || !strcmp(kind, "go"));
+}
+
 bs_calib_rule bs_calib_rule_for(const char *kind)
 {
-	(void)kind; /* every preset so far sizes its runs by time */
-	return bs_calib_growing;
+	if (kind && !strcmp(kind, "catch2"))
+		return bs_catch2_calibration; /* estimation chains 1, 2, 4, ... (catch2_runs.h) */
+	return bs_calib_growing;	      /* the other presets size their runs by time */
 }
 
 /* Without names: Google Benchmark's grouping of the records, copied contiguous. */
@@ -76,7 +83,8 @@ long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const
 
 	if (!iters && n)
 		return -EINVAL;
-	if (!ds || !ds->n_benches)
+	/* without names, the growing rule's harnesses are grouped by count streaks */
+	if ((!ds || !ds->n_benches) && rule == bs_calib_growing)
 		return group_unnamed(iters, n, group, names);
 	it = malloc((n ? n : 1) * sizeof(*it));
 	runs = malloc((n ? n : 1) * sizeof(*runs));
@@ -96,7 +104,7 @@ long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const
 		it[i].name = name_of[i] = nm ? nm : "";
 		named |= nm != NULL;
 	}
-	if (!named) {
+	if (!named && rule == bs_calib_growing) {
 		k = group_unnamed(iters, n, group, names);
 		goto out;
 	}

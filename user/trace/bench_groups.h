@@ -23,7 +23,9 @@
 /**
  * A preset's calibration rule: runs[0..n) are the iterations of ONE
  * benchmark of one process, in begin order; set calib[i] (n entries) to true
- * for those that are not measurements, false for the others.
+ * for those that are not measurements, false for the others. The decision
+ * for run i may depend on runs[0..i+1] only (one run of lookahead), so that
+ * `run --stop` can apply the rule live, as the runs arrive.
  */
 typedef void (*bs_calib_rule)(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
 
@@ -34,6 +36,13 @@ typedef void (*bs_calib_rule)(const struct bs_iter_rec *const *runs, size_t n, b
  * invocations, is calibration; every other run is a measurement.
  */
 void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
+
+/**
+ * bs_kind_calibrates - whether the harnesses of a boundaries kind (CONTEXT
+ * boundaries.kind) run calibration or estimation runs before they measure
+ * ("gbench", "catch2", ...), which bs_calib_rule_for's rule tells apart.
+ */
+bool bs_kind_calibrates(const char *kind);
 
 /**
  * bs_calib_rule_for - the rule for a trace's boundaries kind (CONTEXT

@@ -31,7 +31,7 @@ struct bs_fork_event {
 	const char *ended_by;		 /**< "stop", "exit" or "signal" (required) */
 	bool killed;			 /**< SIGKILL after the grace period; false if absent */
 	bool interrupted;		 /**< ended by Ctrl-C; false if absent */
-	uint64_t calibration_runs;	 /**< Google Benchmark calibration runs; 0 if absent */
+	uint64_t calibration_runs;	 /**< the harness's calibration runs; 0 if absent */
 	uint64_t after_stop_iterations;	 /**< iterations after the stop; 0 if absent */
 };
 

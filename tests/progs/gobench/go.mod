@@ -1,0 +1,3 @@
+module benchscope.test/gobench
+
+go 1.19
