@@ -31,9 +31,25 @@ static void build(struct seq *s, const unsigned long long *inv, size_t n, size_t
 	bs_criterion_calibration(s->p, n, s->calib);
 }
 
+/* Run i is decided the same with runs[0..i] known (and with runs[0..i+1]) as
+ * with all of them: the contract of bench_groups.h's rules (`run --stop`). */
+static void expect_causal(const struct seq *s)
+{
+	bool part[MAXN];
+
+	for (size_t k = 1; k <= s->n; k++) {
+		bs_criterion_calibration(s->p, k, part);
+		for (size_t i = 0; i < k; i++)
+			if (part[i] != s->calib[i])
+				FAILF("run %zu decided %d with %zu runs known, %d with all %zu", i,
+				      part[i], k, s->calib[i], s->n);
+	}
+}
+
 /* the first `warm` runs are warm-up, the others samples */
 static void expect_split(const struct seq *s, size_t warm)
 {
+	expect_causal(s);
 	for (size_t i = 0; i < s->n; i++)
 		if (s->calib[i] != (i < warm))
 			FAILF("run %zu (%llu invocations): calib %d, want %d", i,
@@ -71,7 +87,8 @@ static void test_marks_decide(void)
 	expect_split(&s, 2);
 }
 
-/* d twice the last warm-up count: d and 2d continue the doubling */
+/* d twice the last warm-up count: d and 2d continue the doubling and are
+ * taken for warm-up by the counts (the documented limit); the marks tell */
 static void test_samples_continue_the_doubling(void)
 {
 	static const unsigned long long inv[] = {1,  2,	 4,  8,	  16,  32,  48,
@@ -79,16 +96,20 @@ static void test_samples_continue_the_doubling(void)
 	struct seq s;
 
 	build(&s, inv, sizeof(inv) / sizeof(inv[0]), 0);
+	expect_split(&s, 6);
+	build(&s, inv, sizeof(inv) / sizeof(inv[0]), 4);
 	expect_split(&s, 4);
 }
 
-/* d four times the last warm-up count: only d continues it */
+/* d = 2 x the last warm-up count + 8: only d continues the doubling: lost */
 static void test_first_sample_continues_the_doubling(void)
 {
 	static const unsigned long long inv[] = {1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80};
 	struct seq s;
 
 	build(&s, inv, sizeof(inv) / sizeof(inv[0]), 0);
+	expect_split(&s, 5); /* d = 8: 8 and 16 taken for warm-up */
+	build(&s, inv, sizeof(inv) / sizeof(inv[0]), 3);
 	expect_split(&s, 3);
 }
 
@@ -104,8 +125,8 @@ static void test_flat_samples(void)
 	expect_split(&s, 4);
 	build(&s, b, sizeof(b) / sizeof(b[0]), 0);
 	expect_split(&s, 4);
-	/* the documented ambiguity: flat d = twice the last warm-up count (8);
-	 * by counts the first sample is taken for warm-up, the marks decide */
+	/* flat d = twice the last warm-up count (8): by counts the first
+	 * sample is taken for warm-up (the documented limit), the marks tell */
 	build(&s, c, sizeof(c) / sizeof(c[0]), 0);
 	expect_split(&s, 5);
 	build(&s, c, sizeof(c) / sizeof(c[0]), 4);
@@ -125,16 +146,16 @@ static void test_slow_benchmark(void)
 	expect_split(&s, 2);
 }
 
-/* cut short after two samples: 16, 32 read as samples (the earliest split) */
+/* cut short during the warm-up: all warm-up */
 static void test_truncated(void)
 {
 	static const unsigned long long inv[] = {1, 2, 4, 8, 16, 32};
 	struct seq s;
 
 	build(&s, inv, 6, 0);
-	expect_split(&s, 4);
-	build(&s, inv, 2, 0); /* cut during the warm-up: [1, 2] fits as two samples too */
-	expect_split(&s, 0);
+	expect_split(&s, 6);
+	build(&s, inv, 6, 6);
+	expect_split(&s, 6);
 }
 
 /* a run without a count is never a sample, and does not break the pattern */
@@ -145,17 +166,18 @@ static void test_uncounted_run(void)
 
 	build(&s, inv, sizeof(inv) / sizeof(inv[0]), 0);
 	for (size_t i = 0; i < s.n; i++)
-		CHECK_INT_EQ(s.calib[i], i <= 3); /* 8, 16, 24, ...: d = 8 */
+		CHECK_INT_EQ(s.calib[i], i <= 5); /* 8, 16, 24, ...: d = 8, 8 and 16 lost */
+	expect_causal(&s);
 }
 
-/* no criterion pattern: the doubling prefix is the warm-up */
+/* no criterion pattern: the doubling chain from 1 is the warm-up */
 static void test_no_pattern(void)
 {
-	static const unsigned long long inv[] = {1, 2, 4, 7, 3, 9, 11};
+	static const unsigned long long inv[] = {1, 2, 4, 7, 3, 9, 11, 22};
 	struct seq s;
 
-	build(&s, inv, 7, 0);
-	expect_split(&s, 3);
+	build(&s, inv, 8, 0);
+	expect_split(&s, 3);  /* 11, 22 after the chain broke: samples */
 	build(&s, inv, 0, 0); /* nothing: nothing written, no crash */
 }
 
