@@ -14,14 +14,17 @@
  *  - the iterations before them are criterion's warm-up (1, 2, 4, ...),
  *    marked by the probe on Routine::warm_up, and bs_criterion_calibration
  *    finds the same split from the counts alone;
- *  - the benchmark ids are criterion's own (benchmark.json full_id);
+ *  - the benchmark ids are criterion's own (benchmark.json full_id), and the
+ *    reports' grouping (bench_groups.h) keeps exactly the 10 samples of each;
  *  - bad input: a stripped binary, one without debug info and a non-criterion
  *    program are refused with one line and exit status 2;
+ *  - run --stop leaves criterion's warm-up out of the stopper's iterations;
  *  - an A/A duet runs and reports each benchmark.
  */
 #include <json-c/json.h>
 
 #include "ktest.h"
+#include "trace/bench_groups.h"
 #include "trace/criterion_runs.h"
 
 static const char *const ids[] = {"spin_1k", "spin_20k", "custom/spin_5k"};
@@ -191,6 +194,38 @@ static int check_benchmark(const struct bs_dataset *ds, const char *home, const 
 	return bad;
 }
 
+/* The reports' grouping (bench_groups.h, criterion's rule): each benchmark,
+ * under its id, with its 10 samples and nothing else. */
+static void check_groups(const struct bs_dataset *ds)
+{
+	const struct bs_iter_rec **p = calloc(ds->n_iters + 1, sizeof(*p));
+	long *group = calloc(ds->n_iters + 1, sizeof(*group)), k;
+	const char **names = calloc(ds->n_iters + 1, sizeof(*names));
+	size_t count[N_IDS] = {0};
+
+	if (!p || !group || !names) {
+		FAILF("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ds->n_iters; i++)
+		p[i] = &ds->iters[i];
+	k = bs_bench_group(ds, p, ds->n_iters, group, names);
+	CHECK_INT_EQ(k, N_IDS);
+	for (long g = 0; g < k && g < (long)N_IDS; g++)
+		CHECK(names[g] && !strcmp(names[g], ids[g]));
+	for (size_t i = 0; i < ds->n_iters; i++)
+		if (group[i] >= 0 && group[i] < (long)N_IDS) {
+			count[group[i]]++;
+			CHECK(!(ds->iters[i].flags & BS_ITER_F_HARNESS_WARMUP));
+		}
+	for (size_t g = 0; g < N_IDS; g++)
+		CHECK_INT_EQ(count[g], 10);
+out:
+	free(p);
+	free(group);
+	free(names);
+}
+
 static void test_samples_agree_with_criterion(void)
 {
 	const char *trace = ktmp("crit.trace"), *home;
@@ -239,6 +274,86 @@ static void test_samples_agree_with_criterion(void)
 		bad = 0;
 	CHECK_INT_EQ(bad, 0);
 	CHECK(!strcmp(ds->run_ctx.boundaries_kind ? ds->run_ctx.boundaries_kind : "", "criterion"));
+	check_groups(ds);
+out:
+	bs_dataset_free(ds);
+	unlink(trace);
+	rm_rf(home);
+}
+
+/*
+ * run --stop: a fork of the criterion benchmark, ended after 3 warmup and 5
+ * measurement iterations (inside spin_1k's 10 samples): criterion's warm-up
+ * runs are counted as calibration and never fed (the preset's rule, live),
+ * so exactly its first 8 samples are the stopper's warmup and measurement.
+ */
+static void test_stop_leaves_out_warm_up(void)
+{
+	const char *trace = ktmp("crit-stop.trace"), *home;
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"criterion",
+			"--stop",
+			"none",
+			"--forks",
+			"1:1",
+			"--warmup",
+			"3:3",
+			"--measure",
+			"5",
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/criterion_bench"),
+			"--bench",
+			NULL};
+	struct kresult r;
+	struct bs_dataset *ds;
+	const struct bs_fork_event *f;
+	size_t chain = 0, warm = 0, meas = 0;
+	uint64_t d = 0;
+
+	NEED_BPF();
+	if (access(kpath("progs/criterion_bench"), X_OK))
+		SKIP("%s not built", kpath("progs/criterion_bench"));
+	home = crit_env();
+	if (!home)
+		SKIP("mkdtemp failed");
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		goto out;
+	CHECK_INT_EQ(ds->run_ev.n_forks, 1);
+	if (ds->run_ev.n_forks != 1)
+		goto out;
+	f = &ds->run_ev.forks[0];
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *it = &ds->iters[i];
+
+		if (it->pid != f->pid || (it->flags & BS_ITER_F_AFTER_STOP))
+			continue;
+		if (it->flags & BS_ITER_F_HARNESS_WARMUP) {
+			CHECK_INT_EQ(it->invocations, 1ull << chain);
+			chain++;
+			continue;
+		}
+		if (!d)
+			d = it->invocations;
+		CHECK_INT_EQ(it->invocations, (warm + meas + 1) * d); /* linear sampling */
+		if (it->flags & BS_ITER_F_WARMUP)
+			warm++;
+		else
+			meas++;
+	}
+	fprintf(stderr, "note: %zu warm-up runs, then samples of %llu x k\n", chain,
+		(unsigned long long)d);
+	CHECK(chain >= 2);
+	CHECK_INT_EQ(f->calibration_runs, chain);
+	CHECK_INT_EQ(f->warmup_iterations, 3);
+	CHECK_INT_EQ(f->measurement_iterations, 5);
+	CHECK_INT_EQ(warm, 3);
+	CHECK_INT_EQ(meas, 5);
 out:
 	bs_dataset_free(ds);
 	unlink(trace);
@@ -321,6 +436,7 @@ static void test_aa_duet_reports_each_benchmark(void)
 int main(void)
 {
 	RUN_TEST(test_samples_agree_with_criterion);
+	RUN_TEST(test_stop_leaves_out_warm_up);
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_aa_duet_reports_each_benchmark);
 	return test_summary("kernel-criterion");

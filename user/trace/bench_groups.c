@@ -2,6 +2,7 @@
 /* bench_groups.c - iterations by benchmark: by the harness's names, else by gbench streaks. */
 #include "trace/bench_groups.h"
 #include "trace/catch2_runs.h"
+#include "trace/criterion_runs.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -21,14 +22,18 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 
 bool bs_kind_calibrates(const char *kind)
 {
-	return kind && (!strcmp(kind, "gbench") || !strcmp(kind, "catch2") || !strcmp(kind, "go"));
+	return kind && (!strcmp(kind, "gbench") || !strcmp(kind, "catch2") || !strcmp(kind, "go") ||
+			!strcmp(kind, "criterion"));
 }
 
 bs_calib_rule bs_calib_rule_for(const char *kind)
 {
 	if (kind && !strcmp(kind, "catch2"))
 		return bs_catch2_calibration; /* estimation chains 1, 2, 4, ... (catch2_runs.h) */
-	return bs_calib_growing;	      /* the other presets size their runs by time */
+	/* criterion: warm-up marks, or 1, 2, 4, ... (criterion_runs.h) */
+	if (kind && !strcmp(kind, "criterion"))
+		return bs_criterion_calibration;
+	return bs_calib_growing; /* the other presets size their runs by time */
 }
 
 /* Without names: Google Benchmark's grouping of the records, copied contiguous. */
