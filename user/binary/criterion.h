@@ -66,7 +66,7 @@ struct bs_crit_layout {
  *   -ENODATA  no DWARF debug information to read Bencher's layout from;
  *   -EINVAL   the DWARF does not describe Bencher.iters as expected;
  *   -E2BIG    more than BS_CRIT_MAX_SITES sites;
- *   -ENOEXEC  not an ELF file; other -errno from open.
+ *   -ENOEXEC  not an ELF file; -ENOMEM; other -errno from open.
  * A missing benchmark-id function is not an error: iterations are then
  * unnamed, and l->note says so.
  */

@@ -46,7 +46,7 @@ static const struct bs_cap_info infos[BS_CAP_N] = {
     [BS_CAP_TASK_STORAGE] = {"task_storage", "BPF task storage", "", false, ""},
     [BS_CAP_UPROBE] = {"uprobe", "uprobe hit", "run --iter/--begin/--end, gbench", true,
 		       "uprobes do not work"},
-    [BS_CAP_URETPROBE] = {"uretprobe", "uretprobe hit", "run --iter", false,
+    [BS_CAP_URETPROBE] = {"uretprobe", "uretprobe hit", "run --iter, criterion", false,
 			  "uretprobes do not work"},
     [BS_CAP_USDT] = {"usdt", "USDT hit", "run --begin usdt:...", false, "USDT probes do not work"},
     [BS_CAP_URETPROBE_SYSCALL] = {"uretprobe_syscall", "uretprobe syscall", "", false, ""},
