@@ -84,3 +84,21 @@ Elf_Scn *bs_elf_find_section(struct bs_elf *ef, const char *name, GElf_Shdr *shd
 	}
 	return NULL;
 }
+
+int bs_elf_sym_offset(struct bs_elf *ef, const GElf_Sym *sym, uint64_t *off)
+{
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return -1;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(ef->elf, sym->st_shndx);
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		return -1;
+	if (ef->ehdr.e_type == ET_REL) {
+		*off = sh.sh_offset + sym->st_value;
+		return 0;
+	}
+	if (sym->st_value < sh.sh_addr || sym->st_value - sh.sh_addr >= sh.sh_size)
+		return -1;
+	*off = sym->st_value - sh.sh_addr + sh.sh_offset;
+	return 0;
+}

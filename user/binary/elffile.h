@@ -36,6 +36,13 @@ void bs_elf_close(struct bs_elf *ef);
  */
 int bs_elf_vaddr_to_offset(struct bs_elf *ef, uint64_t vaddr, int exec_only, uint64_t *off);
 
+/**
+ * bs_elf_sym_offset - the file offset of symbol @sym's address, through the
+ * section it lies in (relocatable files: section offset + value). 0, or -1
+ * when the symbol is undefined, absolute, or outside a file-backed section.
+ */
+int bs_elf_sym_offset(struct bs_elf *ef, const GElf_Sym *sym, uint64_t *off);
+
 /** First section named NAME (NULL if none); its header goes to *shdr. */
 Elf_Scn *bs_elf_find_section(struct bs_elf *ef, const char *name, GElf_Shdr *shdr);
 

@@ -35,25 +35,6 @@ static int push_func(struct func_list *l, const char *name, uint64_t off, uint64
 	return 0;
 }
 
-/* File offset of symbol SYM, or -1 when it does not lie inside a file-backed section. */
-static int sym_file_offset(struct bs_elf *ef, const GElf_Sym *sym, uint64_t *off)
-{
-	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
-		return -1;
-	GElf_Shdr sh;
-	Elf_Scn *scn = elf_getscn(ef->elf, sym->st_shndx);
-	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-		return -1;
-	if (ef->ehdr.e_type == ET_REL) {
-		*off = sh.sh_offset + sym->st_value;
-		return 0;
-	}
-	if (sym->st_value < sh.sh_addr || sym->st_value - sh.sh_addr >= sh.sh_size)
-		return -1;
-	*off = sym->st_value - sh.sh_addr + sh.sh_offset;
-	return 0;
-}
-
 /* Collect every defined function symbol of .symtab and .dynsym. */
 static int collect_funcs(struct bs_elf *ef, struct func_list *l)
 {
@@ -75,7 +56,7 @@ static int collect_funcs(struct bs_elf *ef, struct func_list *l)
 			if (type != STT_FUNC && type != STT_GNU_IFUNC)
 				continue;
 			const char *name = elf_strptr(ef->elf, sh.sh_link, sym.st_name);
-			if (!name || !*name || sym_file_offset(ef, &sym, &off))
+			if (!name || !*name || bs_elf_sym_offset(ef, &sym, &off))
 				continue;
 			if (push_func(l, name, off, sym.st_size))
 				return -ENOMEM;

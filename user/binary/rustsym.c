@@ -133,27 +133,6 @@ int bs_rust_legacy_path(const char *name, char *out, size_t outlen)
 	return 0;
 }
 
-/* File offset of a symbol's address through its section, -1 when not in a file-backed one. */
-static int func_offset(struct bs_elf *ef, const GElf_Sym *sym, uint64_t *off)
-{
-	GElf_Shdr sh;
-	Elf_Scn *scn;
-
-	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
-		return -1;
-	scn = elf_getscn(ef->elf, sym->st_shndx);
-	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-		return -1;
-	if (ef->ehdr.e_type == ET_REL) {
-		*off = sh.sh_offset + sym->st_value;
-		return 0;
-	}
-	if (sym->st_value < sh.sh_addr || sym->st_value - sh.sh_addr >= sh.sh_size)
-		return -1;
-	*off = sym->st_value - sh.sh_addr + sh.sh_offset;
-	return 0;
-}
-
 int bs_elf_each_func(const char *path, int (*fn)(void *ctx, const struct bs_elf_func *f), void *ctx,
 		     bool *has_symtab, char *err, size_t errlen)
 {
@@ -187,7 +166,7 @@ int bs_elf_each_func(const char *path, int (*fn)(void *ctx, const struct bs_elf_
 			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 				continue;
 			f.name = elf_strptr(ef.elf, sh.sh_link, sym.st_name);
-			if (!f.name || !*f.name || func_offset(&ef, &sym, &f.offset))
+			if (!f.name || !*f.name || bs_elf_sym_offset(&ef, &sym, &f.offset))
 				continue;
 			f.addr = sym.st_value;
 			f.size = sym.st_size;

@@ -14,6 +14,7 @@
 #include "probe/boundary.h"
 #include "probe/caps.h"
 #include "probe/lines.h"
+#include "probe/lines_options.h"
 #include "util/cli.h"
 #include "util/exit_status.h"
 #include "util/interrupt.h"
@@ -46,11 +47,6 @@ enum {
 	OPT_CSV,
 	OPT_MD,
 	OPT_TOP,
-	OPT_LINE,
-	OPT_BEGIN_LINE,
-	OPT_END_LINE,
-	OPT_NAME_LINE,
-	OPT_SCORE_UNIT,
 };
 
 static const struct argp_option run_options[] = {
@@ -66,20 +62,6 @@ static const struct argp_option run_options[] = {
      "Rust criterion.rs samples (every Bencher::iter/iter_custom/iter_batched call, with iters "
      "and the benchmark id; needs symbols and debug info)",
      1},
-    {"line", OPT_LINE, "REGEX", 0,
-     "each line the harness writes that matches REGEX ends an iteration and begins the next "
-     "(the first match only begins one); POSIX extended regex with (?<score>...), "
-     "(?<unit>...), (?<invocations>...), (?<name>...) groups",
-     1},
-    {"begin-line", OPT_BEGIN_LINE, "REGEX", 0,
-     "an iteration begins at the write of a line matching REGEX (with --end-line)", 1},
-    {"end-line", OPT_END_LINE, "REGEX", 0, "... and ends at the write of a line matching REGEX", 1},
-    {"name-line", OPT_NAME_LINE, "REGEX", 0,
-     "a line naming the benchmark that follows, from its (?<name>...) group", 1},
-    {"score-unit", OPT_SCORE_UNIT, "UNIT", 0,
-     "unit of (?<score>...) when the regex has no (?<unit>...): s, ms, us, ns (the "
-     "iteration's time) or s/op ... ns/op (per invocation)",
-     1},
     {NULL, 0, NULL, 0, "Outputs:", 2},
     {"output", 'o', "TRACE", 0, "trace file (default benchscope.trace)", 2},
     {"json", OPT_JSON, "FILE", 0, "write the JSON report (- for stdout)", 2},
@@ -90,7 +72,7 @@ static const struct argp_option run_options[] = {
     {0}};
 
 static const struct argp_child run_children[] = {
-    {&bs_measure_argp, 0, NULL, 0}, {&bs_stop_argp, 0, NULL, 0}, {0}};
+    {&bs_lines_argp, 0, NULL, 1}, {&bs_measure_argp, 0, NULL, 0}, {&bs_stop_argp, 0, NULL, 0}, {0}};
 
 static error_t run_parse(int key, char *arg, struct argp_state *state)
 {
@@ -98,8 +80,9 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->mo;
-		state->child_inputs[1] = &a->stop;
+		state->child_inputs[0] = &a->lines;
+		state->child_inputs[1] = &a->mo;
+		state->child_inputs[2] = &a->stop;
 		break;
 	case OPT_ITER:
 		a->iter = arg;
@@ -112,21 +95,6 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PRESET:
 		a->preset = arg;
-		break;
-	case OPT_LINE:
-		a->lines.line = arg;
-		break;
-	case OPT_BEGIN_LINE:
-		a->lines.begin_line = arg;
-		break;
-	case OPT_END_LINE:
-		a->lines.end_line = arg;
-		break;
-	case OPT_NAME_LINE:
-		a->lines.name_line = arg;
-		break;
-	case OPT_SCORE_UNIT:
-		a->lines.score_unit = arg;
 		break;
 	case 'o':
 		a->mo.trace_path = arg;

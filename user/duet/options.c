@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* options.c - the options of `benchscope duet` (see options.h). */
 #include "duet/options.h"
+
+#include "probe/lines_options.h"
 #include "probe/measure_options.h"
 
 #include <limits.h>
@@ -42,11 +44,6 @@ enum {
 	OPT_NOISE_CHECK,
 	OPT_NOISE_EVERY,
 	OPT_BAR_RELEASE,
-	OPT_LINE,
-	OPT_BEGIN_LINE,
-	OPT_END_LINE,
-	OPT_NAME_LINE,
-	OPT_SCORE_UNIT,
 };
 
 static const struct argp_option duet_options[] = {
@@ -58,14 +55,6 @@ static const struct argp_option duet_options[] = {
     {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
     {"end", OPT_END, "SITE", 0, "end site", 2},
     {"preset", OPT_PRESET, "NAME", 0, "gbench, process, catch2, go or criterion", 2},
-    {"line", OPT_LINE, "REGEX", 0,
-     "output lines (run's --line; async and seq duets only): each matching line the harness "
-     "writes ends an iteration and begins the next",
-     2},
-    {"begin-line", OPT_BEGIN_LINE, "REGEX", 0, "an iteration begins at a matching line", 2},
-    {"end-line", OPT_END_LINE, "REGEX", 0, "... and ends at a matching line", 2},
-    {"name-line", OPT_NAME_LINE, "REGEX", 0, "a line naming the benchmark, (?<name>...)", 2},
-    {"score-unit", OPT_SCORE_UNIT, "UNIT", 0, "unit of (?<score>...) (run --help)", 2},
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
@@ -152,6 +141,7 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 					   .timeout_s = 600,
 					   .noise_s = 2,
 					   .min_overlap = 0};
+		state->child_inputs[0] = &a->lines;
 		break;
 	case 'A':
 		a->cmd[0] = arg;
@@ -170,21 +160,6 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PRESET:
 		a->common.preset = arg;
-		break;
-	case OPT_LINE:
-		a->lines.line = arg;
-		break;
-	case OPT_BEGIN_LINE:
-		a->lines.begin_line = arg;
-		break;
-	case OPT_END_LINE:
-		a->lines.end_line = arg;
-		break;
-	case OPT_NAME_LINE:
-		a->lines.name_line = arg;
-		break;
-	case OPT_SCORE_UNIT:
-		a->lines.score_unit = arg;
 		break;
 	case OPT_PROBE_A:
 		a->probe_text[0] = arg;
@@ -345,9 +320,13 @@ static const char duet_doc[] =
     "Needs root, or CAP_BPF + CAP_PERFMON, and a kernel with BTF (benchscope "
     "doctor).\n" BS_EXIT_STATUS_HELP;
 
+/* output lines, as for run (async and seq duets only): in the boundaries group */
+static const struct argp_child duet_children[] = {{&bs_lines_argp, 0, NULL, 2}, {0}};
+
 const struct argp bs_duet_argp = {
     .options = duet_options,
     .parser = duet_parse,
+    .children = duet_children,
     .args_doc = "-A 'CMD_A' -B 'CMD_B'",
     .doc = duet_doc,
 };
