@@ -15,6 +15,7 @@
 #include "noise/check.h"
 #include "noise/render.h"
 #include "noise/verdict.h"
+#include "probe/caps.h"
 #include "util/cli.h"
 #include "util/exit_status.h"
 #include "util/output.h"
@@ -74,7 +75,7 @@ int cmd_noise(int argc, char **argv)
 	struct noise_args a = {{.duration_s = 6}, NULL};
 	struct bs_noise_result r;
 	struct bs_noise_verdict v = {0};
-	char err[512];
+	char err[512], hv[64];
 	int rc = BS_EXIT_OK;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
@@ -85,7 +86,7 @@ int cmd_noise(int argc, char **argv)
 		rc = a.o.cpus_set && !r.n ? BS_EXIT_USAGE : BS_EXIT_RUNTIME;
 		goto out;
 	}
-	if (bs_noise_judge(r.cpus, r.n, &v)) {
+	if (bs_noise_judge(r.cpus, r.n, bs_hypervisor_guest(hv, sizeof(hv)), &v)) {
 		fprintf(stderr, "benchscope noise: too few loop samples to judge (use a longer "
 				"--duration)\n");
 		rc = BS_EXIT_RUNTIME;

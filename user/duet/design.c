@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "noise/render.h"
+#include "probe/caps.h"
 
 /* the methods as text, "async" or "async, seq" */
 static void methods_text(const struct bs_duet_setup *s, char *buf, size_t len)
@@ -47,10 +48,12 @@ static void pick(struct bs_duet_setup *s, struct bs_duet_design *d)
 static int check(struct bs_duet_design *d, char *err, size_t errlen)
 {
 	int rc = bs_noise_check(&d->opts, &d->noise, err, errlen);
+	char hv[64];
 
 	if (rc)
 		return rc;
-	if (bs_noise_judge(d->noise.cpus, d->noise.n, &d->verdict)) {
+	if (bs_noise_judge(d->noise.cpus, d->noise.n, bs_hypervisor_guest(hv, sizeof(hv)),
+			   &d->verdict)) {
 		snprintf(err, errlen,
 			 "the noise check got too few loop samples to judge (give a "
 			 "longer --noise-check)");

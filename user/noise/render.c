@@ -104,6 +104,11 @@ void bs_noise_render_text(FILE *f, const struct bs_noise_result *r,
 			"  recommendation: both sides on CPU %d (--method interleaved --cpus "
 			"A=%d,B=%d): %s\n",
 			v->cpu_a, v->cpu_a, v->cpu_a, v->why);
+	if (v->held_back)
+		fprintf(f,
+			"  (to run the sides in parallel anyway, twice as fast: --method async "
+			"--crossover --cpus A=%d,B=%d)\n",
+			v->held_a, v->held_b);
 }
 
 static json_object *phase_json(const struct bs_noise_phase *p)
@@ -193,6 +198,7 @@ json_object *bs_noise_render_json(const struct bs_noise_result *r, const struct 
 	json_object_object_add(rec, "cpu_a", json_object_new_int(v->cpu_a));
 	json_object_object_add(rec, "cpu_b", json_object_new_int(v->cpu_b));
 	json_object_object_add(rec, "why", json_object_new_string(v->why));
+	json_object_object_add(rec, "parallel_held_back", json_object_new_boolean(v->held_back));
 	json_object_object_add(o, "recommendation", rec);
 	return o;
 }

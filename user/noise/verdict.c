@@ -50,7 +50,8 @@ static size_t steadiest(const struct bs_noise_cpu *c, size_t n)
 	return best;
 }
 
-int bs_noise_judge(struct bs_noise_cpu *cpus, size_t n, struct bs_noise_verdict *v)
+int bs_noise_judge(struct bs_noise_cpu *cpus, size_t n, const char *hypervisor,
+		   struct bs_noise_verdict *v)
 {
 	const struct bs_noise_pair *best = NULL;
 	size_t k = 0;
@@ -91,6 +92,20 @@ int bs_noise_judge(struct bs_noise_cpu *cpus, size_t n, struct bs_noise_verdict 
 		v->design = BS_NOISE_SEQUENTIAL;
 		v->cpu_a = v->cpu_b = cpus[0].cpu;
 		snprintf(v->why, sizeof(v->why), "one CPU: the sides can only take turns on it");
+	} else if (best && hypervisor) {
+		size_t s = steadiest(cpus, n);
+
+		v->design = BS_NOISE_ONE_CPU;
+		v->held_back = true;
+		v->held_a = cpus[best->i].cpu;
+		v->held_b = cpus[best->j].cpu;
+		v->cpu_a = v->cpu_b = cpus[s].cpu;
+		snprintf(
+		    v->why, sizeof(v->why),
+		    "CPUs %d and %d ran at one speed (%.2fx) and independent during the check, "
+		    "but under %s the host can slow one vCPU at any moment without the guest "
+		    "seeing it; both sides on CPU %d, the steadiest, in turn",
+		    v->held_a, v->held_b, best->speed_ratio, hypervisor, cpus[s].cpu);
 	} else if (best) {
 		v->design = BS_NOISE_PARALLEL;
 		v->cpu_a = cpus[best->i].cpu;

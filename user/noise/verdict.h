@@ -86,18 +86,33 @@ struct bs_noise_verdict {
 	struct bs_noise_pair *pairs; /**< n_pairs = n (n - 1) / 2 */
 	size_t n_pairs;
 	enum bs_noise_design design;
-	int cpu_a, cpu_b; /**< the recommended placement (the same CPU for ONE_CPU) */
-	char why[256];	  /**< one sentence: why this design */
+	int cpu_a, cpu_b;   /**< the recommended placement (the same CPU for ONE_CPU) */
+	bool held_back;	    /**< a pair passed every test of a parallel duet, but the machine
+			     *   is virtual: ONE_CPU instead (see bs_noise_judge) */
+	int held_a, held_b; /**< that pair's CPUs (with held_back) */
+	char why[320];	    /**< one sentence: why this design */
 };
 
 /**
  * bs_noise_judge - fill every CPU's statistics (medians, p95, CV, coupling,
  * unsteady) from its samples and the verdict from them. cpus[0..n-1] each
- * need at least 2 samples in both phases. Returns 0, -EINVAL (a phase with
- * fewer than 2 samples or a non-positive time) or -ENOMEM; free with
- * bs_noise_verdict_free.
+ * need at least 2 samples in both phases.
+ *
+ * @hypervisor names the hypervisor of a virtual machine (NULL on bare
+ * metal). A host can slow one vCPU at any moment, for seconds or minutes,
+ * without the guest seeing it (no steal time on PVM): a check of a few
+ * seconds that found two steady, independent vCPUs at one speed does not
+ * say they stay so for the duet. On a virtual machine the verdict is
+ * therefore never PARALLEL: the pair that qualified is named in @v->why,
+ * @v->held_back is set, and both sides go to the steadiest CPU (measured
+ * in README "Benchmarking on cloud VMs": async duets there lost a 3 %
+ * slowdown in 9 of 20 duets, interleaved on one vCPU found 20 of 20).
+ *
+ * Returns 0, -EINVAL (a phase with fewer than 2 samples or a non-positive
+ * time) or -ENOMEM; free with bs_noise_verdict_free.
  */
-int bs_noise_judge(struct bs_noise_cpu *cpus, size_t n, struct bs_noise_verdict *v);
+int bs_noise_judge(struct bs_noise_cpu *cpus, size_t n, const char *hypervisor,
+		   struct bs_noise_verdict *v);
 
 void bs_noise_verdict_free(struct bs_noise_verdict *v);
 

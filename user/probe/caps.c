@@ -241,6 +241,14 @@ const char *bs_hypervisor_name(char *buf, size_t len, bool detail)
 	return buf;
 }
 
+const char *bs_hypervisor_guest(char *buf, size_t len)
+{
+	unsigned a, b, c, d;
+
+	__cpuid(1, a, b, c, d);
+	return c & (1u << 31) ? bs_hypervisor_name(buf, len, false) : NULL;
+}
+
 static void cpuinfo_field(const char *key, char *out, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "re");

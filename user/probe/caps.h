@@ -106,6 +106,13 @@ int bs_caps_probe_bpf(struct bs_cap *caps, int calls, int rounds);
 const char *bs_hypervisor_name(char *buf, size_t len, bool detail);
 
 /**
+ * bs_hypervisor_guest - on a virtual machine (the CPUID hypervisor bit),
+ * its hypervisor's name in @buf as bs_hypervisor_name without detail, and
+ * returns @buf; on bare metal returns NULL.
+ */
+const char *bs_hypervisor_guest(char *buf, size_t len);
+
+/**
  * bs_caps_require - check, at a subcommand's start, the capabilities @ids
  * (@n of them, no BPF-object ones) that @cmd needs. When any is lacking,
  * prints one line "benchscope CMD: <what is lacking>: <what the probe
