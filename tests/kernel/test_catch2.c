@@ -152,7 +152,7 @@ static struct ours measure_of(const struct bs_dataset *ds, uint32_t pid, const c
 	bool *calib = calloc(n + 1, sizeof(*calib));
 
 	if (v && calib) {
-		bs_catch2_calibration(v, n, calib);
+		bs_catch2_calibration(v, n, calib, NULL);
 		for (size_t i = 0; i < n; i++) {
 			if (calib[i]) {
 				o.estimation++;
