@@ -18,6 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "duet/data.h"
 #include "probe/caps.h"
 #include "trace/dataset.h"
 #include "test.h"
@@ -240,6 +243,48 @@ static inline struct bs_dataset *krun_ok(struct kresult *r, char *const argv[], 
 	if (r->exit_code)
 		fprintf(stderr, "%s", r->err);
 	return kload(trace);
+}
+
+/* Parse the JSON file @path, then remove it; NULL after a failed check. */
+static inline json_object *kload_json(const char *path)
+{
+	json_object *o = json_object_from_file(path);
+
+	if (!o)
+		FAILF("cannot parse %s", path);
+	unlink(path);
+	return o;
+}
+
+/* Run benchscope (argv) expecting exit 0, and parse the JSON file it wrote
+ * to @json (then removed); NULL after a failed check. */
+static inline json_object *krun_json(struct kresult *r, char *const argv[], const char *json)
+{
+	krun(r, argv);
+	CHECK_INT_EQ(r->exit_code, 0);
+	if (r->exit_code)
+		fprintf(stderr, "%s", r->err);
+	return kload_json(json);
+}
+
+/* The duet model (duet/data.h) of a duet trace, which must hold @n_benches
+ * benchmarks (0: any number); NULL after a failed check. Free it with
+ * bs_duet_data_free. */
+static inline struct bs_duet_data *kduet_model(const struct bs_dataset *ds, size_t n_benches)
+{
+	struct bs_duet_data *d = NULL;
+	char err[512];
+
+	if (bs_duet_data_build(ds, &d, err, sizeof(err))) {
+		FAILF("duet data: %s", err);
+		return NULL;
+	}
+	if (n_benches && d->n_benches != n_benches) {
+		FAILF("%zu benchmarks, expected %zu", d->n_benches, n_benches);
+		bs_duet_data_free(d);
+		return NULL;
+	}
+	return d;
 }
 
 static inline double dur_ns(const struct bs_iter_rec *r)

@@ -152,7 +152,7 @@ static struct ours measure_of(const struct bs_dataset *ds, uint32_t pid, const c
 	bool *calib = calloc(n + 1, sizeof(*calib));
 
 	if (v && calib) {
-		bs_catch2_calibration(v, n, calib);
+		bs_catch2_calibration(v, n, calib, NULL);
 		for (size_t i = 0; i < n; i++) {
 			if (calib[i]) {
 				o.estimation++;
@@ -407,7 +407,6 @@ static void test_duet_aa(void)
 	struct kresult r;
 	struct bs_dataset *ds;
 	struct bs_duet_data *d = NULL;
-	char err[512];
 	uint32_t pids[16];
 	size_t n_pids = 0;
 
@@ -439,10 +438,7 @@ static void test_duet_aa(void)
 		}
 	/* what the duet reports: the three benchmarks by name, each in the 3 runs,
 	 * scored per invocation, its samples paired (no estimation run) */
-	if (bs_duet_data_build(ds, &d, err, sizeof(err))) {
-		FAILF("duet data: %s", err);
-	} else {
-		CHECK_INT_EQ(d->n_benches, N_BENCH);
+	if ((d = kduet_model(ds, N_BENCH))) {
 		for (size_t b = 0; b < d->n_benches && b < N_BENCH; b++) {
 			size_t runs = 0;
 

@@ -184,7 +184,7 @@ static int check_benchmark(const struct bs_dataset *ds, const char *home, const 
 		copy[k].flags &= ~BS_ITER_F_HARNESS_WARMUP;
 		cp[k] = &copy[k];
 	}
-	bs_criterion_calibration(cp, n, calib);
+	bs_criterion_calibration(cp, n, calib, NULL);
 	for (k = 0; k < n; k++)
 		if (calib[k] != (k < nw))
 			FAILF("%s: bs_criterion_calibration calls run %zu (%llu invocations) %s",

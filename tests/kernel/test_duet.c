@@ -62,15 +62,12 @@ static json_object *nth_event(const struct bs_dataset *ds, const char *kind, siz
 static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, struct bs_dmres *out)
 {
 	struct bs_danalysis_opts o = {.seed = 1, .no_mds = true, .n_resamples = 2000};
-	struct bs_duet_data *d = NULL;
+	struct bs_duet_data *d = kduet_model(ds, 0);
 	struct bs_duet_analysis *an = NULL;
-	char err[512];
 	bool ok = false;
 
-	if (bs_duet_data_build(ds, &d, err, sizeof(err))) {
-		FAILF("duet data: %s", err);
+	if (!d)
 		return false;
-	}
 	if (bs_duet_analysis_run(d, &o, &an) == 0 && an->n >= 1 && an->b[0].m[method].has_verdict) {
 		*out = an->b[0].m[method];
 		out->pairs = NULL;
@@ -130,7 +127,7 @@ static double runq_share(const struct bs_dataset *ds)
 static void test_aa_no_tool_bias(void)
 {
 	const char *trace = ktmp("aabias.trace");
-	char cmd[4200], err[256];
+	char cmd[4200];
 	char *argv[] = {(char *)BENCHSCOPE,
 			"duet",
 			"-q",
@@ -164,10 +161,8 @@ static void test_aa_no_tool_bias(void)
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	if (bs_duet_data_build(ds, &d, err, sizeof(err)) || d->n_benches != 1) {
-		FAILF("duet data: %s", err);
+	if (!(d = kduet_model(ds, 1)))
 		goto out;
-	}
 	for (size_t k = 0; k < d->benches[0].n_runs[BS_DM_ASYNC]; k++)
 		for (int s = 0; s < 2; s++) {
 			const struct bs_dside *sd = &d->benches[0].runs[BS_DM_ASYNC][k].side[s];

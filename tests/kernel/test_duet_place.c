@@ -25,24 +25,6 @@
 
 static char cmd[4200], sym_iter[4200];
 
-/* the duet model of a finished duet trace, or NULL (a failure is counted) */
-static struct bs_duet_data *model_of(const struct bs_dataset *ds)
-{
-	struct bs_duet_data *d = NULL;
-	char err[512];
-
-	if (bs_duet_data_build(ds, &d, err, sizeof(err))) {
-		FAILF("duet data: %s", err);
-		return NULL;
-	}
-	if (d->n_benches != 1) {
-		FAILF("%zu benchmarks, expected 1", d->n_benches);
-		bs_duet_data_free(d);
-		return NULL;
-	}
-	return d;
-}
-
 /* the one CPU side s of run r ran every iteration on, or -1 (it moved) */
 static int side_cpu(const struct bs_drun *r, int s)
 {
@@ -98,7 +80,7 @@ static void test_crossover_swaps_cpus(void)
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	d = model_of(ds);
+	d = kduet_model(ds, 1);
 	for (size_t k = 0; d && k < d->benches[0].n_runs[BS_DM_ASYNC]; k++) {
 		const struct bs_drun *run = &d->benches[0].runs[BS_DM_ASYNC][k];
 		int ca = side_cpu(run, 0), cb = side_cpu(run, 1);
@@ -170,7 +152,7 @@ static void test_swap_within_run(void)
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	d = model_of(ds);
+	d = kduet_model(ds, 1);
 	if (d && d->benches[0].n_runs[BS_DM_ASYNC] == 1) {
 		const struct bs_drun *run = &d->benches[0].runs[BS_DM_ASYNC][0];
 		struct bs_duet_blocks bl;
@@ -251,7 +233,7 @@ static void test_interleaved_never_together(void)
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	d = model_of(ds);
+	d = kduet_model(ds, 1);
 	CHECK(d && d->benches[0].n_runs[BS_DM_ILV] == 2);
 	/* the two runs' orders are balanced: one AB, one BA */
 	for (size_t k = 0; d && k < d->benches[0].n_runs[BS_DM_ILV]; k++) {
@@ -373,7 +355,7 @@ static void test_auto_design(void)
 	CHECK_INT_EQ((int)bl.n_rechecks, 1);
 	if (bl.n_rechecks == 1)
 		CHECK_INT_EQ(bl.rechecks[0].before_run, 1);
-	d = model_of(ds);
+	d = kduet_model(ds, 1);
 	if (d && bl.ctx.noise.present) {
 		bool parallel = !strcmp(bl.ctx.noise.design, "parallel");
 		char hv[64];

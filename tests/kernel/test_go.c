@@ -377,15 +377,8 @@ static void test_duet_aa(void)
 		 "%s -test.run='^$' -test.bench='^Benchmark(Small|Large)$' -test.benchtime=50ms "
 		 "-test.count=2",
 		 kpath("progs/gobench.test"));
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 0);
-	if (r.exit_code)
-		fprintf(stderr, "%s", r.err);
-	root = json_object_from_file(json);
-	if (!root) {
-		FAILF("no duet JSON report");
+	if (!(root = krun_json(&r, argv, json)))
 		goto out;
-	}
 	CHECK(json_object_object_get_ex(root, "runs", &runs) &&
 	      json_object_object_get_ex(runs, "used", &v) && json_object_get_int(v) == 3);
 	CHECK(json_object_object_get_ex(root, "aa", &v) && json_object_get_boolean(v));

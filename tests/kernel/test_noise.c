@@ -58,8 +58,7 @@ static void test_names_the_competitor(void)
 	waitpid(comp, NULL, 0);
 	CHECK_INT_EQ(r.exit_code, 0);
 	CHECK(strstr(r.out, "recommendation: ") != NULL);
-	o = json_object_from_file(json);
-	CHECK(o != NULL);
+	o = kload_json(json);
 	if (!o)
 		return;
 	CHECK(json_object_object_get_ex(o, "cpus", &cpus) &&

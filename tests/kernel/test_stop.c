@@ -456,9 +456,7 @@ static void test_replay_matches_stats(void)
 			    !(it->flags & BS_ITER_F_AFTER_STOP) && n[f] < 64)
 				v[f][n[f]++] = dur_ns(it);
 		}
-	krun(&r, rep);
-	CHECK_INT_EQ(r.exit_code, 0);
-	root = json_object_from_file(js);
+	root = krun_json(&r, rep, js);
 	c = json_object_array_get_idx(
 	    bs_json_get(json_object_array_get_idx(bs_json_get(root, "traces"), 0), "criteria"), 0);
 	CHECK(c != NULL);

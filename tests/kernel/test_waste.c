@@ -48,16 +48,6 @@ static int plant_line(const char *tag)
 	return -1;
 }
 
-static json_object *load_json(const char *path)
-{
-	json_object *o = json_object_from_file(path);
-
-	if (!o)
-		FAILF("cannot parse %s", path);
-	unlink(path);
-	return o;
-}
-
 static json_object *kind_of(json_object *o, const char *kind)
 {
 	return json_object_object_get(json_object_object_get(o, "kinds"), kind);
@@ -145,7 +135,7 @@ static json_object *run_planted(struct kresult *r, const char *kind, const char 
 		fprintf(stderr, "%s: %s", mode, r->err);
 		return NULL;
 	}
-	return load_json(json);
+	return kload_json(json);
 }
 
 /*
@@ -334,7 +324,7 @@ static void test_real_programs(void)
 	CHECK_INT_EQ(r.exit_code, 0);
 	if (r.exit_code)
 		fprintf(stderr, "%s", r.err);
-	o = load_json(json);
+	o = kload_json(json);
 	if (o) {
 		s = json_object_object_get(o, "summary");
 		CHECK(json_object_get_int(json_object_object_get(s, "processes")) >=
@@ -352,7 +342,7 @@ static void test_real_programs(void)
 	krun(&r, py);
 	CHECK_INT_EQ(r.exit_code, 0);
 	CHECK(strstr(r.out, "1000\n") != NULL); /* the program's own output */
-	o = load_json(json);
+	o = kload_json(json);
 	if (o) {
 		s = json_object_object_get(o, "summary");
 		CHECK(json_object_get_int(json_object_object_get(s, "armed")) >= 5);
@@ -476,7 +466,7 @@ static void test_attach_pid(void)
 	waitpid(c, &st, 0);
 	CHECK_INT_EQ(r.exit_code, 0);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	o = load_json(json);
+	o = kload_json(json);
 	if (o) {
 		CHECK(resolved(o, "dead-store") >= 5);
 		CHECK(json_object_get_boolean(json_object_object_get(

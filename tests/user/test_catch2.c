@@ -47,7 +47,7 @@ static void check_calib(const unsigned long long *inv, const bool *want, size_t 
 		p[i] = &r[i];
 		calib[i] = !want[i]; /* poison: every entry must be written */
 	}
-	bs_catch2_calibration(p, n, calib);
+	bs_catch2_calibration(p, n, calib, NULL);
 	for (size_t i = 0; i < n; i++) {
 		CHECK_INT_EQ(calib[i], want[i]);
 		if (calib[i] != want[i])
@@ -127,7 +127,7 @@ static void test_calib_empty_and_estimation_only(void)
 	static const unsigned long long inv[] = {1, 2, 4, 8, 16};
 	static const bool want[] = {1, 1, 1, 1, 1};
 
-	bs_catch2_calibration(NULL, 0, NULL); /* nothing to do, nothing touched */
+	bs_catch2_calibration(NULL, 0, NULL, NULL); /* nothing to do, nothing touched */
 	CHECK_CALIB(inv, want);
 }
 

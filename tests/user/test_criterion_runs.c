@@ -28,7 +28,7 @@ static void build(struct seq *s, const unsigned long long *inv, size_t n, size_t
 		s->p[i] = &s->r[i];
 		s->calib[i] = i & 1; /* garbage: every entry must be written */
 	}
-	bs_criterion_calibration(s->p, n, s->calib);
+	bs_criterion_calibration(s->p, n, s->calib, NULL);
 }
 
 /* Run i is decided the same with runs[0..i] known (and with runs[0..i+1]) as
@@ -38,7 +38,7 @@ static void expect_causal(const struct seq *s)
 	bool part[MAXN];
 
 	for (size_t k = 1; k <= s->n; k++) {
-		bs_criterion_calibration(s->p, k, part);
+		bs_criterion_calibration(s->p, k, part, NULL);
 		for (size_t i = 0; i < k; i++)
 			if (part[i] != s->calib[i])
 				FAILF("run %zu decided %d with %zu runs known, %d with all %zu", i,

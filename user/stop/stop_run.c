@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "stop/calib_live.h"
 #include "util/monotime.h"
 #include "probe/session.h"
 #include "report/summary.h"
@@ -17,15 +18,13 @@ struct stop_run {
 	struct bs_measure *m;
 	const struct bs_stop_run_opts *o;
 	struct bs_stop_fsm fsm;
-	bool active;			    /**< a fork is running */
-	bool want_stop;			    /**< its mi measurement iterations are done: end it */
-	struct bs_iter_rec *runs;	    /**< with a calibration rule: the fork's runs so far */
-	const struct bs_iter_rec **run_ptr; /**< n_runs pointers into runs, for the rule */
-	bool *calib;			    /**< the rule's decisions */
-	size_t n_runs, cap_runs;	    /**< runs[n_runs - 1] is not decided yet */
-	size_t n_calibration;		    /**< of the current fork */
-	size_t n_after;			    /**< after-stop iterations of the current fork */
-	int err;			    /**< first error inside the hook (-errno) */
+	bool active;		   /**< a fork is running */
+	bool want_stop;		   /**< its mi measurement iterations are done: end it */
+	struct bs_calib_live live; /**< with a calibration rule: the fork's runs so far;
+				    *   the last one is not decided yet */
+	size_t n_calibration;	   /**< of the current fork */
+	size_t n_after;		   /**< after-stop iterations of the current fork */
+	int err;		   /**< first error inside the hook (-errno) */
 };
 
 json_object *bs_stop_plan_json(const struct bs_stop_plan *p, int grace_ms)
@@ -103,45 +102,14 @@ static double iter_value(const struct bs_iter_rec *r)
 	return v;
 }
 
-/* Keep run r of the fork for the calibration rule. 0 or -ENOMEM. */
-static int push_run(struct stop_run *s, const struct bs_iter_rec *r)
-{
-	if (s->n_runs == s->cap_runs) {
-		size_t cap = s->cap_runs ? 2 * s->cap_runs : 256;
-		struct bs_iter_rec *runs = realloc(s->runs, cap * sizeof(*runs));
-		const struct bs_iter_rec **ptr;
-		bool *calib;
-
-		if (runs)
-			s->runs = runs;
-		ptr = realloc(s->run_ptr, cap * sizeof(*ptr));
-		if (ptr)
-			s->run_ptr = ptr;
-		calib = realloc(s->calib, cap * sizeof(*calib));
-		if (calib)
-			s->calib = calib;
-		if (!runs || !ptr || !calib) {
-			if (!s->err)
-				s->err = -ENOMEM;
-			return -ENOMEM;
-		}
-		s->cap_runs = cap;
-	}
-	s->runs[s->n_runs++] = *r;
-	for (size_t i = 0; i < s->n_runs; i++) /* runs may have moved */
-		s->run_ptr[i] = &s->runs[i];
-	return 0;
-}
-
 /* Decide run i of the fork with the rule on the runs known so far: feed it
  * to the state machine, or count it as calibration. */
 static void decide(struct stop_run *s, size_t i)
 {
-	s->o->calib(s->run_ptr, s->n_runs, s->calib);
-	if (s->calib[i])
+	if (bs_calib_live_calib(&s->live, i))
 		s->n_calibration++;
 	else if (s->fsm.phase != BS_PHASE_AFTER)
-		feed(s, iter_value(&s->runs[i]));
+		feed(s, iter_value(&s->live.runs[i]));
 }
 
 static int on_iter(void *ctx, struct bs_iter_rec *r)
@@ -162,10 +130,13 @@ static int on_iter(void *ctx, struct bs_iter_rec *r)
 	}
 	/* the previous run is decided now that this one is known (the rule
 	 * looks one run ahead at most): fed, or counted as calibration */
-	if ((ph = push_run(s, r)))
+	if ((ph = bs_calib_live_push(&s->live, r))) {
+		if (!s->err)
+			s->err = ph;
 		return ph;
-	if (s->n_runs >= 2)
-		decide(s, s->n_runs - 2);
+	}
+	if (s->live.n >= 2)
+		decide(s, s->live.n - 2);
 	if (s->fsm.phase == BS_PHASE_AFTER) {
 		r->flags |= BS_ITER_F_AFTER_STOP;
 		s->n_after++;
@@ -271,7 +242,7 @@ static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t
 	if ((rc = bs_stop_fsm_fork_begin(&s->fsm)))
 		return rc;
 	s->want_stop = false;
-	s->n_runs = 0;
+	bs_calib_live_reset(&s->live);
 	s->n_calibration = s->n_after = 0;
 	if ((rc = bs_session_spawn(&sess, s->o->cmd, s->o->user, err, errlen))) {
 		res->exec_failed = true;
@@ -315,9 +286,9 @@ static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t
 	if (!rc && (rc = drain(s->m)))
 		snprintf(err, errlen, "reading the ring buffer: %s", strerror(-rc));
 	/* the fork's last run: nothing follows it */
-	if (s->o->calib && s->n_runs && s->fsm.phase != BS_PHASE_AFTER && !intr)
-		decide(s, s->n_runs - 1);
-	s->n_runs = 0;
+	if (s->o->calib && s->live.n && s->fsm.phase != BS_PHASE_AFTER && !intr)
+		decide(s, s->live.n - 1);
+	bs_calib_live_reset(&s->live);
 	s->active = false;
 	res->interrupted = intr;
 	log_fork(s, &sess, t0, t1, stopped, intr, res);
@@ -353,6 +324,7 @@ int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 			snprintf(err, errlen, "out of memory");
 		return rc;
 	}
+	bs_calib_live_init(&s.live, o->calib);
 	bs_measure_set_hooks(m, on_iter, NULL, &s);
 	while (!s.fsm.done && !res->interrupted) {
 		rc = run_fork(&s, res, &t_first, err, errlen);
@@ -370,9 +342,7 @@ int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 	drain(m);
 	bs_measure_set_hooks(m, NULL, NULL, NULL);
 	bs_stop_fsm_free(&s.fsm);
-	free(s.runs);
-	free(s.run_ptr);
-	free(s.calib);
+	bs_calib_live_free(&s.live);
 	return rc;
 }
 

@@ -9,15 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *calib)
+void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
+		      struct bs_calib_state *st)
 {
-	for (size_t i = 0; i < n; i++) {
+	/* the last run read before may have a follower now */
+	for (size_t i = st && st->done ? st->done - 1 : 0; i < n; i++) {
 		const struct bs_iter_rec *r = runs[i];
 		bool counted = (r->flags & BS_ITER_F_INVOC) && r->invocations;
 
 		calib[i] = !counted || (i + 1 < n && (runs[i + 1]->flags & BS_ITER_F_INVOC) &&
 					runs[i + 1]->invocations > r->invocations);
 	}
+	if (st)
+		st->done = n;
 }
 
 bool bs_kind_calibrates(const char *kind)
@@ -118,7 +122,7 @@ long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a; b < n && it[b].pid == it[a].pid && !strcmp(it[b].name, it[a].name); b++)
 			runs[b - a] = iters[it[b].i];
-		rule(runs, b - a, calib);
+		rule(runs, b - a, calib, NULL);
 		for (size_t j = a; j < b; j++)
 			group[it[j].i] = calib[j - a] ? BS_GBENCH_CALIBRATION : 0;
 	}

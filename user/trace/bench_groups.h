@@ -17,25 +17,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "trace/calib_rule.h" /* bs_calib_rule */
 #include "trace/dataset.h"
 #include "trace/gbench_runs.h" /* BS_GBENCH_CALIBRATION */
-
-/**
- * A preset's calibration rule: runs[0..n) are the iterations of ONE
- * benchmark of one process, in begin order; set calib[i] (n entries) to true
- * for those that are not measurements, false for the others. The decision
- * for run i may depend on runs[0..i+1] only (one run of lookahead), so that
- * `run --stop` can apply the rule live, as the runs arrive.
- */
-typedef void (*bs_calib_rule)(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
 
 /**
  * bs_calib_growing - the rule of harnesses that size their runs by time
  * (Google Benchmark 1.7 benchmark_runner.cc, Go 1.19 testing.B.launch): a
  * run without a valid invocation count, or followed by a run with MORE
- * invocations, is calibration; every other run is a measurement.
+ * invocations, is calibration; every other run is a measurement. A
+ * bs_calib_rule (calib_rule.h: @st NULL, or the progress so far).
  */
-void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
+void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
+		      struct bs_calib_state *st);
 
 /**
  * bs_kind_calibrates - whether the harnesses of a boundaries kind (CONTEXT

@@ -7,38 +7,48 @@ static bool valid(const struct bs_iter_rec *r)
 	return (r->flags & BS_ITER_F_INVOC) && r->invocations > 0;
 }
 
-void bs_catch2_calibration(const struct bs_iter_rec *const *runs, size_t n, bool *calib)
+void bs_catch2_calibration(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
+			   struct bs_calib_state *st)
 {
-	bool estimating = true; /* in a chain 1, 2, 4, ...; else in samples of `k` */
-	__u64 expect = 1, k = 0;
-	size_t prev = n; /* the previous iteration with a valid count */
+	/* sampling: in samples of `k`, else in a chain 1, 2, 4, ... whose next
+	 * count is `expect`; prev: the last run with a valid count */
+	struct bs_calib_state whole = {0};
 
-	for (size_t i = 0; i < n; i++) {
+	if (!st)
+		st = &whole;
+	if (!st->done) {
+		st->sampling = st->has_prev = false;
+		st->expect = 1;
+		st->k = 0;
+	}
+	for (size_t i = st->done; i < n; i++) {
 		__u64 inv = runs[i]->invocations;
 
 		calib[i] = true;
 		if (!valid(runs[i]))
 			continue;
-		if (estimating && inv == expect) {
-			expect *= 2;
-		} else if (estimating || inv != k) {
-			if (!estimating && inv == 1) { /* the benchmark again */
-				estimating = true;
-				expect = 2;
-			} else if (!estimating && k == 1 && inv == 2 && prev < n &&
-				   runs[prev]->invocations == 1) {
+		if (!st->sampling && inv == st->expect) {
+			st->expect *= 2;
+		} else if (!st->sampling || inv != st->k) {
+			if (st->sampling && inv == 1) { /* the benchmark again */
+				st->sampling = false;
+				st->expect = 2;
+			} else if (st->sampling && st->k == 1 && inv == 2 && st->has_prev &&
+				   runs[st->prev]->invocations == 1) {
 				/* samples of 1, then 1, 2: the 1 began a new chain */
-				calib[prev] = true;
-				estimating = true;
-				expect = 4;
+				calib[st->prev] = true;
+				st->sampling = false;
+				st->expect = 4;
 			} else {
-				estimating = false;
-				k = inv;
+				st->sampling = true;
+				st->k = inv;
 				calib[i] = false;
 			}
 		} else {
 			calib[i] = false; /* one more sample of k */
 		}
-		prev = i;
+		st->prev = i;
+		st->has_prev = true;
 	}
+	st->done = n;
 }

@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "benchscope/record.h"
+#include "trace/calib_rule.h"
 
 /**
  * bs_catch2_calibration - which iterations of one Catch2 benchmark are not
@@ -38,6 +39,7 @@
  * @n:     their count
  * @calib: calib[0..n), written: true for an estimation run and for an
  *         iteration without a valid invocation count (BS_ITER_F_INVOC unset)
+ * @st:    NULL, or the progress of earlier calls (a bs_calib_rule, calib_rule.h)
  *
  * The runs are read as the phases above: a chain 1, 2, 4, ... is
  * estimation; the first count that breaks it starts the samples, and the
@@ -47,6 +49,7 @@
  * samples. Limit: with one invocation per sample, a re-run of the benchmark
  * whose estimation is that single run of 1 is one more sample.
  */
-void bs_catch2_calibration(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
+void bs_catch2_calibration(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
+			   struct bs_calib_state *st);
 
 #endif

@@ -19,13 +19,15 @@
 #include <stddef.h>
 
 #include "benchscope/record.h"
+#include "trace/calib_rule.h"
 
 /**
  * bs_criterion_calibration - which runs of one criterion benchmark of one
  * process are not samples.
  * @runs: n iteration records of ONE benchmark of one process, in begin order;
  * @calib: n entries, written: true for warm-up runs and runs without a valid
- *   invocation count (BS_ITER_F_INVOC unset), false for samples.
+ *   invocation count (BS_ITER_F_INVOC unset), false for samples;
+ * @st: NULL, or the progress of earlier calls (a bs_calib_rule, calib_rule.h).
  *
  * Where the probes marked warm-up runs (BS_ITER_F_HARNESS_WARMUP: the BPF
  * probe on Routine::warm_up; any run of the benchmark marked), the marked
@@ -39,6 +41,7 @@
  * The decision for run i depends on runs[0..i] only (the marks, or the
  * chain so far), as bench_groups.h's rules must for `run --stop`.
  */
-void bs_criterion_calibration(const struct bs_iter_rec *const *runs, size_t n, bool *calib);
+void bs_criterion_calibration(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
+			      struct bs_calib_state *st);
 
 #endif
