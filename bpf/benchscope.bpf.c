@@ -10,6 +10,9 @@
  * the ring buffer (or, if that is full, to the `spill` map; only if both are
  * full is it counted as lost).
  *
+ * With one probe per iteration (onep.bpf.h) the end probe alone makes the
+ * record, from running totals and the harness's own begin timestamp.
+ *
  * Processes are filtered by `tracked` (the harness and its descendants,
  * inserted by user space for the root and followed here through fork).
  */
@@ -364,7 +367,8 @@ static __always_inline void emit(struct bs_iter_rec *rec)
  * and Rust strings carry no terminator), or a NUL-terminated C string when
  * len < 0. Only tracked processes; a failed reserve or read is counted in
  * bench_lost. See struct bs_bench_rec. */
-static __always_inline __attribute__((unused)) void bench_name_emit(const void *uptr, __s64 len)
+static __always_inline __attribute__((unused)) void bench_name_emit_at(const void *uptr, __s64 len,
+								       __u64 ts_ns)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, n;
@@ -401,8 +405,14 @@ static __always_inline __attribute__((unused)) void bench_name_emit(const void *
 	r->pid = tgid;
 	r->tid = (__u32)id;
 	r->name_len = len < 0 ? n : (__u32)len;
-	r->ts_ns = bpf_ktime_get_ns();
+	r->ts_ns = ts_ns;
 	bpf_ringbuf_submit(r, 0);
+}
+
+/* bench_name_emit_at, named from now on. */
+static __always_inline __attribute__((unused)) void bench_name_emit(const void *uptr, __s64 len)
+{
+	bench_name_emit_at(uptr, len, bpf_ktime_get_ns());
 }
 
 /* Close the open iteration of thread `tid` (task `task`) at `now`;
@@ -442,6 +452,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	}
 }
 
+#include "onep.bpf.h"
 #include "go.bpf.h"
 
 /* ---- boundary programs --------------------------------------------------- */
@@ -837,6 +848,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		go_observe(prev);
 	tp = open_iter(prev_tid);
 	tn = open_iter(next_tid);
+	/* one probe per iteration: every thread of a tracked process is
+	 * accounted from the first time it comes on a CPU (onep.bpf.h) */
+	if (cfg_one_probe && !tn && next_tid)
+		tn = onep_adopt(next, bpf_ktime_get_ns());
 	if (!tp && !tn && !w)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -863,6 +878,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	}
 
 	if (tn) {
+		__u64 out_ns = tn->off_start;
+
 		if (tn->held == 2 || tn->held == 3) {
 			clear_wait(tn, next_tid);
 			barrier_resume(tn, next, next_tid, now);
@@ -882,6 +899,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		tn->wake_ts = 0;
 		clear_wait(tn, next_tid);
 		slice_start(tn, next, next_tid);
+		if (cfg_one_probe)
+			onep_switch_in(tn, next, next_tid, out_ns, now);
 	}
 	return 0;
 }
@@ -1028,9 +1047,13 @@ int BPF_PROG(on_exit, struct task_struct *p)
 		return 0;
 	if (cfg_go)
 		go_thread_exit(tid, tgid);
-	if (open_iter(tid))
+	/* one probe per iteration: the state is running totals, never an
+	 * iteration (the harness's begin is unknown until its end probe) */
+	if (!cfg_one_probe && open_iter(tid))
 		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
 	bpf_map_delete_elem(&threads, &tid);
+	if (cfg_one_probe)
+		bpf_map_delete_elem(&onep_hist, &tid);
 	sig = p->signal;
 	if (BPF_CORE_READ(sig, live.counter) != 0)
 		return 0; /* other threads of the process live on */

@@ -46,6 +46,11 @@ enum bs_iter_flags {
 				     *   record does not */
 	BS_ITER_F_HARNESS_WARMUP = 1u << 9, /**< the harness ran it as warm-up, as its probes
 					     *   saw (criterion: inside Routine::warm_up) */
+	BS_ITER_F_BEGIN_APPROX = 1u << 10,  /**< one probe per iteration: the thread's kept
+					     *   history did not reach back to the harness's begin
+					     *   (more switches than it keeps, or a thread first
+					     *   seen after it): interference from the oldest
+					     *   point kept, an undercount */
 };
 
 /**
