@@ -459,9 +459,19 @@ static __always_inline int go_stop_onep(struct pt_regs *ctx)
 		return 0;
 	if (!bpf_probe_read_user(&has_sub, sizeof(has_sub), b + cfg_go_off_has_sub) && has_sub)
 		return 0; /* a B with sub-benchmarks: not a measurement of Go's */
-	if (bpf_probe_read_user(&wall, sizeof(wall), b + cfg_go_off_start + cfg_go_tm_wall) ||
-	    bpf_probe_read_user(&ext, sizeof(ext), b + cfg_go_off_start + cfg_go_tm_ext) ||
-	    bpf_probe_read_user(&start_nano, sizeof(start_nano),
+	if (cfg_go_tm_ext == cfg_go_tm_wall + 8) { /* one read where they are adjacent (Go 1.9+) */
+		__u64 tm[2];
+
+		if (bpf_probe_read_user(tm, sizeof(tm), b + cfg_go_off_start + cfg_go_tm_wall))
+			tm[0] = 0;
+		wall = tm[0];
+		ext = (__s64)tm[1];
+	} else if (bpf_probe_read_user(&wall, sizeof(wall),
+				       b + cfg_go_off_start + cfg_go_tm_wall) ||
+		   bpf_probe_read_user(&ext, sizeof(ext), b + cfg_go_off_start + cfg_go_tm_ext)) {
+		wall = 0;
+	}
+	if (bpf_probe_read_user(&start_nano, sizeof(start_nano),
 				(void *)(cfg_go_start_nano + bias)) ||
 	    !(wall & GO_HAS_MONOTONIC) || (begin = ext + start_nano) <= 0 || (__u64)begin > now ||
 	    now - (__u64)begin > GO_MAX_ITER_NS) {
