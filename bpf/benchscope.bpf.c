@@ -38,6 +38,9 @@ const volatile bool cfg_gbench = false;	       /* begin reads benchmark::State *
 const volatile __u32 cfg_gb_off_max_iter = 16; /* offsets into benchmark::State */
 const volatile __u32 cfg_gb_off_started = 24;
 const volatile __u32 cfg_gb_off_finished = 25;
+const volatile __u32 cfg_gb_off_timer = 120;   /* --probes 1: State::timer_ (ThreadTimer *) */
+const volatile __u32 cfg_gb_tt_start_real = 8; /* ThreadTimer::start_real_time_ (double s) */
+const volatile __u32 cfg_gb_tt_real_used = 24; /* ThreadTimer::real_time_used_ (double s) */
 const volatile bool cfg_process_iters = false; /* --preset process */
 const volatile __u32 cfg_process_depth = 1;    /* children of the root process */
 const volatile bool cfg_interferers = true;
@@ -488,6 +491,60 @@ int BPF_KPROBE(iter_begin_gbench, void *state)
 		flags = BS_ITER_F_INVOC_BAD;
 	}
 	return iter_open(flags == BS_ITER_F_INVOC ? max_iter : 0, flags, true);
+}
+
+/* The whole ns in the bits of a double of seconds, from 1 s to 2^40 s (a
+ * monotonic clock's reading); 0 outside (negative, NaN, implausible).
+ * Integer arithmetic only (BPF has no floating point): value = m * 2^-sh,
+ * the fraction kept to 2^-32 s. */
+static __always_inline __u64 dsec_to_ns(__u64 bits)
+{
+	__u32 e = (bits >> 52) & 0x7ff, sh;
+	__u64 m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52), frac;
+
+	if (bits >> 63 || e < 1023 || e > 1023 + 40)
+		return 0;
+	sh = 1075 - e; /* 12..52 */
+	frac = m & ((1ULL << sh) - 1);
+	frac = sh > 32 ? frac >> (sh - 32) : frac << (32 - sh);
+	return (m >> sh) * 1000000000ULL + ((frac * 1000000000ULL + (1ULL << 31)) >> 32);
+}
+
+/* Google Benchmark, one probe per iteration (--probes 1, onep.bpf.h):
+ * FinishKeepRunning(this) is the only probe. The begin is the State's
+ * timer's start_real_time_ (steady_clock, i.e. CLOCK_MONOTONIC, in s),
+ * set by StartKeepRunning's ResumeTiming or the body's last ResumeTiming
+ * (then real_time_used_ is not 0: flag paused); invocations as at the begin. */
+SEC("uprobe")
+int BPF_KPROBE(iter_end_gbench1, void *state)
+{
+	__u64 now = bpf_ktime_get_ns(), max_iter = 0, start = 0, used = 0, begin;
+	__u8 sf[2] = {1, 1}; /* started_, finished_ */
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, flags = BS_ITER_F_INVOC_BAD;
+	void *timer = NULL;
+	struct bs_counters *c;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	if (bpf_probe_read_user(&timer, sizeof(timer), state + cfg_gb_off_timer) || !timer ||
+	    bpf_probe_read_user(&start, sizeof(start), timer + cfg_gb_tt_start_real) ||
+	    bpf_probe_read_user(&used, sizeof(used), timer + cfg_gb_tt_real_used) ||
+	    !(begin = dsec_to_ns(start)) || begin > now || now - begin > 3600000000000ULL) {
+		if ((c = ctrs()))
+			c->end_without_begin++; /* no begin we can trust */
+		return 0;
+	}
+	if (!bpf_probe_read_user(&max_iter, sizeof(max_iter), state + cfg_gb_off_max_iter) &&
+	    !bpf_probe_read_user(&sf[0], 1, state + cfg_gb_off_started) &&
+	    !bpf_probe_read_user(&sf[1], 1, state + cfg_gb_off_finished) && sf[0] && !sf[1] &&
+	    max_iter > 0 && max_iter < (1ULL << 40))
+		flags = BS_ITER_F_INVOC;
+	else
+		max_iter = 0;
+	if (used)
+		flags |= BS_ITER_F_PAUSED;
+	onep_close(bpf_get_current_task_btf(), begin, now, flags, max_iter);
+	return 0;
 }
 
 /* ---- Catch2 (--preset catch2; user/binary/catch2.h says what is probed) ---- */

@@ -31,7 +31,7 @@
  *     switch-in before T is counted, the other thread's is not;
  *   - BS_ITER_F_BEGIN_APPROX: more than ONEP_MARKS switch-ins since T (or a
  *     thread first seen after T): counted from the oldest mark kept.
- * Separate from thread_state (ONEP_MARKS marks are 6.7 KiB: too big to
+ * Separate from thread_state (ONEP_MARKS marks are 26 KiB: too big to
  * zero on the BPF stack or to copy where Go moves thread_state around).
  */
 #ifndef BENCHSCOPE_ONEP_BPF_H
@@ -39,7 +39,7 @@
 
 const volatile bool cfg_one_probe = false;
 
-#define ONEP_MARKS 64 /* a power of two: switch-ins within an iteration it reaches back over */
+#define ONEP_MARKS 256 /* a power of two: switch-ins within an iteration it reaches back over */
 
 struct onep_mark {
 	__u64 out_ns; /* when the thread left its CPU before in_ns (== in_ns: an end) */
@@ -54,7 +54,7 @@ struct onep_hist {
 	struct onep_mark m[ONEP_MARKS];
 };
 
-/* 6.7 KiB per thread of a tracked process, allocated when it is first seen
+/* 26 KiB per thread of a tracked process, allocated when it is first seen
  * (only loaded in one-probe mode: user space sizes it to 1 otherwise) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -23,8 +23,11 @@
  *   runN's runtime.GC before StartTimer) ended before the begin and is
  *   excluded: blocked_ns stays under 5 ms, and off-CPU time never exceeds
  *   the duration.
+ * - Google Benchmark (tests/progs/gbench_example): each repetition against
+ *   its own real_time x iterations, both modes, interleaved rounds, medians
+ *   within 0.5 % of each other; exactly one trap per iteration against two.
  * - the choice: auto takes 1 for Go and records it in the trace's context;
- *   `--probes 1` where it cannot work (gbench, a duet method that stops a
+ *   `--probes 1` where it cannot work (catch2, a duet method that stops a
  *   side at its begin), or a bad value: one line on stderr, exit 2.
  */
 #include <json-c/json.h>
@@ -156,6 +159,110 @@ static void test_durations_agree(void)
 	CHECK(fabs(m2 - 1) < 0.005);
 }
 
+/*
+ * Google Benchmark (tests/progs/gbench_example), --probes `probes`: appends
+ * to ratio[] our duration / its own real_time x iterations for each
+ * repetition (matched in order by the count); *traps: the boundary
+ * programs' runs, *iters the iterations recorded.
+ */
+static void measure_gbench(const char *probes, double *ratio, size_t *nr, size_t max,
+			   int64_t *traps, size_t *iters)
+{
+	const char *trace = ktmp("onep_gb.trace"), *gbjson = ktmp("onep_gb.json");
+	char outarg[300];
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"gbench",
+			"--probes",
+			(char *)probes,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/gbench_example"),
+			"--benchmark_repetitions=3",
+			"--benchmark_min_time=0.05",
+			outarg,
+			"--benchmark_out_format=json",
+			NULL};
+	static struct kresult r;
+	struct bs_dataset *ds;
+	json_object *root, *benches;
+	size_t cursor = 0;
+
+	snprintf(outarg, sizeof(outarg), "--benchmark_out=%s", gbjson);
+	ds = krun_ok(&r, argv, trace);
+	root = json_object_from_file(gbjson);
+	if (!ds || !root || !json_object_object_get_ex(root, "benchmarks", &benches)) {
+		FAILF("no trace or no Google Benchmark JSON (%s)", r.err);
+		goto out;
+	}
+	*traps = prog_runs(ds, "iter_begin_gbench") + prog_runs(ds, "iter_end") +
+		 prog_runs(ds, "iter_end_gbench1");
+	*iters = ds->n_iters;
+	for (size_t i = 0; i < json_object_array_length(benches) && *nr < max; i++) {
+		json_object *b = json_object_array_get_idx(benches, i), *v;
+		int64_t n;
+		double real_time;
+
+		if (!json_object_object_get_ex(b, "run_type", &v) ||
+		    strcmp(json_object_get_string(v), "iteration"))
+			continue; /* aggregates */
+		json_object_object_get_ex(b, "iterations", &v);
+		n = json_object_get_int64(v);
+		json_object_object_get_ex(b, "real_time", &v);
+		real_time = json_object_get_double(v); /* ns: the example's time unit */
+		while (cursor < ds->n_iters && ds->iters[cursor].invocations != (uint64_t)n)
+			cursor++;
+		if (cursor == ds->n_iters) {
+			FAILF("--probes %s: no iteration with %lld invocations", probes,
+			      (long long)n);
+			break;
+		}
+		ratio[(*nr)++] = dur_ns(&ds->iters[cursor]) / (real_time * (double)n);
+		cursor++;
+	}
+out:
+	if (root)
+		json_object_put(root);
+	bs_dataset_free(ds);
+	unlink(trace);
+	unlink(gbjson);
+}
+
+/* The same for Google Benchmark: durations agree, traps halved exactly. */
+static void test_gbench(void)
+{
+	double r1[ROUNDS * 12], r2[ROUNDS * 12], m1, m2;
+	size_t n1 = 0, n2 = 0, it1 = 0, it2 = 0;
+	int64_t t1 = 0, t2 = 0;
+
+	NEED_BPF();
+	for (int k = 0; k < ROUNDS; k++) {
+		if (k % 2) {
+			measure_gbench("2", r2, &n2, ROUNDS * 12, &t2, &it2);
+			measure_gbench("1", r1, &n1, ROUNDS * 12, &t1, &it1);
+		} else {
+			measure_gbench("1", r1, &n1, ROUNDS * 12, &t1, &it1);
+			measure_gbench("2", r2, &n2, ROUNDS * 12, &t2, &it2);
+		}
+		/* one trap per iteration, or two */
+		CHECK_INT_EQ(t1, (int64_t)it1);
+		CHECK_INT_EQ(t2, 2 * (int64_t)it2);
+	}
+	CHECK_INT_EQ(n1, n2);
+	m1 = median(r1, n1);
+	m2 = median(r2, n2);
+	fprintf(stderr,
+		"    gbench duration / its own, median of %zu repetitions: one probe %.5f, two "
+		"probes %.5f (differ by %+.3f %%); traps per iteration 1 and 2\n",
+		n1, m1, m2, (m1 / m2 - 1) * 100);
+	CHECK(fabs(m1 / m2 - 1) < 0.005);
+	CHECK(fabs(m1 - 1) < 0.005);
+	CHECK(fabs(m2 - 1) < 0.005);
+}
+
 static void test_traps_halved(void)
 {
 	const char *b = "-test.bench=^BenchmarkLarge$";
@@ -233,14 +340,14 @@ static void bad(char *const argv[], const char *want, bool one_line)
 static void test_bad_combinations(void)
 {
 	char *bs = (char *)kpath("benchscope"), *go = (char *)kpath("progs/gobench.test"),
-	     *gb = (char *)kpath("progs/gbench_example");
-	char *gbench[] = {bs, "run", "-q", "--probes", "1", "--preset", "gbench", "--", gb, NULL};
+	     *c2 = (char *)kpath("progs/catch2_bench");
+	char *catch2[] = {bs, "run", "-q", "--probes", "1", "--preset", "catch2", "--", c2, NULL};
 	char *three[] = {bs, "run", "-q", "--probes", "3", "--preset", "go", "--", go, NULL};
 	char *sync[] = {bs,	    "duet", "-q", "--probes", "1",  "--preset", "go",
 			"--method", "sync", "-A", go,	      "-B", go,		NULL};
 
 	NEED_BPF();
-	bad(gbench, "--probes 1: only --preset go", true);
+	bad(catch2, "--probes 1: only --preset go and gbench", true);
 	bad(three, "--probes takes 1, 2 or auto, not '3'", false);
 	bad(sync, "--probes 1: --method sync stops a side at its begin probe", true);
 }
@@ -249,6 +356,7 @@ int main(void)
 {
 	RUN_TEST(test_durations_agree);
 	RUN_TEST(test_traps_halved);
+	RUN_TEST(test_gbench);
 	RUN_TEST(test_interference_from_begin);
 	RUN_TEST(test_bad_combinations);
 	return test_summary("kernel-onep");

@@ -335,6 +335,12 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 				       json_object_new_string("exec of a child process"));
 		json_object_object_add(o, "end", json_object_new_string("exit of that process"));
 	}
+	if (b->mode == BS_BOUND_GBENCH && b->probes == 1)
+		json_object_object_add(
+		    o, "begin",
+		    json_object_new_string("benchmark::State's timer_->start_real_time_ "
+					   "(libbenchmark's own steady_clock reading at "
+					   "ResumeTiming), read by the end probe"));
 	if (b->mode == BS_BOUND_GO && b->probes == 1)
 		json_object_object_add(
 		    o, "begin",

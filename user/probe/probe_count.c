@@ -23,12 +23,17 @@ int bs_probes_parse(const char *s, int *req)
 static void why_not(const struct bs_boundaries *b, bool begin_needed, const char *who, char *why,
 		    size_t len)
 {
-	if (b->mode != BS_BOUND_GO)
+	if (b->mode != BS_BOUND_GO && b->mode != BS_BOUND_GBENCH)
 		snprintf(why, len,
-			 "only --preset go keeps its begin timestamp where the end probe can "
-			 "read it (testing.B.start); %s boundaries need a begin probe",
+			 "only --preset go and gbench keep their begin timestamp where the end "
+			 "probe can read it (testing.B.start, the State's timer); %s boundaries "
+			 "need a begin probe",
 			 bs_boundaries_kind(b));
-	else if (b->go_layout.one_probe_why[0])
+	else if (b->mode == BS_BOUND_GBENCH && !b->layout.off_timer)
+		snprintf(why, len,
+			 "--preset gbench: the timer's layout of libbenchmark %s is not verified",
+			 b->layout.version ? b->layout.version : "?");
+	else if (b->mode == BS_BOUND_GO && b->go_layout.one_probe_why[0])
 		snprintf(why, len, "--preset go: %s", b->go_layout.one_probe_why);
 	else if (begin_needed)
 		snprintf(why, len, "%s stops a side at its begin probe", who ? who : "this method");

@@ -6,8 +6,9 @@
  * works where the harness keeps its own begin timestamp in memory on the
  * clock of bpf_ktime_get_ns: the end probe reads it and no begin trap
  * fires, which halves the traps (bpf/onep.bpf.h). Supported: --preset go
- * (testing.B.start, binary/gobench.h), unless a duet method needs the
- * begin probe (sync and interleaved stop a side there).
+ * (testing.B.start, binary/gobench.h) and --preset gbench (the State's
+ * ThreadTimer, binary/gbench.h), unless a duet method needs the begin
+ * probe (sync and interleaved stop a side there).
  */
 #ifndef BENCHSCOPE_PROBE_COUNT_H
 #define BENCHSCOPE_PROBE_COUNT_H

@@ -135,6 +135,10 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		skel->rodata->cfg_gb_off_max_iter = b->layout.off_max_iterations;
 		skel->rodata->cfg_gb_off_started = b->layout.off_started;
 		skel->rodata->cfg_gb_off_finished = b->layout.off_finished;
+		skel->rodata->cfg_gb_off_timer = b->layout.off_timer;
+		skel->rodata->cfg_gb_tt_start_real = b->layout.tt_start_real;
+		skel->rodata->cfg_gb_tt_real_used = b->layout.tt_real_used;
+		skel->rodata->cfg_one_probe = b->probes == 1;
 	}
 	if (b->mode == BS_BOUND_GO) {
 		skel->rodata->cfg_go = true;
@@ -204,6 +208,23 @@ static int attach_site(struct bs_probes *p, const struct bs_site *s, bool begin,
 			     : skel->progs.iter_end;
 		l = bpf_program__attach_uprobe_opts(prog, -1, s->path, s->offset, &uo);
 	}
+	if (!l) {
+		int e = errno;
+		snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
+		return -e;
+	}
+	return add_link(p, l, desc);
+}
+
+/* --preset gbench with one probe per iteration: FinishKeepRunning's entry only */
+static int attach_gbench1(struct bs_probes *p, const struct bs_site *end, char *err, size_t errlen)
+{
+	struct bpf_link *l;
+	char desc[PATH_MAX + 700];
+
+	bs_site_describe(end, desc, sizeof(desc));
+	l = bpf_program__attach_uprobe(p->skel->progs.iter_end_gbench1, false, -1, end->path,
+				       end->offset);
 	if (!l) {
 		int e = errno;
 		snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
@@ -329,6 +350,8 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 	switch (b->mode) {
 	case BS_BOUND_PAIR:
 	case BS_BOUND_GBENCH:
+		if (b->probes == 1) /* the end probe reads the State's timer */
+			return attach_gbench1(p, &b->end, err, errlen);
 		if ((rc = attach_site(p, &b->begin, true, b->mode == BS_BOUND_GBENCH, err, errlen)))
 			return rc;
 		return attach_site(p, &b->end, false, false, err, errlen);
