@@ -27,8 +27,8 @@
  *     T counts from the slice's start, not from T (the handlers fold them
  *     per slice), so at most that slice's share before T is added;
  *   - BS_ITER_F_MOVED: the thread was off CPU at T (a Go goroutine that ran
- *     on another thread then): what this thread suffered since its last
- *     switch-in before T is counted, the other thread's is not;
+ *     on another thread then): counted from this thread's first switch-in
+ *     after T; what the other thread suffered is not counted;
  *   - BS_ITER_F_BEGIN_APPROX: more than ONEP_MARKS switch-ins since T (or a
  *     thread first seen after T): counted from the oldest mark kept.
  * Separate from thread_state (ONEP_MARKS marks are 26 KiB: too big to
@@ -149,13 +149,13 @@ static __always_inline void onep_close(struct task_struct *t, __u64 begin, __u64
 				       __u64 invocations)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32, tid = (__u32)id, k = 0, base = 0;
+	__u32 tgid = id >> 32, tid = (__u32)id, k = 0, next = 0;
 	struct bs_tracked_proc *tp = bpf_map_lookup_elem(&tracked, &tgid);
 	struct thread_state *ts;
 	struct onep_hist *h;
 	struct onep_mark *b;
 	struct bs_iter_rec rec = {};
-	bool found = false, after = false;
+	bool found = false, has_next = false;
 	__u64 n;
 
 	if (!tp)
@@ -181,17 +181,19 @@ static __always_inline void onep_close(struct task_struct *t, __u64 begin, __u64
 			found = true;
 			break;
 		}
-		/* the mark after the base: off CPU at T, the harness ran elsewhere */
-		after = h->m[k].out_ns < begin;
-		base = k;
+		next = k; /* the oldest mark after T so far */
+		has_next = true;
 	}
-	if (found)
-		base = k;
-	else
+	if (!found) {
 		flags |= BS_ITER_F_BEGIN_APPROX;
-	if (found && after)
+		k = next;
+	} else if (has_next && h->m[next].out_ns < begin) {
+		/* off CPU at T: the harness ran on another thread then; this
+		 * thread's share begins when it came back */
 		flags |= BS_ITER_F_MOVED;
-	b = &h->m[base & (ONEP_MARKS - 1)];
+		k = next;
+	}
+	b = &h->m[k & (ONEP_MARKS - 1)];
 	rec.type = BS_REC_ITER;
 	rec.flags = flags;
 	rec.index = __sync_fetch_and_add(&tp->iter_seq, 1);

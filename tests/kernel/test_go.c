@@ -9,8 +9,8 @@
  *   the runs Go printed; every iteration is named, and the runs of Bs with
  *   sub-benchmarks (Main, BenchmarkSub) are not iterations;
  * - BenchmarkMigrate's goroutine moves between threads (GOMAXPROCS=2, three
- *   competing goroutines): its iterations agree too, and some carry
- *   BS_ITER_F_MOVED;
+ *   competing goroutines): its iterations agree too, and with two probes
+ *   (which follow the goroutine) some carry BS_ITER_F_MOVED;
  * - all of the above with one probe per iteration (--probes 1, the default
  *   for Go) and with two (the goroutine followed between threads);
  * - BenchmarkSetup sleeps 5 ms before b.ResetTimer(): it agrees only if the
@@ -181,10 +181,12 @@ static int attempt(int final, const char *probes)
 			      matched[i] ? "printed" : "not printed");
 	}
 	CHECK_INT_EQ(n_kept, ng);
-	/* the goroutine of BenchmarkMigrate changed threads in some iteration */
-	fprintf(stderr, "    BenchmarkMigrate: %zu of %zu iterations moved between threads\n",
+	/* the goroutine of BenchmarkMigrate changed threads in some iteration:
+	 * two probes follow it; one sees only an end thread off CPU at the begin */
+	fprintf(stderr, "    BenchmarkMigrate (--probes %s): %zu of %zu iterations moved\n", probes,
 		n_moved, n_migrate);
-	CHECK(n_moved > 0);
+	if (!strcmp(probes, "2"))
+		CHECK(n_moved > 0);
 out:
 	free(ptr);
 	free(group);
