@@ -67,7 +67,8 @@ static const struct argp_option run_options[] = {
      1},
     {"probes", OPT_PROBES, "1|2|auto", 0,
      "probes per iteration: 2, a begin and an end probe; 1, the end probe alone, reading the "
-     "harness's own begin timestamp (--preset go: testing.B.start), half the traps; auto "
+     "harness's own begin timestamp (--preset go: testing.B.start; gbench: the State's timer), "
+     "half the traps; auto "
      "(default): 1 where supported",
      1},
     {NULL, 0, NULL, 0, "Outputs:", 2},

@@ -59,7 +59,8 @@ static const struct argp_option duet_options[] = {
     {"preset", OPT_PRESET, "NAME", 0, "gbench, process, catch2, go or criterion", 2},
     {"probes", OPT_PROBES, "1|2|auto", 0,
      "probes per iteration: 1, the end probe alone reading the harness's own begin (--preset "
-     "go; not with --method sync or interleaved, which stop a side at its begin probe); 2; "
+     "go or gbench; not with --method sync or interleaved, which stop a side at its begin probe); "
+     "2; "
      "auto (default): 1 where the preset and every method allow it",
      2},
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
