@@ -10,6 +10,9 @@
  * the ring buffer (or, if that is full, to the `spill` map; only if both are
  * full is it counted as lost).
  *
+ * With one probe per iteration (onep.bpf.h) the end probe alone makes the
+ * record, from running totals and the harness's own begin timestamp.
+ *
  * Processes are filtered by `tracked` (the harness and its descendants,
  * inserted by user space for the root and followed here through fork).
  */
@@ -35,6 +38,9 @@ const volatile bool cfg_gbench = false;	       /* begin reads benchmark::State *
 const volatile __u32 cfg_gb_off_max_iter = 16; /* offsets into benchmark::State */
 const volatile __u32 cfg_gb_off_started = 24;
 const volatile __u32 cfg_gb_off_finished = 25;
+const volatile __u32 cfg_gb_off_timer = 120;   /* --probes 1: State::timer_ (ThreadTimer *) */
+const volatile __u32 cfg_gb_tt_start_real = 8; /* ThreadTimer::start_real_time_ (double s) */
+const volatile __u32 cfg_gb_tt_real_used = 24; /* ThreadTimer::real_time_used_ (double s) */
 const volatile bool cfg_process_iters = false; /* --preset process */
 const volatile __u32 cfg_process_depth = 1;    /* children of the root process */
 const volatile bool cfg_interferers = true;
@@ -364,7 +370,8 @@ static __always_inline void emit(struct bs_iter_rec *rec)
  * and Rust strings carry no terminator), or a NUL-terminated C string when
  * len < 0. Only tracked processes; a failed reserve or read is counted in
  * bench_lost. See struct bs_bench_rec. */
-static __always_inline __attribute__((unused)) void bench_name_emit(const void *uptr, __s64 len)
+static __always_inline __attribute__((unused)) void bench_name_emit_at(const void *uptr, __s64 len,
+								       __u64 ts_ns)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, n;
@@ -401,8 +408,19 @@ static __always_inline __attribute__((unused)) void bench_name_emit(const void *
 	r->pid = tgid;
 	r->tid = (__u32)id;
 	r->name_len = len < 0 ? n : (__u32)len;
-	r->ts_ns = bpf_ktime_get_ns();
-	bpf_ringbuf_submit(r, 0);
+	r->ts_ns = ts_ns;
+	/* no wake-up (see cfg_wakeup_bytes): the default one, sent when the
+	 * reader has caught up, cost ~6 us per name on the development VM,
+	 * per Go run */
+	bpf_ringbuf_submit(r, bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes
+				  ? BPF_RB_FORCE_WAKEUP
+				  : BPF_RB_NO_WAKEUP);
+}
+
+/* bench_name_emit_at, named from now on. */
+static __always_inline __attribute__((unused)) void bench_name_emit(const void *uptr, __s64 len)
+{
+	bench_name_emit_at(uptr, len, bpf_ktime_get_ns());
 }
 
 /* Close the open iteration of thread `tid` (task `task`) at `now`;
@@ -442,6 +460,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	}
 }
 
+#include "onep.bpf.h"
 #include "go.bpf.h"
 
 /* ---- boundary programs --------------------------------------------------- */
@@ -472,6 +491,60 @@ int BPF_KPROBE(iter_begin_gbench, void *state)
 		flags = BS_ITER_F_INVOC_BAD;
 	}
 	return iter_open(flags == BS_ITER_F_INVOC ? max_iter : 0, flags, true);
+}
+
+/* The whole ns in the bits of a double of seconds, from 1 s to 2^40 s (a
+ * monotonic clock's reading); 0 outside (negative, NaN, implausible).
+ * Integer arithmetic only (BPF has no floating point): value = m * 2^-sh,
+ * the fraction kept to 2^-32 s. */
+static __always_inline __u64 dsec_to_ns(__u64 bits)
+{
+	__u32 e = (bits >> 52) & 0x7ff, sh;
+	__u64 m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52), frac;
+
+	if (bits >> 63 || e < 1023 || e > 1023 + 40)
+		return 0;
+	sh = 1075 - e; /* 12..52 */
+	frac = m & ((1ULL << sh) - 1);
+	frac = sh > 32 ? frac >> (sh - 32) : frac << (32 - sh);
+	return (m >> sh) * 1000000000ULL + ((frac * 1000000000ULL + (1ULL << 31)) >> 32);
+}
+
+/* Google Benchmark, one probe per iteration (--probes 1, onep.bpf.h):
+ * FinishKeepRunning(this) is the only probe. The begin is the State's
+ * timer's start_real_time_ (steady_clock, i.e. CLOCK_MONOTONIC, in s),
+ * set by StartKeepRunning's ResumeTiming or the body's last ResumeTiming
+ * (then real_time_used_ is not 0: flag paused); invocations as at the begin. */
+SEC("uprobe")
+int BPF_KPROBE(iter_end_gbench1, void *state)
+{
+	__u64 now = bpf_ktime_get_ns(), max_iter = 0, start = 0, used = 0, begin;
+	__u8 sf[2] = {1, 1}; /* started_, finished_ */
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, flags = BS_ITER_F_INVOC_BAD;
+	void *timer = NULL;
+	struct bs_counters *c;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	if (bpf_probe_read_user(&timer, sizeof(timer), state + cfg_gb_off_timer) || !timer ||
+	    bpf_probe_read_user(&start, sizeof(start), timer + cfg_gb_tt_start_real) ||
+	    bpf_probe_read_user(&used, sizeof(used), timer + cfg_gb_tt_real_used) ||
+	    !(begin = dsec_to_ns(start)) || begin > now || now - begin > 3600000000000ULL) {
+		if ((c = ctrs()))
+			c->end_without_begin++; /* no begin we can trust */
+		return 0;
+	}
+	if (!bpf_probe_read_user(&max_iter, sizeof(max_iter), state + cfg_gb_off_max_iter) &&
+	    !bpf_probe_read_user(&sf[0], 1, state + cfg_gb_off_started) &&
+	    !bpf_probe_read_user(&sf[1], 1, state + cfg_gb_off_finished) && sf[0] && !sf[1] &&
+	    max_iter > 0 && max_iter < (1ULL << 40))
+		flags = BS_ITER_F_INVOC;
+	else
+		max_iter = 0;
+	if (used)
+		flags |= BS_ITER_F_PAUSED;
+	onep_close(bpf_get_current_task_btf(), begin, now, flags, max_iter);
+	return 0;
 }
 
 /* ---- Catch2 (--preset catch2; user/binary/catch2.h says what is probed) ---- */
@@ -837,6 +910,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		go_observe(prev);
 	tp = open_iter(prev_tid);
 	tn = open_iter(next_tid);
+	/* one probe per iteration: every thread of a tracked process is
+	 * accounted from the first time it comes on a CPU (onep.bpf.h) */
+	if (cfg_one_probe && !tn && next_tid)
+		tn = onep_adopt(next, bpf_ktime_get_ns());
 	if (!tp && !tn && !w)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -863,6 +940,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	}
 
 	if (tn) {
+		__u64 out_ns = tn->off_start;
+
 		if (tn->held == 2 || tn->held == 3) {
 			clear_wait(tn, next_tid);
 			barrier_resume(tn, next, next_tid, now);
@@ -882,6 +961,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		tn->wake_ts = 0;
 		clear_wait(tn, next_tid);
 		slice_start(tn, next, next_tid);
+		if (cfg_one_probe)
+			onep_switch_in(tn, next, next_tid, out_ns, now);
 	}
 	return 0;
 }
@@ -1028,9 +1109,13 @@ int BPF_PROG(on_exit, struct task_struct *p)
 		return 0;
 	if (cfg_go)
 		go_thread_exit(tid, tgid);
-	if (open_iter(tid))
+	/* one probe per iteration: the state is running totals, never an
+	 * iteration (the harness's begin is unknown until its end probe) */
+	if (!cfg_one_probe && open_iter(tid))
 		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
 	bpf_map_delete_elem(&threads, &tid);
+	if (cfg_one_probe)
+		bpf_map_delete_elem(&onep_hist, &tid);
 	sig = p->signal;
 	if (BPF_CORE_READ(sig, live.counter) != 0)
 		return 0; /* other threads of the process live on */

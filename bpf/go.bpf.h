@@ -65,6 +65,15 @@ const volatile __u32 cfg_go_off_timer_on = 0; /* testing.B.timerOn (bool) */
 const volatile __u32 cfg_go_str_ptr = 0;      /* Go string: data pointer, length */
 const volatile __u32 cfg_go_str_len = 8;
 const volatile __s32 cfg_go_tls_g = -8; /* g's TLS slot from the FS base */
+/* --probes 1 (go_stop_onep): testing.B.start (time.Time) and .duration, the
+ * time.Time fields, and the link-time addresses of time.startNano and of
+ * the stop_call site (the difference to the probe's address is the load bias) */
+const volatile __u32 cfg_go_off_start = 0;
+const volatile __u32 cfg_go_off_duration = 0;
+const volatile __u32 cfg_go_tm_wall = 0;
+const volatile __u32 cfg_go_tm_ext = 8;
+const volatile __u64 cfg_go_start_nano = 0;
+const volatile __u64 cfg_go_stop_vaddr = 0;
 
 #define GO_ARMED     1		  /* runN entered, its timer not started yet */
 #define GO_OPEN	     2		  /* the iteration is open */
@@ -423,6 +432,70 @@ int go_start(struct pt_regs *ctx)
 	return 0;
 }
 
+#define GO_HAS_MONOTONIC (1ULL << 63)		   /* time.Time.wall: ext is a monotonic reading */
+#define GO_MAX_ITER_NS	 (3600ULL * 1000000000ULL) /* a plausible run: under an hour */
+
+/*
+ * One probe per iteration (--probes 1, onep.bpf.h): runN's call of
+ * StopTimer is the only probe. Go's own begin is b.start, set by
+ * StartTimer's (or ResetTimer's) time.Now: with hasMonotonic its ext is
+ * runtime.nanotime() - time.startNano, nanotime being CLOCK_MONOTONIC
+ * (vDSO), the clock of bpf_ktime_get_ns. The name, b.N and hasSub are read
+ * here too; a b whose timer is off here, or whose duration is not 0 (the
+ * body stopped the timer: Go adds its segments up), is flagged paused and
+ * begins at its last start, as Go's b.start does.
+ */
+static __always_inline int go_stop_onep(struct pt_regs *ctx)
+{
+	__u64 now = bpf_ktime_get_ns(), id = bpf_get_current_pid_tgid(), bn = 0, wall = 0;
+	__u32 tgid = id >> 32, has_sub = 0, flags;
+	__s64 ext = 0, start_nano = 0, dur = 0, len = 0, begin;
+	void *b = (void *)ctx->ax;
+	__u64 bias = (PT_REGS_IP(ctx) - cfg_go_stop_vaddr) & ~0xfffULL, ptr = 0;
+	__u8 timer_on = 1;
+	struct bs_counters *c;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	if (!bpf_probe_read_user(&has_sub, sizeof(has_sub), b + cfg_go_off_has_sub) && has_sub)
+		return 0; /* a B with sub-benchmarks: not a measurement of Go's */
+	if (cfg_go_tm_ext == cfg_go_tm_wall + 8) { /* one read where they are adjacent (Go 1.9+) */
+		__u64 tm[2];
+
+		if (bpf_probe_read_user(tm, sizeof(tm), b + cfg_go_off_start + cfg_go_tm_wall))
+			tm[0] = 0;
+		wall = tm[0];
+		ext = (__s64)tm[1];
+	} else if (bpf_probe_read_user(&wall, sizeof(wall),
+				       b + cfg_go_off_start + cfg_go_tm_wall) ||
+		   bpf_probe_read_user(&ext, sizeof(ext), b + cfg_go_off_start + cfg_go_tm_ext)) {
+		wall = 0;
+	}
+	if (bpf_probe_read_user(&start_nano, sizeof(start_nano),
+				(void *)(cfg_go_start_nano + bias)) ||
+	    !(wall & GO_HAS_MONOTONIC) || (begin = ext + start_nano) <= 0 || (__u64)begin > now ||
+	    now - (__u64)begin > GO_MAX_ITER_NS) {
+		if ((c = ctrs()))
+			c->end_without_begin++; /* no begin we can trust */
+		return 0;
+	}
+	if (!bpf_probe_read_user(&ptr, sizeof(ptr), b + cfg_go_off_name + cfg_go_str_ptr) &&
+	    !bpf_probe_read_user(&len, sizeof(len), b + cfg_go_off_name + cfg_go_str_len) &&
+	    len > 0)
+		bench_name_emit_at((const void *)ptr, len, (__u64)begin);
+	flags = BS_ITER_F_INVOC_BAD;
+	if (!bpf_probe_read_user(&bn, sizeof(bn), b + cfg_go_off_n) && bn > 0 && bn < GO_MAX_INVOC)
+		flags = BS_ITER_F_INVOC;
+	else
+		bn = 0;
+	bpf_probe_read_user(&timer_on, sizeof(timer_on), b + cfg_go_off_timer_on);
+	bpf_probe_read_user(&dur, sizeof(dur), b + cfg_go_off_duration);
+	if (!timer_on || dur)
+		flags |= BS_ITER_F_PAUSED;
+	onep_close(bpf_get_current_task_btf(), (__u64)begin, now, flags, bn);
+	return 0;
+}
+
 /* runN's call of StopTimer (b in RAX): the iteration ends, on this thread. */
 SEC("uprobe")
 int go_stop(struct pt_regs *ctx)
@@ -435,8 +508,11 @@ int go_stop(struct pt_regs *ctx)
 	__u8 timer_on = 1;
 	struct thread_state *ts;
 	struct bs_counters *c;
-	struct go_iter *gi = bpf_map_lookup_elem(&go_iters, &key);
+	struct go_iter *gi;
 
+	if (cfg_one_probe)
+		return go_stop_onep(ctx);
+	gi = bpf_map_lookup_elem(&go_iters, &key);
 	if (!gi || gi->state != GO_OPEN) {
 		if (gi)
 			bpf_map_delete_elem(&go_iters, &key); /* armed, never begun */

@@ -43,9 +43,15 @@ enum bs_iter_flags {
 				     *   each thread's interference while it ran it is counted */
 	BS_ITER_F_PAUSED = 1u << 8, /**< Go: the benchmark stopped its timer (b.StopTimer) inside
 				     *   the iteration; Go's own time leaves the pause out, the
-				     *   record does not */
+				     *   record does not (gbench with one probe: PauseTiming;
+				     *   the record begins at the last ResumeTiming) */
 	BS_ITER_F_HARNESS_WARMUP = 1u << 9, /**< the harness ran it as warm-up, as its probes
 					     *   saw (criterion: inside Routine::warm_up) */
+	BS_ITER_F_BEGIN_APPROX = 1u << 10,  /**< one probe per iteration: the thread's kept
+					     *   history did not reach back to the harness's begin
+					     *   (more switches than it keeps, or a thread first
+					     *   seen after it): interference from the oldest
+					     *   point kept, an undercount */
 };
 
 /**

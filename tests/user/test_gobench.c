@@ -114,7 +114,7 @@ static void test_sites_and_layout(void)
 	struct bs_go_layout l;
 	char err[1024], out[4096], cmd[PATH_MAX + 128];
 	uint64_t va, off;
-	unsigned n, name, has_sub, timer_on;
+	unsigned n, name, has_sub, timer_on, start, duration, wall, ext;
 
 	if (access(gobin, X_OK))
 		SKIP("%s is not built (make examples)", gobin);
@@ -148,12 +148,25 @@ static void test_sites_and_layout(void)
 	snprintf(cmd, sizeof(cmd), "'%s' -test.run='^TestLayout$' -test.v", gobin);
 	CHECK(!cmd_output(cmd, out, sizeof(out)));
 	CHECK(strstr(out, "layout ") &&
-	      sscanf(strstr(out, "layout "), "layout N=%u name=%u hasSub=%u timerOn=%u", &n, &name,
-		     &has_sub, &timer_on) == 4);
+	      sscanf(strstr(out, "layout "),
+		     "layout N=%u name=%u hasSub=%u timerOn=%u start=%u duration=%u wall=%u ext=%u",
+		     &n, &name, &has_sub, &timer_on, &start, &duration, &wall, &ext) == 8);
 	CHECK_INT_EQ(l.off_n, n);
 	CHECK_INT_EQ(l.off_name, name);
 	CHECK_INT_EQ(l.off_has_sub, has_sub);
 	CHECK_INT_EQ(l.off_timer_on, timer_on);
+	/* one probe per iteration: b.start, b.duration, time.Time, time.startNano */
+	CHECK(!l.one_probe_why[0]);
+	CHECK_INT_EQ(l.off_start, start);
+	CHECK_INT_EQ(l.off_duration, duration);
+	CHECK_INT_EQ(l.tm_wall, wall);
+	CHECK_INT_EQ(l.tm_ext, ext);
+	snprintf(cmd, sizeof(cmd),
+		 "readelf -sW '%s' | awk '$8 == \"" BS_GO_START_NANO_SYM "\" {print $2}'", gobin);
+	CHECK(!cmd_output(cmd, out, sizeof(out)) && sscanf(out, "%" SCNx64, &va) == 1);
+	CHECK_INT_EQ(l.start_nano_vaddr, va);
+	CHECK(!objdump_call(gobin, BS_GO_RUNN_SYM, BS_GO_STOP_SYM, &va));
+	CHECK_INT_EQ(l.stop_call_vaddr, va);
 	CHECK_INT_EQ(l.str_ptr, 0); /* Go's string header: pointer, then length */
 	CHECK_INT_EQ(l.str_len, 8);
 	/* internally linked linux/amd64: g lives at -8(FS) (runtime/go_tls.h) */

@@ -26,6 +26,12 @@
  * cmpb $0,0x1a (error_occurred_) then mov 0x10(%rbp),%rax stored to 0(%rbp)
  * (total_iterations_ = max_iterations). tests/user/test_elfsym.c re-checks
  * the offsets against a program compiled with the installed header.
+ * One probe per iteration: offsetof(State, timer_) is 120 (g++
+ * -fno-access-control with the installed header); ResumeTiming's
+ * disassembly loads timer_ with mov 0x78(%rbx),%rbp, sets running_ with
+ * movb $1,0x1(%rbp), calls steady_clock::now(), divides by 1e9 and stores
+ * start_real_time_ with movsd %xmm0,0x8(%rbp) (start_cpu_time_ at 0x10);
+ * real_time_used_ follows at 0x18 (src/thread_timer.h).
  */
 #include "binary/gbench.h"
 
@@ -46,7 +52,7 @@ struct verified {
 };
 
 static const struct verified verified_layouts[] = {
-    {{"1.7.1", 16, 24, 25, 26},
+    {{"1.7.1", 16, 24, 25, 26, 120, 8, 24},
      "_ZN9benchmark5State13SkipWithErrorEPKc",
      {"8e17bc1282a65d3f090d6bac0cd20a74c4b84cf6"}},
 };

@@ -24,9 +24,18 @@
  *   started_, finished_, error_occurred_  bool; at StartKeepRunning entry a
  *   plausible State has started_ = 0 and finished_ = 0.
  */
+/**
+ * A verified State layout: byte offsets in benchmark::State, and for one
+ * probe per iteration (probe/probe_count.h) in the internal::ThreadTimer
+ * State::timer_ points to: start_real_time_, the double of seconds of
+ * std::chrono::steady_clock (CLOCK_MONOTONIC in libstdc++) its StartTimer
+ * took at the last ResumeTiming, and real_time_used_, not 0 once the body
+ * paused timing. off_timer 0: not verified for this version.
+ */
 struct bs_gbench_layout {
 	const char *version;
 	uint32_t off_max_iterations, off_started, off_finished, off_error;
+	uint32_t off_timer, tt_start_real, tt_real_used;
 };
 
 /**

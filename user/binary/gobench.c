@@ -307,10 +307,13 @@ static void dw_missing(const struct dw_want *w, int nw, char *out, size_t len)
 static int read_layout(struct bs_elf *ef, const char *exe, const char *found,
 		       struct bs_go_layout *l, char *err, size_t errlen)
 {
-	struct dw_want w[3] = {
+	struct dw_want w[5] = {
 	    {.type = "testing.B", .members = "common\0N\0timerOn\0"},
 	    {.type = "testing.common", .members = "name\0hasSub\0"},
 	    {.type = "string", .members = "str\0len\0"},
+	    /* one probe per iteration only (gobench.h) */
+	    {.type = "testing.common", .members = "start\0duration\0"},
+	    {.type = "time.Time", .members = "wall\0ext\0"},
 	};
 	Dwarf *dw = dwarf_begin(ef->fd, DWARF_C_READ);
 	char miss[256];
@@ -323,7 +326,7 @@ static int read_layout(struct bs_elf *ef, const char *exe, const char *found,
 			 exe, found);
 		return -ENODATA;
 	}
-	dw_find(dw, w, 3);
+	dw_find(dw, w, 5);
 	dwarf_end(dw);
 	dw_missing(w, 3, miss, sizeof(miss));
 	if (miss[0]) {
@@ -351,6 +354,45 @@ static int read_layout(struct bs_elf *ef, const char *exe, const char *found,
 	l->off_timer_on = (uint32_t)w[0].off[2];
 	l->str_ptr = (uint32_t)w[2].off[0];
 	l->str_len = (uint32_t)w[2].off[1];
+	dw_missing(w + 3, 2, miss, sizeof(miss));
+	if (miss[0])
+		snprintf(l->one_probe_why, sizeof(l->one_probe_why), "the DWARF lacks %.120s",
+			 miss);
+	else if (w[3].size[0] != 24 || w[3].size[1] != 8 || w[4].size[0] != 8 || w[4].size[1] != 8)
+		snprintf(l->one_probe_why, sizeof(l->one_probe_why),
+			 "testing.common.start is %llu bytes, duration %llu, time.Time.wall/ext "
+			 "%llu/%llu (expected 24, 8, 8/8)",
+			 (unsigned long long)w[3].size[0], (unsigned long long)w[3].size[1],
+			 (unsigned long long)w[4].size[0], (unsigned long long)w[4].size[1]);
+	l->off_start = (uint32_t)(w[0].off[0] + w[3].off[0]);
+	l->off_duration = (uint32_t)(w[0].off[0] + w[3].off[1]);
+	l->tm_wall = (uint32_t)w[4].off[0];
+	l->tm_ext = (uint32_t)w[4].off[1];
+	return 0;
+}
+
+/* The link-time address of the data object NAME in .symtab; 0 when absent. */
+static uint64_t find_object(struct bs_elf *ef, const char *name)
+{
+	for (Elf_Scn *scn = elf_nextscn(ef->elf, NULL); scn; scn = elf_nextscn(ef->elf, scn)) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < data->d_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF)
+				continue;
+			n = elf_strptr(ef->elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name))
+				return sym.st_value;
+		}
+	}
 	return 0;
 }
 
@@ -517,6 +559,11 @@ int bs_go_resolve(const char *exe, struct bs_go_sites *sites, struct bs_go_layou
 	}
 	if (s[S_GOEXIT].found && bs_elf_vaddr_to_offset(&ef, s[S_GOEXIT].vaddr, 1, &sites->goexit))
 		sites->goexit = 0;
+	layout->stop_call_vaddr = stop_call;
+	layout->start_nano_vaddr = find_object(&ef, BS_GO_START_NANO_SYM);
+	if (!layout->one_probe_why[0] && !layout->start_nano_vaddr)
+		snprintf(layout->one_probe_why, sizeof(layout->one_probe_why),
+			 "the symbol table has no %s", BS_GO_START_NANO_SYM);
 	sites->start_now_rel = (uint32_t)(start_now - s[S_START].vaddr);
 	sites->stop_call_rel = (uint32_t)(stop_call - s[S_RUNN].vaddr);
 	sites->reset_now_rel = (uint32_t)(reset_now - s[S_RESET].vaddr);

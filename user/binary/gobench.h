@@ -45,6 +45,8 @@
 #define BS_GO_RESET_SYM	 "testing.(*B).ResetTimer"
 #define BS_GO_NOW_SYM	 "time.Now"
 #define BS_GO_GOEXIT_SYM "runtime.Goexit"
+/** time's package variable: a Time's monotonic reading is ext + startNano (Go 1.9+). */
+#define BS_GO_START_NANO_SYM "time.startNano"
 
 /**
  * Byte offsets inside testing.B, from the binary's DWARF (never assumed):
@@ -58,12 +60,31 @@
  * tls_g is where the runtime keeps the running goroutine, relative to the
  * thread's FS base (-8 for internally linked amd64 binaries), found in the
  * code (see gobench.c).
+ *
+ * One probe per iteration (--probes 1) reads, at the end probe, the begin
+ * Go's timer took itself: b.start, the time.Time StartTimer (or
+ * ResetTimer) set with time.Now. Its monotonic reading is runtime.nanotime
+ * (vDSO clock_gettime(CLOCK_MONOTONIC), the clock of bpf_ktime_get_ns)
+ * minus time.startNano, kept in ext when wall's top bit (hasMonotonic) is
+ * set (Go's src/time/time.go). So:
+ *   off_start, off_duration  b.start (time.Time, 24 bytes) and b.duration
+ *                (time.Duration, int64 ns: non-zero at runN's StopTimer
+ *                call when the body paused the timer), both fields of the
+ *                embedded testing.common;
+ *   tm_wall, tm_ext  time.Time's wall (uint64) and ext (int64);
+ *   start_nano_vaddr the link-time address of time.startNano (int64);
+ *   stop_call_vaddr  the link-time address of the stop_call site: the end
+ *                probe finds the load bias from its own address (PIE);
+ *   one_probe_why    "" when all of these were found, else why not.
  */
 struct bs_go_layout {
 	char go_version[32]; /**< "go1.19.8" (from .go.buildinfo), "" when unknown */
 	uint32_t off_name, off_n, off_has_sub, off_timer_on;
 	uint32_t str_ptr, str_len;
 	int32_t tls_g;
+	uint32_t off_start, off_duration, tm_wall, tm_ext;
+	uint64_t start_nano_vaddr, stop_call_vaddr;
+	char one_probe_why[160];
 };
 
 /** File offsets (what a uprobe needs) and function-relative offsets of the sites. */

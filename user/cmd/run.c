@@ -22,6 +22,7 @@
 #include "trace/dataset.h"
 #include "probe/measure.h"
 #include "probe/measure_options.h"
+#include "probe/probe_count.h"
 #include "report/render.h"
 #include "probe/run_once.h"
 #include "stop/stop_options.h"
@@ -29,6 +30,7 @@
 
 struct run_args {
 	const char *iter, *begin, *end, *preset;
+	int probes;		    /**< --probes: 0 auto, 1, 2 (probe/probe_count.h) */
 	struct bs_lines_spec lines; /**< --line, --begin-line/--end-line, ... */
 	const char *json, *csv, *md;
 	long top;
@@ -43,6 +45,7 @@ enum {
 	OPT_BEGIN,
 	OPT_END,
 	OPT_PRESET,
+	OPT_PROBES,
 	OPT_JSON,
 	OPT_CSV,
 	OPT_MD,
@@ -61,6 +64,12 @@ static const struct argp_option run_options[] = {
      "Go testing.B runs of a `go test -c` binary (b.N invocations, named by b.name); criterion: "
      "Rust criterion.rs samples (every Bencher::iter/iter_custom/iter_batched call, with iters "
      "and the benchmark id; needs symbols and debug info)",
+     1},
+    {"probes", OPT_PROBES, "1|2|auto", 0,
+     "probes per iteration: 2, a begin and an end probe; 1, the end probe alone, reading the "
+     "harness's own begin timestamp (--preset go: testing.B.start; gbench: the State's timer), "
+     "half the traps; auto "
+     "(default): 1 where supported",
      1},
     {NULL, 0, NULL, 0, "Outputs:", 2},
     {"output", 'o', "TRACE", 0, "trace file (default benchscope.trace)", 2},
@@ -95,6 +104,10 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PRESET:
 		a->preset = arg;
+		break;
+	case OPT_PROBES:
+		if (bs_probes_parse(arg, &a->probes))
+			argp_error(state, BS_PROBES_USAGE, arg);
 		break;
 	case 'o':
 		a->mo.trace_path = arg;
@@ -197,6 +210,11 @@ int cmd_run(int argc, char **argv)
 		}
 	} else if (bs_boundaries_setup(&b, a.iter, a.begin, a.end, a.preset, a.cmd[0], err,
 				       sizeof(err))) {
+		fprintf(stderr, "benchscope run: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	if (bs_probes_choose(&b, a.probes, false, NULL, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		rc = 2;
 		goto out;

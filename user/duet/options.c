@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* options.c - the options of `benchscope duet` (see options.h). */
 #include "duet/options.h"
+#include "probe/probe_count.h"
 
 #include "probe/lines_options.h"
 #include "probe/measure_options.h"
@@ -16,6 +17,7 @@ enum {
 	OPT_BEGIN,
 	OPT_END,
 	OPT_PRESET,
+	OPT_PROBES,
 	OPT_PROBE_A,
 	OPT_PROBE_B,
 	OPT_METHOD,
@@ -55,6 +57,12 @@ static const struct argp_option duet_options[] = {
     {"begin", OPT_BEGIN, "SITE", 0, "begin site: BIN:SYMBOL or usdt:BIN:PROVIDER:NAME", 2},
     {"end", OPT_END, "SITE", 0, "end site", 2},
     {"preset", OPT_PRESET, "NAME", 0, "gbench, process, catch2, go or criterion", 2},
+    {"probes", OPT_PROBES, "1|2|auto", 0,
+     "probes per iteration: 1, the end probe alone reading the harness's own begin (--preset "
+     "go or gbench; not with --method sync or interleaved, which stop a side at its begin probe); "
+     "2; "
+     "auto (default): 1 where the preset and every method allow it",
+     2},
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
@@ -160,6 +168,10 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PRESET:
 		a->common.preset = arg;
+		break;
+	case OPT_PROBES:
+		if (bs_probes_parse(arg, &a->probes))
+			argp_error(state, BS_PROBES_USAGE, arg);
 		break;
 	case OPT_PROBE_A:
 		a->probe_text[0] = arg;

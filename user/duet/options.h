@@ -36,6 +36,7 @@ struct bs_duet_args {
 	double swap_every_s; /**< --swap-every: CPU swaps within runs, s; 0: none */
 	double noise_s;	     /**< --noise-check: the noise check before the runs, s; 0: none */
 	long noise_every;    /**< --noise-every: check again after every N rounds; 0: never */
+	int probes;	     /**< --probes: 0 auto, 1, 2 (probe/probe_count.h) */
 	bool crossover;	     /**< --crossover: half the runs start with the CPUs swapped */
 	bool barrier_user;   /**< --barrier-release user: never continue sides from BPF */
 	bool have_fail, quiet, verbose, no_interferers, no_calibrate, harness_output, no_mds;

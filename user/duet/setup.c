@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* setup.c - duet's options checked, the CONTEXT block (see setup.h). */
 #include "duet/setup.h"
+#include "probe/probe_count.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -247,6 +248,36 @@ static void lines_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *e
 					  errlen);
 }
 
+/* --probes for both sides (one BPF object: one count). One probe per
+ * iteration needs no method that stops a side at its begin probe; auto
+ * may pick such a method after the noise check. */
+static void probes_setup(const struct bs_duet_args *a, struct bs_duet_setup *s, char *err,
+			 size_t errlen)
+{
+	const char *who = s->auto_pick ? "--method auto (it may pick sync or interleaved)" : NULL;
+	bool begin = s->auto_pick;
+	int k;
+
+	for (size_t i = 0; i < s->n_methods; i++)
+		if (bs_duet_method_barrier(s->methods[i]) != BS_BAR_OFF) {
+			begin = true;
+			who = s->methods[i] == BS_DM_RUN_SYNC ? "--method sync"
+							      : "--method interleaved";
+		}
+	for (k = 0; k < 2; k++)
+		if (bs_probes_choose(&s->b[k], a->probes, begin, who, err, errlen))
+			return;
+	k = s->b[0].probes == 2 ? 0 : 1; /* auto: 1 only where both sides can */
+	if (s->b[0].probes != s->b[1].probes) {
+		char why[sizeof(s->b[k].probes_why)];
+
+		snprintf(why, sizeof(why), "%s", s->b[k].probes_why);
+		s->b[1 - k].probes = 2;
+		snprintf(s->b[1 - k].probes_why, sizeof(s->b[1 - k].probes_why),
+			 "auto: side %c cannot (%.200s)", "AB"[k], why);
+	}
+}
+
 int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, size_t errlen)
 {
 	int k;
@@ -298,6 +329,8 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 						a->side[k].end, a->side[k].preset,
 						s->we_cmd[k].we_wordv[0], err, errlen) == 0)
 				err[0] = 0;
+	if (!err[0])
+		probes_setup(a, s, err, errlen);
 	if (!err[0] && !s->auto_pick)
 		bs_duet_setup_plan(a, s, err, errlen);
 	return err[0] ? -EINVAL : 0;

@@ -335,6 +335,20 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 				       json_object_new_string("exec of a child process"));
 		json_object_object_add(o, "end", json_object_new_string("exit of that process"));
 	}
+	if (b->mode == BS_BOUND_GBENCH && b->probes == 1)
+		json_object_object_add(
+		    o, "begin",
+		    json_object_new_string("benchmark::State's timer_->start_real_time_ "
+					   "(libbenchmark's own steady_clock reading at "
+					   "ResumeTiming), read by the end probe"));
+	if (b->mode == BS_BOUND_GO && b->probes == 1)
+		json_object_object_add(
+		    o, "begin",
+		    json_object_new_string("testing.B.start (Go's own time.Now in StartTimer or "
+					   "ResetTimer), read by the end probe"));
+	json_object_object_add(o, "probes", json_object_new_int(b->probes == 1 ? 1 : 2));
+	if (b->probes_why[0])
+		json_object_object_add(o, "probes_choice", json_object_new_string(b->probes_why));
 	if (b->mode == BS_BOUND_CRITERION)
 		bs_criterion_boundaries_json(b, o);
 	if (b->mode == BS_BOUND_CATCH2)

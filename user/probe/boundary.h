@@ -59,6 +59,10 @@ struct bs_boundaries {
 	 * first iteration site's entry and return (for descriptions and
 	 * bs_boundaries_same) */
 	struct bs_crit_layout crit;
+	/** probes per iteration (probe/probe_count.h): 1, the end probe reading the
+	 * harness's own begin timestamp; 2 (0 before bs_probes_choose: 2) */
+	int probes;
+	char probes_why[320]; /**< how it was chosen ("auto", "--probes 2", "auto: why not 1") */
 };
 
 /**

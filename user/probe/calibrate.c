@@ -160,6 +160,17 @@ int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, 
 	if (b->mode != BS_BOUND_PAIR && b->mode != BS_BOUND_GBENCH && b->mode != BS_BOUND_CATCH2 &&
 	    b->mode != BS_BOUND_GO && b->mode != BS_BOUND_CRITERION)
 		return -EINVAL; /* go: two uprobes delimit the iteration (begin, end) */
+	if (b->probes == 1) {	/* only the end probe fires (probe/probe_count.h) */
+		out->begin_ns = 0;
+		out->end_ns = measure(p, b->end.kind, 0, false, calls, rounds);
+		out->per_iteration_ns = out->end_ns;
+		snprintf(
+		    out->method, sizeof(out->method),
+		    "%d calls of an empty probed function in benchscope minus unprobed, median "
+		    "of %d rounds; one probe per iteration (no begin trap)",
+		    calls, rounds);
+		return isnan(out->per_iteration_ns) ? -EIO : 0;
+	}
 	/* USDT and function probes do not mix in one calibration loop: measure
 	 * each kind alone and add them then. */
 	if ((b->begin.kind == BS_SITE_USDT) != (b->end.kind == BS_SITE_USDT)) {

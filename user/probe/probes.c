@@ -135,6 +135,10 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		skel->rodata->cfg_gb_off_max_iter = b->layout.off_max_iterations;
 		skel->rodata->cfg_gb_off_started = b->layout.off_started;
 		skel->rodata->cfg_gb_off_finished = b->layout.off_finished;
+		skel->rodata->cfg_gb_off_timer = b->layout.off_timer;
+		skel->rodata->cfg_gb_tt_start_real = b->layout.tt_start_real;
+		skel->rodata->cfg_gb_tt_real_used = b->layout.tt_real_used;
+		skel->rodata->cfg_one_probe = b->probes == 1;
 	}
 	if (b->mode == BS_BOUND_GO) {
 		skel->rodata->cfg_go = true;
@@ -145,7 +149,18 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		skel->rodata->cfg_go_str_ptr = b->go_layout.str_ptr;
 		skel->rodata->cfg_go_str_len = b->go_layout.str_len;
 		skel->rodata->cfg_go_tls_g = b->go_layout.tls_g;
+		if (b->probes == 1) { /* the end probe reads testing.B.start (gobench.h) */
+			skel->rodata->cfg_one_probe = true;
+			skel->rodata->cfg_go_off_start = b->go_layout.off_start;
+			skel->rodata->cfg_go_off_duration = b->go_layout.off_duration;
+			skel->rodata->cfg_go_tm_wall = b->go_layout.tm_wall;
+			skel->rodata->cfg_go_tm_ext = b->go_layout.tm_ext;
+			skel->rodata->cfg_go_start_nano = b->go_layout.start_nano_vaddr;
+			skel->rodata->cfg_go_stop_vaddr = b->go_layout.stop_call_vaddr;
+		}
 	}
+	if (!skel->rodata->cfg_one_probe)
+		bpf_map__set_max_entries(skel->maps.onep_hist, 1); /* unused */
 	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
 	lines_configure(skel, b->mode == BS_BOUND_LINES);
 	rc = benchscope_bpf__load(skel);
@@ -201,7 +216,25 @@ static int attach_site(struct bs_probes *p, const struct bs_site *s, bool begin,
 	return add_link(p, l, desc);
 }
 
-/* --preset go: four entry-only uprobes (binary/gobench.h), no uretprobe */
+/* --preset gbench with one probe per iteration: FinishKeepRunning's entry only */
+static int attach_gbench1(struct bs_probes *p, const struct bs_site *end, char *err, size_t errlen)
+{
+	struct bpf_link *l;
+	char desc[PATH_MAX + 700];
+
+	bs_site_describe(end, desc, sizeof(desc));
+	l = bpf_program__attach_uprobe(p->skel->progs.iter_end_gbench1, false, -1, end->path,
+				       end->offset);
+	if (!l) {
+		int e = errno;
+		snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
+		return -e;
+	}
+	return add_link(p, l, desc);
+}
+
+/* --preset go: five entry-only uprobes (binary/gobench.h), no uretprobe;
+ * with one probe per iteration only runN's call of StopTimer */
 static int attach_go(struct bs_probes *p, const struct bs_boundaries *b, char *err, size_t errlen)
 {
 	struct benchscope_bpf *skel = p->skel;
@@ -224,6 +257,8 @@ static int attach_go(struct bs_probes *p, const struct bs_boundaries *b, char *e
 
 		if (!sites[i].off)
 			continue; /* runtime.Goexit linked out */
+		if (b->probes == 1 && sites[i].prog != skel->progs.go_stop)
+			continue;
 		l = bpf_program__attach_uprobe(sites[i].prog, false, -1, b->begin.path,
 					       sites[i].off);
 
@@ -315,6 +350,8 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 	switch (b->mode) {
 	case BS_BOUND_PAIR:
 	case BS_BOUND_GBENCH:
+		if (b->probes == 1) /* the end probe reads the State's timer */
+			return attach_gbench1(p, &b->end, err, errlen);
 		if ((rc = attach_site(p, &b->begin, true, b->mode == BS_BOUND_GBENCH, err, errlen)))
 			return rc;
 		return attach_site(p, &b->end, false, false, err, errlen);

@@ -49,6 +49,9 @@ static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 		    ds->truncated ? " (truncated: the run did not finish)" : "");
 	bs_doc_line(doc, "boundaries  %s: begin %s, end %s", na(c->boundaries_kind),
 		    na(c->boundaries_begin), na(c->boundaries_end));
+	if (c->probes > 0)
+		bs_doc_line(doc, "probes      %" PRId64 " per iteration (%s)", c->probes,
+			    na(c->probes_choice));
 	if (c->ncpus >= 0)
 		snprintf(ncpus, sizeof(ncpus), "%" PRId64, c->ncpus);
 	bs_doc_line(doc, "machine     %s, kernel %s, %s, %s CPUs%s%s", na(c->hostname),

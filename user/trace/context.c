@@ -86,7 +86,9 @@ static int decode_boundaries(const struct bs_block_field *top, json_object *ctx,
 	f.prefix = "boundaries.";
 	if ((ret = bs_field_str(&f, o, "kind", BS_FIELD_OPTIONAL, &c->boundaries_kind)) < 0 ||
 	    (ret = bs_field_str(&f, o, "begin", BS_FIELD_OPTIONAL, &c->boundaries_begin)) < 0 ||
-	    (ret = bs_field_str(&f, o, "end", BS_FIELD_OPTIONAL, &c->boundaries_end)) < 0)
+	    (ret = bs_field_str(&f, o, "end", BS_FIELD_OPTIONAL, &c->boundaries_end)) < 0 ||
+	    (ret = bs_field_int(&f, o, "probes", BS_FIELD_OPTIONAL, &c->probes)) < 0 ||
+	    (ret = bs_field_str(&f, o, "probes_choice", BS_FIELD_OPTIONAL, &c->probes_choice)) < 0)
 		return ret;
 	return 0;
 }

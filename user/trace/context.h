@@ -45,6 +45,10 @@ struct bs_run_context {
 	/** "boundaries": kind ("uprobe", "usdt", "process", "gbench"), begin, end; NULL if absent
 	 */
 	const char *boundaries_kind, *boundaries_begin, *boundaries_end;
+	/** boundaries.probes: probes per iteration (1: the end probe alone, reading the
+	 * harness's own begin), 0 if absent; probes_choice how it was chosen, NULL if absent */
+	int64_t probes;
+	const char *probes_choice;
 	int has_probe_cost;	       /**< the member "probe_cost_ns" exists */
 	double probe_cost_begin_ns;    /**< ns; NaN if absent or null */
 	double probe_cost_end_ns;      /**< ns; NaN if absent or null */

@@ -96,11 +96,16 @@ func TestLayout(t *testing.T) {
 	timerOn, ok3 := bt.FieldByName("timerOn")
 	name, ok4 := common.Type.FieldByName("name")
 	hasSub, ok5 := common.Type.FieldByName("hasSub")
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) {
+	start, ok6 := common.Type.FieldByName("start") // --probes 1 reads these
+	duration, ok7 := common.Type.FieldByName("duration")
+	wall, ok8 := reflect.TypeOf(time.Time{}).FieldByName("wall")
+	ext, ok9 := reflect.TypeOf(time.Time{}).FieldByName("ext")
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9) {
 		t.Fatal("testing.B lacks a field")
 	}
-	fmt.Printf("layout N=%d name=%d hasSub=%d timerOn=%d\n", n.Offset,
-		common.Offset+name.Offset, common.Offset+hasSub.Offset, timerOn.Offset)
+	fmt.Printf("layout N=%d name=%d hasSub=%d timerOn=%d start=%d duration=%d wall=%d ext=%d\n",
+		n.Offset, common.Offset+name.Offset, common.Offset+hasSub.Offset, timerOn.Offset,
+		common.Offset+start.Offset, common.Offset+duration.Offset, wall.Offset, ext.Offset)
 }
 
 // BenchmarkPaused stops its timer for a clean-up after the loop: Go's time
