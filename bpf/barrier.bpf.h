@@ -294,19 +294,8 @@ static __always_inline void barrier_resume(struct thread_state *ts, struct task_
 	ts->held = 0;
 	ts->rec.begin_ns = now;
 	ts->rec.cpu_begin = bpf_get_smp_processor_id();
-	ts->rec.preempted_ns = 0;
-	ts->rec.blocked_ns = 0;
-	ts->rec.runq_wait_ns = 0;
-	ts->rec.irq_ns = 0;
-	ts->rec.softirq_ns = 0;
-	ts->rec.steal_ns = 0;
-	ts->off_start = 0;
-	ts->wake_ts = 0;
-	ts->off_runnable = 0;
-	ts->nvcsw0 = BPF_CORE_READ(t, nvcsw);
-	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
-	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
-	ts->run_delay0 = BPF_CORE_READ(t, sched_info.run_delay);
+	iter_zero_interference(ts);
+	iter_rebase(ts, t);
 	barrier_emit(BS_BARRIER_RESUME, ts->held_side, ts->held_index, now, 0,
 		     BPF_CORE_READ(t, tgid), 0, BPF_RB_NO_WAKEUP);
 }

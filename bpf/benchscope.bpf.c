@@ -98,6 +98,40 @@ static __always_inline struct thread_state *open_iter(__u32 tid)
 	return ts && ts->open ? ts : NULL;
 }
 
+/*
+ * The scheduler handlers' early exit: one bit per tgid (modulo 4096) of the
+ * processes that have opened an iteration since the object was loaded,
+ * set by iter_mark_process before the iteration opens and never cleared
+ * (another process may share the bit). A clear bit means no thread of the
+ * process has an open iteration, so sched_switch and sched_wakeup of
+ * every other task cost one load instead of a hash lookup by tid; a set bit
+ * of an unrelated tgid only costs that lookup. Kept in the hash rather
+ * than task-local storage: Go's moves and the duet barrier reach another
+ * thread's state by tid, which 6.1 cannot turn into a task_struct
+ * (bpf_task_from_pid is 6.2+), and a 6.1 task-storage lookup from
+ * sched_switch fails while the CPU's storage lock is busy (vmtest/README.md).
+ */
+#define OPEN_TGID_BITS 4096
+__u64 open_tgids[OPEN_TGID_BITS / 64];
+
+/* Thread group `tgid` may have an open iteration (see open_tgids). */
+static __always_inline bool process_maybe_open(__u32 tgid)
+{
+	__u32 i = (tgid / 64) & (OPEN_TGID_BITS / 64 - 1);
+
+	return open_tgids[i] & (1ULL << (tgid & 63));
+}
+
+/* Thread group `tgid` is about to open an iteration: set its bit. */
+static __always_inline void iter_mark_process(__u32 tgid)
+{
+	__u32 i = (tgid / 64) & (OPEN_TGID_BITS / 64 - 1);
+	__u64 m = 1ULL << (tgid & 63);
+
+	if (!(open_tgids[i] & m)) /* no store on the shared line when set */
+		__sync_fetch_and_or(&open_tgids[i], m);
+}
+
 /* Per CPU: the in-iteration thread running here, and IRQ time under it. */
 struct cpu_cur {
 	__u32 tid; /* 0: none */
@@ -186,10 +220,18 @@ static __always_inline struct cpu_cur *this_cpu_cur(void)
  * (percpu `runqueues` needs CONFIG_KALLSYMS_ALL, often off). */
 static __always_inline __u64 steal_clock(struct task_struct *t)
 {
+	struct cfs_rq *cfs;
+	struct rq *rq;
+
 	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq) ||
 	    !bpf_core_field_exists(struct cfs_rq, rq))
 		return 0;
-	return BPF_CORE_READ(t, se.cfs_rq, rq, prev_steal_time_rq);
+	/* BTF loads, no probe-read calls: `t` is a trusted task pointer */
+	cfs = t->se.cfs_rq;
+	if (!cfs)
+		return 0;
+	rq = cfs->rq;
+	return rq ? rq->prev_steal_time_rq : 0;
 }
 
 /* The thread `ts` comes on this CPU (iteration begin, or switch-in). */
@@ -233,10 +275,10 @@ static __always_inline void charge_interferer(__u32 victim_pid, struct task_stru
 	if (!ns)
 		return;
 	key.victim_pid = victim_pid;
-	key.interferer_tid = BPF_CORE_READ(t, pid);
+	key.interferer_tid = t->pid; /* `t`: sched_switch's prev, a BTF pointer */
 	v = bpf_map_lookup_elem(&interferers, &key);
 	if (!v) {
-		init.interferer_pid = BPF_CORE_READ(t, tgid);
+		init.interferer_pid = t->tgid;
 		BPF_CORE_READ_STR_INTO(&init.comm, t, comm);
 		if (bpf_map_update_elem(&interferers, &key, &init, BPF_NOEXIST) && (c = ctrs()))
 			c->interferer_full++;
@@ -279,6 +321,37 @@ static __always_inline void clear_wait(struct thread_state *ts, __u32 tid)
 		w->victim_tid = 0;
 }
 
+/* Take task `t`'s counters as the base of the iteration of `ts`, on its
+ * CPU from now (neither off nor woken). */
+static __always_inline void iter_rebase(struct thread_state *ts, struct task_struct *t)
+{
+	ts->nvcsw0 = BPF_CORE_READ(t, nvcsw);
+	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
+	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
+	ts->run_delay0 = BPF_CORE_READ(t, sched_info.run_delay);
+	ts->off_start = 0;
+	ts->wake_ts = 0;
+	ts->off_runnable = 0;
+}
+
+/* Forget what the iteration of `ts` suffered so far (its record's
+ * interference fields and folded counts), when its measured time starts
+ * again: the duet barrier's resume, Go's ResetTimer. The caller re-stamps
+ * begin_ns and rebases (iter_rebase). */
+static __always_inline void iter_zero_interference(struct thread_state *ts)
+{
+	ts->rec.preempted_ns = 0;
+	ts->rec.blocked_ns = 0;
+	ts->rec.runq_wait_ns = 0;
+	ts->rec.irq_ns = 0;
+	ts->rec.softirq_ns = 0;
+	ts->rec.steal_ns = 0;
+	ts->rec.sched_delay_ns = 0;
+	ts->rec.nvcsw = 0;
+	ts->rec.nivcsw = 0;
+	ts->rec.migrations = 0;
+}
+
 #include "barrier.bpf.h"
 
 /* Open an iteration on the current thread. `task_ctx`: called from a
@@ -296,6 +369,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags, bool task_c
 	tp = bpf_map_lookup_elem(&tracked, &tgid);
 	if (!tp)
 		return 0;
+	iter_mark_process(tgid);
 	ts = bpf_map_lookup_elem(&threads, &tid);
 	if (ts) {
 		if (ts->open)
@@ -318,16 +392,10 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags, bool task_c
 	ts->rec.tid = tid;
 	ts->rec.cpu_begin = bpf_get_smp_processor_id();
 	ts->rec.invocations = invocations;
-	ts->off_start = 0;
-	ts->wake_ts = 0;
-	ts->off_runnable = 0;
 	ts->wait_cpu1 = 0;
 	ts->held = 0;
 	ts->open = 1;
-	ts->nvcsw0 = BPF_CORE_READ(task, nvcsw);
-	ts->nivcsw0 = BPF_CORE_READ(task, nivcsw);
-	ts->migrations0 = BPF_CORE_READ(task, se.nr_migrations);
-	ts->run_delay0 = BPF_CORE_READ(task, sched_info.run_delay);
+	iter_rebase(ts, task);
 	slice_start(ts, task, tid);
 	ts->rec.begin_ns = bpf_ktime_get_ns();
 	if (tp->side && bar_active == BS_BAR_SYNC)
@@ -701,6 +769,7 @@ static __always_inline void seg_split(struct task_struct *task, struct bs_tracke
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bs_counters *c;
 
+	iter_mark_process(tgid);
 	if (!ts) {
 		if (bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST)) {
 			if ((c = ctrs()))
@@ -892,28 +961,38 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
+	bool mp = process_maybe_open(prev->tgid), mn = process_maybe_open(next->tgid);
 	__u32 prev_tid = prev->pid, next_tid = next->pid;
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct thread_state *tp, *tn;
+	struct thread_state *tp = NULL, *tn = NULL;
 	struct cpu_wait *w = NULL;
 	__u64 now;
 
-	/* the fast path: neither side in an iteration and nobody waiting here */
+	/* the early exit: neither side's process has had an iteration (no
+	 * hashing, see open_tgids) and nobody waits for this CPU */
 	if (cfg_interferers) {
 		w = bpf_map_lookup_elem(&cpu_wait, &cpu);
 		if (w && !w->victim_tid)
 			w = NULL;
 	}
-	/* Go: which goroutine prev was running decides whose iteration this
-	 * switch-out belongs to (go.bpf.h); only while a Go iteration is open */
-	if (cfg_go && go_open)
-		go_observe(prev);
-	tp = open_iter(prev_tid);
-	tn = open_iter(next_tid);
-	/* one probe per iteration: every thread of a tracked process is
-	 * accounted from the first time it comes on a CPU (onep.bpf.h) */
-	if (cfg_one_probe && !tn && next_tid)
-		tn = onep_adopt(next, bpf_ktime_get_ns());
+	if (!mp && !mn && !w)
+		return 0;
+	if (mp) {
+		/* Go: which goroutine prev was running decides whose iteration
+		 * this switch-out belongs to (go.bpf.h); only while a Go
+		 * iteration is open */
+		if (cfg_go && go_open)
+			go_observe(prev);
+		tp = open_iter(prev_tid);
+	}
+	if (mn) {
+		tn = open_iter(next_tid);
+		/* one probe per iteration: every thread of a tracked process
+		 * (its bit set when tracked) is accounted from the first time
+		 * it comes on a CPU (onep.bpf.h) */
+		if (cfg_one_probe && !tn && next_tid)
+			tn = onep_adopt(next, bpf_ktime_get_ns());
+	}
 	if (!tp && !tn && !w)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -970,15 +1049,19 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(on_wakeup, struct task_struct *p)
 {
-	__u32 tid = p->pid;
-	struct thread_state *ts = open_iter(tid);
+	__u32 tid, tgid = p->tgid;
+	struct thread_state *ts;
 	__u64 now;
 
+	if (!process_maybe_open(tgid)) /* the early exit, see open_tgids */
+		return 0;
+	tid = p->pid;
+	ts = open_iter(tid);
 	if (!ts || !ts->off_start || ts->off_runnable)
 		return 0;
 	now = bpf_ktime_get_ns();
 	ts->wake_ts = now;
-	set_wait(ts, BPF_CORE_READ(p, thread_info.cpu), tid, p->tgid, now);
+	set_wait(ts, p->thread_info.cpu, tid, tgid, now);
 	return 0;
 }
 
@@ -1075,6 +1158,8 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	init.depth = tp->depth + 1;
 	init.side = tp->side;
 	bpf_map_update_elem(&tracked, &ctgid, &init, BPF_ANY);
+	if (cfg_one_probe) /* its threads are accounted from their first switch-in */
+		iter_mark_process(ctgid);
 	proc_event(BS_PROC_FORK, child, ptgid, 0);
 	return 0;
 }

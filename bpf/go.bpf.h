@@ -135,13 +135,7 @@ static __always_inline void go_fold(struct thread_state *ts, struct task_struct 
 /* Take `t`'s task counters as the base, running on this CPU from now. */
 static __always_inline void go_rebase(struct thread_state *ts, struct task_struct *t, __u32 tid)
 {
-	ts->nvcsw0 = BPF_CORE_READ(t, nvcsw);
-	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
-	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
-	ts->run_delay0 = BPF_CORE_READ(t, sched_info.run_delay);
-	ts->off_start = 0;
-	ts->wake_ts = 0;
-	ts->off_runnable = 0;
+	iter_rebase(ts, t);
 	ts->wait_cpu1 = 0;
 	ts->go_task = (__u64)t;
 	slice_start(ts, t, tid);
@@ -576,16 +570,7 @@ int go_reset(struct pt_regs *ctx)
 	ts->rec.tid = tid;
 	ts->rec.cpu_begin = bpf_get_smp_processor_id();
 	ts->rec.flags &= ~BS_ITER_F_MOVED;
-	ts->rec.preempted_ns = 0;
-	ts->rec.blocked_ns = 0;
-	ts->rec.runq_wait_ns = 0;
-	ts->rec.irq_ns = 0;
-	ts->rec.softirq_ns = 0;
-	ts->rec.steal_ns = 0;
-	ts->rec.sched_delay_ns = 0;
-	ts->rec.nvcsw = 0;
-	ts->rec.nivcsw = 0;
-	ts->rec.migrations = 0;
+	iter_zero_interference(ts);
 	go_rebase(ts, t, tid);
 	ts->rec.begin_ns = bpf_ktime_get_ns();
 	return 0;

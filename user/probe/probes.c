@@ -378,24 +378,30 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 	}
 }
 
-int bs_probes_track(struct bs_probes *p, pid_t pid)
+/* pid's processes are tracked (side 0: none, 1 A, 2 B); with one probe per
+ * iteration its threads are accounted from their first switch-in, so the
+ * scheduler handlers' early exit must let them through (open_tgids) */
+static int track(struct bs_probes *p, pid_t pid, __u32 side)
 {
-	struct bs_tracked_proc v = {0, 0, 0};
-	__u32 key = (__u32)pid;
+	struct bs_tracked_proc v = {0, 0, side};
+	__u32 key = (__u32)pid, n = sizeof(p->skel->bss->open_tgids) * 8;
 
 	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
 		return -errno;
+	if (p->skel->rodata->cfg_one_probe)
+		__atomic_fetch_or(&p->skel->bss->open_tgids[(key % n) / 64], 1ULL << (key % 64),
+				  __ATOMIC_SEQ_CST);
 	return 0;
+}
+
+int bs_probes_track(struct bs_probes *p, pid_t pid)
+{
+	return track(p, pid, 0);
 }
 
 int bs_probes_track_side(struct bs_probes *p, pid_t pid, int side)
 {
-	struct bs_tracked_proc v = {0, 0, (__u32)(side & 1) + 1};
-	__u32 key = (__u32)pid;
-
-	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
-		return -errno;
-	return 0;
+	return track(p, pid, (__u32)(side & 1) + 1);
 }
 
 unsigned bs_probes_barrier_arm(struct bs_probes *p, int mode, int lead)
