@@ -334,6 +334,29 @@ static __always_inline void iter_rebase(struct thread_state *ts, struct task_str
 	ts->off_runnable = 0;
 }
 
+/* Thread `ts` is in an iteration (or, with one probe, accounted) from now:
+ * on its CPU, waiting for nothing, not held at a barrier. */
+static __always_inline void iter_arm(struct thread_state *ts)
+{
+	ts->off_start = 0;
+	ts->wake_ts = 0;
+	ts->off_runnable = 0;
+	ts->wait_cpu1 = 0;
+	ts->held = 0;
+	ts->open = 1;
+}
+
+/* Fold the task counters of `t` since the base (iter_rebase) into the
+ * record of `ts`: += , an iteration that moved between threads (go.bpf.h)
+ * carries the counts of the threads it left; others start from 0. */
+static __always_inline void iter_fold_counters(struct thread_state *ts, struct task_struct *t)
+{
+	ts->rec.nvcsw += BPF_CORE_READ(t, nvcsw) - ts->nvcsw0;
+	ts->rec.nivcsw += BPF_CORE_READ(t, nivcsw) - ts->nivcsw0;
+	ts->rec.migrations += BPF_CORE_READ(t, se.nr_migrations) - ts->migrations0;
+	ts->rec.sched_delay_ns += BPF_CORE_READ(t, sched_info.run_delay) - ts->run_delay0;
+}
+
 /* Forget what the iteration of `ts` suffered so far (its record's
  * interference fields and folded counts), when its measured time starts
  * again: the duet barrier's resume, Go's ResetTimer. The caller re-stamps
@@ -392,9 +415,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags, bool task_c
 	ts->rec.tid = tid;
 	ts->rec.cpu_begin = bpf_get_smp_processor_id();
 	ts->rec.invocations = invocations;
-	ts->wait_cpu1 = 0;
-	ts->held = 0;
-	ts->open = 1;
+	iter_arm(ts);
 	iter_rebase(ts, task);
 	slice_start(ts, task, tid);
 	ts->rec.begin_ns = bpf_ktime_get_ns();
@@ -511,12 +532,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	ts->rec.end_ns = now;
 	ts->rec.cpu_end = bpf_get_smp_processor_id();
 	ts->rec.flags |= flags;
-	/* += : an iteration that moved between threads (go.bpf.h) carries the
-	 * counts of the threads it left; others start from 0 */
-	ts->rec.nvcsw += BPF_CORE_READ(task, nvcsw) - ts->nvcsw0;
-	ts->rec.nivcsw += BPF_CORE_READ(task, nivcsw) - ts->nivcsw0;
-	ts->rec.migrations += BPF_CORE_READ(task, se.nr_migrations) - ts->migrations0;
-	ts->rec.sched_delay_ns += BPF_CORE_READ(task, sched_info.run_delay) - ts->run_delay0;
+	iter_fold_counters(ts, task);
 	ts->open = 0;
 	emit(&ts->rec);
 	if (bar_active == BS_BAR_INTERLEAVED) {
@@ -802,12 +818,7 @@ static __always_inline void seg_split(struct task_struct *task, struct bs_tracke
 	ts->rec.tid = tid;
 	ts->rec.cpu_begin = cpu;
 	ts->rec.begin_ns = now;
-	ts->off_start = 0;
-	ts->wake_ts = 0;
-	ts->off_runnable = 0;
-	ts->wait_cpu1 = 0;
-	ts->held = 0;
-	ts->open = 1;
+	iter_arm(ts);
 	ts->nvcsw0 = nvcsw;
 	ts->nivcsw0 = nivcsw;
 	ts->migrations0 = mig;

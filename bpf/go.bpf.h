@@ -123,15 +123,6 @@ static __always_inline __u64 go_tls_g(struct task_struct *t)
 	return g;
 }
 
-/* Fold the task counters of `t` since the base into the record. */
-static __always_inline void go_fold(struct thread_state *ts, struct task_struct *t)
-{
-	ts->rec.nvcsw += BPF_CORE_READ(t, nvcsw) - ts->nvcsw0;
-	ts->rec.nivcsw += BPF_CORE_READ(t, nivcsw) - ts->nivcsw0;
-	ts->rec.migrations += BPF_CORE_READ(t, se.nr_migrations) - ts->migrations0;
-	ts->rec.sched_delay_ns += BPF_CORE_READ(t, sched_info.run_delay) - ts->run_delay0;
-}
-
 /* Take `t`'s task counters as the base, running on this CPU from now. */
 static __always_inline void go_rebase(struct thread_state *ts, struct task_struct *t, __u32 tid)
 {
@@ -183,7 +174,7 @@ static __always_inline void go_park(struct thread_state *ts, __u32 tid, __u32 tg
 		return; /* moved meanwhile by another CPU, which cleared ts */
 	slice_end(ts, t, tid);
 	clear_wait(ts, tid);
-	go_fold(ts, t);
+	iter_fold_counters(ts, t);
 	ts->open = 0;
 	ts->go_g = 0;
 	gi->parked = *ts;
@@ -246,7 +237,7 @@ static __always_inline struct thread_state *go_attach(struct go_iter *gi, struct
 		/* the thread it leaves runs elsewhere, or off CPU without g:
 		 * its counters so far through its task; its slice's IRQ time
 		 * stays behind (see the top of this file) */
-		go_fold(src, (struct task_struct *)src->go_task);
+		iter_fold_counters(src, (struct task_struct *)src->go_task);
 		clear_wait(src, otid);
 		src->open = 0;
 		src->go_g = 0;

@@ -119,12 +119,7 @@ static __always_inline struct thread_state *onep_adopt(struct task_struct *t, __
 			return NULL;
 	}
 	__builtin_memset(&ts->rec, 0, sizeof(ts->rec));
-	ts->off_start = 0;
-	ts->wake_ts = 0;
-	ts->off_runnable = 0;
-	ts->wait_cpu1 = 0;
-	ts->held = 0;
-	ts->open = 1;
+	iter_arm(ts);
 	onep_mark(h, ts, t, now, now);
 	return ts;
 }

@@ -62,23 +62,6 @@ void bs_criterion_boundaries_json(const struct bs_boundaries *b, json_object *o)
 		json_object_object_add(o, "note", json_object_new_string(b->crit.note));
 }
 
-/* Attach prog to the function at file offset `off` of path, with a cookie;
- * list desc among the attached sites when `list`. */
-static int attach_one(struct bs_probes *p, struct bpf_program *prog, const char *path, uint64_t off,
-		      bool ret, uint64_t cookie, const char *desc, bool list, char *err,
-		      size_t errlen)
-{
-	LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = ret, .bpf_cookie = cookie);
-	struct bpf_link *l = bpf_program__attach_uprobe_opts(prog, -1, path, off, &uo);
-
-	if (!l) {
-		int e = errno;
-		snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
-		return -e;
-	}
-	return bs_probes_add_link(p, l, list ? desc : NULL);
-}
-
 int bs_criterion_attach(struct bs_probes *p, const struct bs_boundaries *b, char *err,
 			size_t errlen)
 {
@@ -94,24 +77,28 @@ int bs_criterion_attach(struct bs_probes *p, const struct bs_boundaries *b, char
 		if (is_iter_site(s)) {
 			snprintf(desc, sizeof(desc), "uprobe+uretprobe %s:%s+0x%llx", path, s->what,
 				 (unsigned long long)s->offset);
-			if ((rc = attach_one(p, skel->progs.iter_begin_criterion, path, s->offset,
-					     false, ck, desc, true, err, errlen)) ||
-			    (rc = attach_one(p, skel->progs.iter_end, path, s->offset, true, 0,
-					     desc, false, err, errlen)))
+			if ((rc = bs_probes_attach_uprobe(p, skel->progs.iter_begin_criterion, path,
+							  s->offset, false, ck, desc, true, err,
+							  errlen)) ||
+			    (rc = bs_probes_attach_uprobe(p, skel->progs.iter_end, path, s->offset,
+							  true, 0, desc, false, err, errlen)))
 				return rc;
 		} else if (s->kind == BS_CRIT_WARM_UP) {
 			snprintf(desc, sizeof(desc), "uprobe+uretprobe %s:%s+0x%llx (warm-up)",
 				 path, s->what, (unsigned long long)s->offset);
-			if ((rc = attach_one(p, skel->progs.crit_warmup_enter, path, s->offset,
-					     false, ck, desc, true, err, errlen)) ||
-			    (rc = attach_one(p, skel->progs.crit_warmup_exit, path, s->offset, true,
-					     ck, desc, false, err, errlen)))
+			if ((rc = bs_probes_attach_uprobe(p, skel->progs.crit_warmup_enter, path,
+							  s->offset, false, ck, desc, true, err,
+							  errlen)) ||
+			    (rc = bs_probes_attach_uprobe(p, skel->progs.crit_warmup_exit, path,
+							  s->offset, true, ck, desc, false, err,
+							  errlen)))
 				return rc;
 		} else {
 			snprintf(desc, sizeof(desc), "uprobe %s:%s+0x%llx (benchmark id)", path,
 				 s->what, (unsigned long long)s->offset);
-			if ((rc = attach_one(p, skel->progs.crit_bench_name, path, s->offset, false,
-					     ck, desc, true, err, errlen)))
+			if ((rc = bs_probes_attach_uprobe(p, skel->progs.crit_bench_name, path,
+							  s->offset, false, ck, desc, true, err,
+							  errlen)))
 				return rc;
 		}
 	}

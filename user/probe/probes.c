@@ -61,9 +61,25 @@ static int add_link(struct bs_probes *p, struct bpf_link *l, const char *desc)
 	return 0;
 }
 
-int bs_probes_add_link(struct bs_probes *p, struct bpf_link *l, const char *desc)
+int bs_probes_attach_uprobe(struct bs_probes *p, struct bpf_program *prog, const char *path,
+			    uint64_t off, bool ret, uint64_t cookie, const char *desc, bool list,
+			    char *err, size_t errlen)
 {
-	return add_link(p, l, desc);
+	LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = ret, .bpf_cookie = cookie);
+	struct bpf_link *l = bpf_program__attach_uprobe_opts(prog, -1, path, off, &uo);
+
+	if (!l) {
+		int e = errno;
+
+		if (desc)
+			snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
+		else
+			snprintf(err, errlen, "cannot attach %s at %s+0x%llx: %s",
+				 bpf_program__name(prog), path, (unsigned long long)off,
+				 strerror(e));
+		return -e;
+	}
+	return add_link(p, l, list ? desc : NULL);
 }
 
 static int attach_auto(struct bs_probes *p, struct bpf_program *prog, char *err, size_t errlen)
@@ -199,32 +215,15 @@ static int attach_site(struct bs_probes *p, const struct bs_site *s, bool begin,
 	char desc[PATH_MAX + 700];
 
 	bs_site_describe(s, desc, sizeof(desc));
-	if (s->kind == BS_SITE_USDT) {
-		prog = begin ? skel->progs.iter_begin_usdt : skel->progs.iter_end_usdt;
-		l = bpf_program__attach_usdt(prog, -1, s->path, s->symbol, s->usdt_name, NULL);
-	} else {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = s->kind == BS_SITE_URETPROBE);
+	if (s->kind != BS_SITE_USDT) {
 		prog = begin ? (gbench ? skel->progs.iter_begin_gbench : skel->progs.iter_begin)
 			     : skel->progs.iter_end;
-		l = bpf_program__attach_uprobe_opts(prog, -1, s->path, s->offset, &uo);
+		return bs_probes_attach_uprobe(p, prog, s->path, s->offset,
+					       s->kind == BS_SITE_URETPROBE, 0, desc, true, err,
+					       errlen);
 	}
-	if (!l) {
-		int e = errno;
-		snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
-		return -e;
-	}
-	return add_link(p, l, desc);
-}
-
-/* --preset gbench with one probe per iteration: FinishKeepRunning's entry only */
-static int attach_gbench1(struct bs_probes *p, const struct bs_site *end, char *err, size_t errlen)
-{
-	struct bpf_link *l;
-	char desc[PATH_MAX + 700];
-
-	bs_site_describe(end, desc, sizeof(desc));
-	l = bpf_program__attach_uprobe(p->skel->progs.iter_end_gbench1, false, -1, end->path,
-				       end->offset);
+	prog = begin ? skel->progs.iter_begin_usdt : skel->progs.iter_end_usdt;
+	l = bpf_program__attach_usdt(prog, -1, s->path, s->symbol, s->usdt_name, NULL);
 	if (!l) {
 		int e = errno;
 		snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
@@ -253,43 +252,17 @@ static int attach_go(struct bs_probes *p, const struct bs_boundaries *b, char *e
 	int rc;
 
 	for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
-		struct bpf_link *l;
-
 		if (!sites[i].off)
 			continue; /* runtime.Goexit linked out */
 		if (b->probes == 1 && sites[i].prog != skel->progs.go_stop)
 			continue;
-		l = bpf_program__attach_uprobe(sites[i].prog, false, -1, b->begin.path,
-					       sites[i].off);
-
 		snprintf(desc, sizeof(desc), "uprobe %s:%s+0x%llx", b->begin.path, sites[i].what,
 			 (unsigned long long)sites[i].off);
-		if (!l) {
-			int e = errno;
-			snprintf(err, errlen, "cannot attach %s: %s", desc, strerror(e));
-			return -e;
-		}
-		if ((rc = add_link(p, l, desc)))
+		if ((rc = bs_probes_attach_uprobe(p, sites[i].prog, b->begin.path, sites[i].off,
+						  false, 0, desc, true, err, errlen)))
 			return rc;
 	}
 	return 0;
-}
-
-/* One uprobe of PROG at PATH+OFFSET with an attach cookie; DESC (or NULL) lists it. */
-static int attach_cookie(struct bs_probes *p, struct bpf_program *prog, const char *path,
-			 uint64_t offset, uint64_t cookie, const char *desc, char *err,
-			 size_t errlen)
-{
-	LIBBPF_OPTS(bpf_uprobe_opts, uo, .bpf_cookie = cookie);
-	struct bpf_link *l = bpf_program__attach_uprobe_opts(prog, -1, path, offset, &uo);
-
-	if (!l) {
-		int e = errno;
-		snprintf(err, errlen, "cannot attach %s at %s+0x%llx: %s", bpf_program__name(prog),
-			 path, (unsigned long long)offset, strerror(e));
-		return -e;
-	}
-	return add_link(p, l, desc);
 }
 
 /*
@@ -311,24 +284,25 @@ static int attach_catch2(struct bs_probes *p, const struct bs_boundaries *b, cha
 		bs_site_describe(&b->begin, desc, sizeof(desc));
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
 			 " and %u devirtualised inline copies", c->n_begin_inline);
-		rc = attach_cookie(p, skel->progs.iter_begin_catch2, c->path, c->begin[i].offset,
-				   c->begin[i].kind == BS_CATCH2_ENTRY ? 1 : 0, i ? NULL : desc,
-				   err, errlen);
+		rc = bs_probes_attach_uprobe(p, skel->progs.iter_begin_catch2, c->path,
+					     c->begin[i].offset, false,
+					     c->begin[i].kind == BS_CATCH2_ENTRY ? 1 : 0,
+					     i ? NULL : desc, true, err, errlen);
 	}
 	for (uint32_t i = 0; !rc && i < c->n_end; i++) {
 		bs_site_describe(&b->end, desc, sizeof(desc));
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
 			 " and %u devirtualised inline copies", c->n_end_inline);
-		rc = attach_cookie(p, skel->progs.iter_end, c->path, c->end[i].offset, 0,
-				   i ? NULL : desc, err, errlen);
+		rc = bs_probes_attach_uprobe(p, skel->progs.iter_end, c->path, c->end[i].offset,
+					     false, 0, i ? NULL : desc, true, err, errlen);
 	}
 	for (uint32_t i = 0; !rc && i < c->n_call; i++) {
 		snprintf(desc, sizeof(desc),
 			 "uprobe %s: Catch::Benchmark::Detail::BenchmarkFunction::model<Fun>::call "
 			 "(%u functions; the repeats per sample)",
 			 c->path, c->n_call);
-		rc = attach_cookie(p, skel->progs.catch2_call, c->path, c->call[i].offset, 0,
-				   i ? NULL : desc, err, errlen);
+		rc = bs_probes_attach_uprobe(p, skel->progs.catch2_call, c->path, c->call[i].offset,
+					     false, 0, i ? NULL : desc, true, err, errlen);
 	}
 	for (uint32_t i = 0; !rc && i < c->n_name; i++) {
 		snprintf(
@@ -336,8 +310,9 @@ static int attach_catch2(struct bs_probes *p, const struct bs_boundaries *b, cha
 		    "uprobe %s:Catch::RunContext::benchmarkPreparing+0x%llx and %u devirtualised "
 		    "inline copies (benchmark names)",
 		    c->name_path, (unsigned long long)c->name[0].offset, c->n_name_inline);
-		rc = attach_cookie(p, skel->progs.catch2_name, c->name_path, c->name[i].offset,
-				   c->name_abi, i ? NULL : desc, err, errlen);
+		rc = bs_probes_attach_uprobe(p, skel->progs.catch2_name, c->name_path,
+					     c->name[i].offset, false, c->name_abi, i ? NULL : desc,
+					     true, err, errlen);
 	}
 	return rc;
 }
@@ -350,8 +325,15 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 	switch (b->mode) {
 	case BS_BOUND_PAIR:
 	case BS_BOUND_GBENCH:
-		if (b->probes == 1) /* the end probe reads the State's timer */
-			return attach_gbench1(p, &b->end, err, errlen);
+		if (b->probes ==
+		    1) { /* FinishKeepRunning's entry only: it reads the State's timer */
+			char desc[PATH_MAX + 700];
+
+			bs_site_describe(&b->end, desc, sizeof(desc));
+			return bs_probes_attach_uprobe(p, p->skel->progs.iter_end_gbench1,
+						       b->end.path, b->end.offset, false, 0, desc,
+						       true, err, errlen);
+		}
 		if ((rc = attach_site(p, &b->begin, true, b->mode == BS_BOUND_GBENCH, err, errlen)))
 			return rc;
 		return attach_site(p, &b->end, false, false, err, errlen);

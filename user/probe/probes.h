@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "benchscope/record.h"
@@ -18,6 +19,7 @@
 struct benchscope_bpf;
 struct kcont_bpf;
 struct bpf_link;
+struct bpf_program;
 
 struct bs_probes_opts {
 	size_t ringbuf_bytes; /**< ring buffer size (power of two, >= page size) */
@@ -51,12 +53,16 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 				size_t errlen);
 
 /**
- * bs_probes_add_link - keep link @l (destroyed with @p) and, when @desc is
- * not NULL, list @desc among the attached boundary sites. For the presets
- * that attach their own programs (probe/criterion_probes.c). 0 or -ENOMEM
- * (then @l is destroyed).
+ * bs_probes_attach_uprobe - attach @prog to file offset @off of @path (a
+ * uretprobe when @ret) with attach cookie @cookie, and keep the link
+ * (destroyed with @p). @desc names the site in the error line and, when
+ * @list, among the attached boundary sites; NULL: the error names "PROG at
+ * PATH+0xOFF" and nothing is listed. Returns 0, or -errno with one line in
+ * @err (-ENOMEM: the link is destroyed).
  */
-int bs_probes_add_link(struct bs_probes *p, struct bpf_link *l, const char *desc);
+int bs_probes_attach_uprobe(struct bs_probes *p, struct bpf_program *prog, const char *path,
+			    uint64_t off, bool ret, uint64_t cookie, const char *desc, bool list,
+			    char *err, size_t errlen);
 
 /** Follow process `pid` (and, through fork, its descendants). 0 or -errno. */
 int bs_probes_track(struct bs_probes *p, pid_t pid);
