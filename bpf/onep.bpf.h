@@ -82,10 +82,11 @@ static __always_inline void onep_mark(struct onep_hist *h, struct thread_state *
 	m->irq_ns = ts->rec.irq_ns;
 	m->softirq_ns = ts->rec.softirq_ns;
 	m->steal_ns = ts->rec.steal_ns;
-	m->run_delay = BPF_CORE_READ(t, sched_info.run_delay);
-	m->nvcsw = (__u32)BPF_CORE_READ(t, nvcsw);
-	m->nivcsw = (__u32)BPF_CORE_READ(t, nivcsw);
-	m->migrations = (__u32)BPF_CORE_READ(t, se.nr_migrations);
+	/* `t` is a trusted task pointer: plain BTF loads, no probe-read calls */
+	m->run_delay = t->sched_info.run_delay;
+	m->nvcsw = (__u32)t->nvcsw;
+	m->nivcsw = (__u32)t->nivcsw;
+	m->migrations = (__u32)t->se.nr_migrations;
 	m->cpu = bpf_get_smp_processor_id();
 	h->n++;
 }
@@ -205,10 +206,10 @@ static __always_inline void onep_close(struct task_struct *t, __u64 begin, __u64
 	rec.irq_ns = ts->rec.irq_ns - b->irq_ns;
 	rec.softirq_ns = ts->rec.softirq_ns - b->softirq_ns;
 	rec.steal_ns = ts->rec.steal_ns - b->steal_ns;
-	rec.sched_delay_ns = BPF_CORE_READ(t, sched_info.run_delay) - b->run_delay;
-	rec.nvcsw = (__u32)BPF_CORE_READ(t, nvcsw) - b->nvcsw;
-	rec.nivcsw = (__u32)BPF_CORE_READ(t, nivcsw) - b->nivcsw;
-	rec.migrations = (__u32)BPF_CORE_READ(t, se.nr_migrations) - b->migrations;
+	rec.sched_delay_ns = t->sched_info.run_delay - b->run_delay;
+	rec.nvcsw = (__u32)t->nvcsw - b->nvcsw;
+	rec.nivcsw = (__u32)t->nivcsw - b->nivcsw;
+	rec.migrations = (__u32)t->se.nr_migrations - b->migrations;
 	emit(&rec);
 	onep_mark(h, ts, t, now, now);
 	slice_start(ts, t, tid); /* the thread runs on, accounted */
