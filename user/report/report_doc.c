@@ -212,6 +212,12 @@ static void interference_section(struct bs_doc *doc, const struct bs_run_summary
 	size_t n = s->overall.n_iters;
 	char title[128], w[32];
 
+	if (n && !t->n_measured) {
+		bs_doc_text(doc, "Interference");
+		bs_doc_line(doc, "not measured: the samples were imported from another tool's "
+				 "results (flag no_interference)");
+		return;
+	}
 	snprintf(title, sizeof(title), "Interference (sum over %zu iterations, wall time %s)", n,
 		 bs_fmt_ns((double)t->wall_ns, w, sizeof(w)));
 	bs_doc_table(doc, title, "\t>total\t>share\t>per iteration");
