@@ -147,16 +147,20 @@ static int parse_i64(const char *s, int64_t *v)
 		s++;
 	if (!*s)
 		return -1;
+	/* decimal digits only: no hex ("0x10"), no "nan" or "inf", nothing after but spaces */
+	if (s[strspn(s, "0123456789+-.eE ")])
+		return -1;
 	errno = 0;
 	x = strtoll(s, &end, 10);
-	if (!errno && end != s && (*end == 0 || *end == ' ')) {
+	if (!errno && end != s && !end[strspn(end, " ")]) {
 		*v = x;
 		return 0;
 	}
 	/* pandas may write integers as floats ("1.6e+18", "123.0") */
 	errno = 0;
 	d = strtod(s, &end);
-	if (errno || end == s || *end || !(d >= -9.2e18 && d <= 9.2e18) || d != (double)(int64_t)d)
+	if (errno || end == s || end[strspn(end, " ")] || !(d >= -9.2e18 && d <= 9.2e18) ||
+	    d != (double)(int64_t)d)
 		return -1;
 	*v = (int64_t)d;
 	return 0;
@@ -197,6 +201,8 @@ static int num_field(struct imp *im, char **f, enum col c, size_t line, int64_t 
 		*v = 0;
 		return 0;
 	}
+	if (parse_i64(s, v) && strcasestr(s, "nan"))
+		return bad(im, line, "%s is NaN: a missing measurement cannot be imported", name);
 	if (parse_i64(s, v))
 		return bad(im, line, "%s is not an integer: '%.40s'", name, s);
 	return 0;
