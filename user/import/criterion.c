@@ -97,7 +97,7 @@ static int bench_name(struct bs_imp *imp, const char *dir, char *buf, size_t len
 static int one_sample_file(struct bs_imp *imp, const char *path)
 {
 	json_object *doc, *iters, *times, *est;
-	char dir[4096], name[512], where[600];
+	char tmp[4096], dir[4096], name[512], where[600];
 	long bench, proc;
 	size_t n;
 	int ret;
@@ -117,8 +117,8 @@ static int one_sample_file(struct bs_imp *imp, const char *path)
 		return bs_imp_bad(imp, "%zu iters but %zu times", n,
 				  json_object_array_length(times));
 	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(dir, sizeof(dir), "%s", dirname(dir));
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
 	if ((ret = bench_name(imp, dir, name, sizeof(name)))) {
 		json_object_put(doc);
 		return ret;

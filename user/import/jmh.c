@@ -30,13 +30,15 @@ static const char *const jvm_keys[] = {"jvm", "jdkVersion", "vmName", "vmVersion
 static int name_of(struct bs_imp *imp, json_object *e, size_t i, char *buf, size_t len)
 {
 	json_object *b = bs_imp_get(e, "benchmark", json_type_string);
-	json_object *params = bs_imp_get(e, "params", json_type_object);
+	json_object *params = bs_imp_get(e, "params", json_type_object), *none = NULL;
 	size_t pos;
 	bool first = true;
 
 	if (!b)
 		return bs_imp_bad(imp, "[%zu]: no \"benchmark\"", i);
 	pos = (size_t)snprintf(buf, len, "%s", json_object_get_string(b));
+	if (!params)
+		params = none = json_object_new_object();
 	json_object_object_foreach(params, key, val)
 	{
 		if (pos < len)
@@ -44,6 +46,7 @@ static int name_of(struct bs_imp *imp, json_object *e, size_t i, char *buf, size
 						key, json_object_get_string(val));
 		first = false;
 	}
+	json_object_put(none);
 	if (!first && pos < len)
 		pos += (size_t)snprintf(buf + pos, len - pos, ")");
 	if (pos >= len)
