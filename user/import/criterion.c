@@ -97,7 +97,8 @@ static int bench_name(struct bs_imp *imp, const char *dir, char *buf, size_t len
 static int one_sample_file(struct bs_imp *imp, const char *path)
 {
 	json_object *doc, *iters, *times, *est;
-	char tmp[4096], dir[4096], name[512], where[600];
+	char tmp[4200], dir[4096], name[512], where[600];
+	struct stat st;
 	long bench, proc;
 	size_t n;
 	int ret;
@@ -152,6 +153,13 @@ static int one_sample_file(struct bs_imp *imp, const char *path)
 				       "from the samples)");
 		json_object_put(est);
 	}
+	if (!ret && (est = beside(imp, dir, "tukey.json"))) {
+		ret = bs_imp_drop(imp, "criterion's tukey.json (outlier fences: recomputable)");
+		json_object_put(est);
+	}
+	snprintf(tmp, sizeof(tmp), "%s/../base/sample.json", dir);
+	if (!ret && !stat(tmp, &st))
+		ret = bs_imp_drop(imp, "criterion's base/ (the previous run's copy; not imported)");
 	imp->path = path;
 	return ret;
 }

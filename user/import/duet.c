@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -653,8 +654,20 @@ int bs_import_duet_csv(const char *csv_path, const char *trace_path, const struc
 	fclose(fp);
 	if (!ret)
 		ret = build_groups(&im);
-	if (!ret)
-		ret = write_trace(&im, trace_path, o);
+	if (!ret) {
+		/* written aside and renamed: a failed write leaves no partial trace */
+		char *part = NULL;
+
+		if (asprintf(&part, "%s.part", trace_path) < 0)
+			ret = -ENOMEM;
+		else if (!(ret = write_trace(&im, part, o)) && rename(part, trace_path)) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot write %s: %s", trace_path, strerror(errno));
+		}
+		if (ret && part)
+			unlink(part);
+		free(part);
+	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	if (!ret && res) {
