@@ -261,7 +261,7 @@ static void copy_fact(json_object *ctx, const char *key, json_object *machine, c
 static char *context_json(struct bs_imp *imp)
 {
 	json_object *c = json_object_new_object(), *b = json_object_new_object();
-	json_object *im = json_object_new_object();
+	json_object *im = json_object_new_object(), *cmd;
 	char *s;
 
 	json_object_object_add(c, "tool", json_object_new_string("benchscope"));
@@ -272,6 +272,16 @@ static char *context_json(struct bs_imp *imp)
 	copy_fact(c, "hostname", imp->machine, "hostname", json_type_string);
 	copy_fact(c, "cpu_model", imp->machine, "cpu_model", json_type_string);
 	copy_fact(c, "ncpus", imp->machine, "ncpus", json_type_int);
+	/* what made the trace: the report's title */
+	cmd = json_object_new_array();
+	json_object_array_add(cmd, json_object_new_string("benchscope"));
+	json_object_array_add(cmd, json_object_new_string("import"));
+	json_object_array_add(cmd, json_object_new_string("--format"));
+	json_object_array_add(cmd, json_object_new_string(imp->format));
+	for (size_t i = 0; i < json_object_array_length(imp->sources); i++)
+		json_object_array_add(cmd,
+				      json_object_get(json_object_array_get_idx(imp->sources, i)));
+	json_object_object_add(c, "command", cmd);
 	json_object_object_add(b, "kind", json_object_new_string("import"));
 	json_object_object_add(b, "begin", json_object_new_string(imp->format));
 	json_object_object_add(b, "end", json_object_new_string(imp->format));
