@@ -52,6 +52,12 @@ enum bs_iter_flags {
 					     *   (more switches than it keeps, or a thread first
 					     *   seen after it): interference from the oldest
 					     *   point kept, an undercount */
+	BS_ITER_F_SYNTH_TIME = 1u << 11,    /**< imported (user space only): only the duration
+					     *   end_ns - begin_ns was measured; the timestamps
+					     *   lay the samples end to end (user/import/) */
+	BS_ITER_F_NO_INTF = 1u << 12,	    /**< imported (user space only): nothing measured
+					     *   the interference or the CPUs: those fields are
+					     *   absent (exports leave them empty), not zero */
 };
 
 /**

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -147,16 +148,20 @@ static int parse_i64(const char *s, int64_t *v)
 		s++;
 	if (!*s)
 		return -1;
+	/* decimal digits only: no hex ("0x10"), no "nan" or "inf", nothing after but spaces */
+	if (s[strspn(s, "0123456789+-.eE ")])
+		return -1;
 	errno = 0;
 	x = strtoll(s, &end, 10);
-	if (!errno && end != s && (*end == 0 || *end == ' ')) {
+	if (!errno && end != s && !end[strspn(end, " ")]) {
 		*v = x;
 		return 0;
 	}
 	/* pandas may write integers as floats ("1.6e+18", "123.0") */
 	errno = 0;
 	d = strtod(s, &end);
-	if (errno || end == s || *end || !(d >= -9.2e18 && d <= 9.2e18) || d != (double)(int64_t)d)
+	if (errno || end == s || end[strspn(end, " ")] || !(d >= -9.2e18 && d <= 9.2e18) ||
+	    d != (double)(int64_t)d)
 		return -1;
 	*v = (int64_t)d;
 	return 0;
@@ -197,6 +202,8 @@ static int num_field(struct imp *im, char **f, enum col c, size_t line, int64_t 
 		*v = 0;
 		return 0;
 	}
+	if (parse_i64(s, v) && strcasestr(s, "nan"))
+		return bad(im, line, "%s is NaN: a missing measurement cannot be imported", name);
 	if (parse_i64(s, v))
 		return bad(im, line, "%s is not an integer: '%.40s'", name, s);
 	return 0;
@@ -647,8 +654,20 @@ int bs_import_duet_csv(const char *csv_path, const char *trace_path, const struc
 	fclose(fp);
 	if (!ret)
 		ret = build_groups(&im);
-	if (!ret)
-		ret = write_trace(&im, trace_path, o);
+	if (!ret) {
+		/* written aside and renamed: a failed write leaves no partial trace */
+		char *part = NULL;
+
+		if (asprintf(&part, "%s.part", trace_path) < 0)
+			ret = -ENOMEM;
+		else if (!(ret = write_trace(&im, part, o)) && rename(part, trace_path)) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot write %s: %s", trace_path, strerror(errno));
+		}
+		if (ret && part)
+			unlink(part);
+		free(part);
+	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	if (!ret && res) {

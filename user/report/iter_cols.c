@@ -3,6 +3,7 @@
 #include "report/iter_cols.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,40 +16,51 @@ struct col_def {
 	struct bs_iter_col col;
 	enum src src;
 	size_t offset;
+	bool probed; /* measured by the scheduler probes: absent under BS_ITER_F_NO_INTF */
 };
 
 #define REC(name, unit, doc, type)                                                                 \
 	{                                                                                          \
-		{#name, unit, doc}, type, offsetof(struct bs_iter_rec, name)                       \
+		{#name, unit, doc}, type, offsetof(struct bs_iter_rec, name), false                \
+	}
+#define PROBED(name, unit, doc, type)                                                              \
+	{                                                                                          \
+		{#name, unit, doc}, type, offsetof(struct bs_iter_rec, name), true                 \
 	}
 
 static const struct col_def defs[] = {
     REC(index, "", "iteration index within its process, from 0", U64),
     REC(pid, "", "process (tgid)", U32),
     REC(tid, "", "thread that began the iteration", U32),
-    REC(cpu_begin, "", "CPU at the begin boundary", U32),
-    REC(cpu_end, "", "CPU at the end boundary", U32),
+    PROBED(cpu_begin, "", "CPU at the begin boundary", U32),
+    PROBED(cpu_end, "", "CPU at the end boundary", U32),
     REC(begin_ns, "ns", "begin timestamp, CLOCK_MONOTONIC", U64),
     REC(end_ns, "ns", "end timestamp, CLOCK_MONOTONIC", U64),
-    {{"duration_ns", "ns", "end_ns - begin_ns"}, DURATION, 0},
+    {{"duration_ns", "ns", "end_ns - begin_ns"}, DURATION, 0, false},
     REC(invocations, "count", "invocations run by the iteration (0: unknown)", U64),
-    {{"ns_per_op", "ns/op", "duration_ns / invocations; empty unless flag invoc"}, NS_PER_OP, 0},
-    REC(preempted_ns, "ns", "off-CPU time that began with an involuntary switch", U64),
-    REC(blocked_ns, "ns", "off-CPU time that began with a voluntary switch", U64),
-    REC(runq_wait_ns, "ns", "runnable but not running", U64),
-    REC(irq_ns, "ns", "hard-IRQ time on its CPU while it ran", U64),
-    REC(softirq_ns, "ns", "softirq time on its CPU while it ran", U64),
-    REC(steal_ns, "ns", "hypervisor steal time while it ran", U64),
-    REC(sched_delay_ns, "ns", "kernel's sched_info run_delay delta", U64),
-    REC(nvcsw, "count", "voluntary context switches", U32),
-    REC(nivcsw, "count", "involuntary context switches", U32),
-    REC(migrations, "count", "CPU migrations", U32),
+    {{"ns_per_op", "ns/op", "duration_ns / invocations; empty unless flag invoc"},
+     NS_PER_OP,
+     0,
+     false},
+    PROBED(preempted_ns, "ns", "off-CPU time that began with an involuntary switch", U64),
+    PROBED(blocked_ns, "ns", "off-CPU time that began with a voluntary switch", U64),
+    PROBED(runq_wait_ns, "ns", "runnable but not running", U64),
+    PROBED(irq_ns, "ns", "hard-IRQ time on its CPU while it ran", U64),
+    PROBED(softirq_ns, "ns", "softirq time on its CPU while it ran", U64),
+    PROBED(steal_ns, "ns", "hypervisor steal time while it ran", U64),
+    PROBED(sched_delay_ns, "ns", "kernel's sched_info run_delay delta", U64),
+    PROBED(nvcsw, "count", "voluntary context switches", U32),
+    PROBED(nivcsw, "count", "involuntary context switches", U32),
+    PROBED(migrations, "count", "CPU migrations", U32),
     REC(probe, "", "boundary pair that delimited it (0: the first)", U32),
     REC(flags, "",
-	"flags joined by '|': invoc, invoc_bad, spilled, exit, nested, warmup, after_stop", FLAGS),
+	"flags joined by '|': invoc, invoc_bad, spilled, exit, nested, warmup, after_stop, "
+	"synth_time, no_interference",
+	FLAGS),
 };
 
 #undef REC
+#undef PROBED
 #define N_DEFS (sizeof(defs) / sizeof(defs[0]))
 
 const struct bs_iter_col *bs_iter_cols(size_t *n)
@@ -64,9 +76,10 @@ const struct bs_iter_col *bs_iter_cols(size_t *n)
 
 char *bs_iter_flag_names(uint32_t flags, char *buf, size_t len)
 {
-	static const char *names[] = {"invoc",	"invoc_bad",	  "spilled",	 "exit",
-				      "nested", "warmup",	  "after_stop",	 "moved",
-				      "paused", "harness_warmup", "begin_approx"};
+	static const char *names[] = {
+	    "invoc",	    "invoc_bad",  "spilled",	    "exit",   "nested",
+	    "warmup",	    "after_stop", "moved",	    "paused", "harness_warmup",
+	    "begin_approx", "synth_time", "no_interference"};
 	size_t pos = 0;
 
 	buf[0] = 0;
@@ -91,7 +104,8 @@ void bs_iter_col_value(size_t col, const struct bs_iter_rec *r, struct bs_col_va
 	uint64_t u64;
 
 	memset(v, 0, sizeof(*v));
-	v->present = 1;
+	/* imported samples: the CPUs and the interference were not measured */
+	v->present = !(d->probed && (r->flags & BS_ITER_F_NO_INTF));
 	v->kind = BS_COL_UINT;
 	switch (d->src) {
 	case U32:

@@ -93,7 +93,9 @@ static json_object *group_json(const struct bs_group_summary *g, int with_pid)
 	add(o, "invocations", g->has_per_op ? ju(g->invocations) : NULL);
 	add(o, "first_begin_ns", g->n_iters ? ju(g->first_begin_ns) : NULL);
 	add(o, "last_end_ns", g->n_iters ? ju(g->last_end_ns) : NULL);
-	add(o, "interference", interference_json(&g->intf));
+	/* null: nothing measured it (imported samples) */
+	add(o, "interference",
+	    g->n_iters && !g->intf.n_measured ? NULL : interference_json(&g->intf));
 	return o;
 }
 

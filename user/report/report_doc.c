@@ -2,6 +2,7 @@
 /* report_doc.c - content of the human report (see report_doc.h). */
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,7 @@ static void procs_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		bs_doc_note(doc, "%zu more processes in the JSON export", s->n_procs - shown);
 }
 
-static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s)
+static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s, bool imported)
 {
 	bool named = false;
 
@@ -171,7 +172,10 @@ static void benches_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		bs_fmt_ns(g->has_per_op ? g->per_op.max : NAN, c[8], sizeof(c[8]));
 		bs_doc_row(doc, cells);
 	}
-	if (named)
+	if (named && imported)
+		bs_doc_note(doc, "time/op statistics over the samples of each benchmark, as named "
+				 "in the imported file; its warm-up samples are left out");
+	else if (named)
 		bs_doc_note(doc, "time/op statistics over the measurement runs of each benchmark, "
 				 "named by the harness; its calibration runs are left out");
 	else
@@ -212,6 +216,12 @@ static void interference_section(struct bs_doc *doc, const struct bs_run_summary
 	size_t n = s->overall.n_iters;
 	char title[128], w[32];
 
+	if (n && !t->n_measured) {
+		bs_doc_text(doc, "Interference");
+		bs_doc_line(doc, "not measured: the samples were imported from another tool's "
+				 "results (flag no_interference)");
+		return;
+	}
 	snprintf(title, sizeof(title), "Interference (sum over %zu iterations, wall time %s)", n,
 		 bs_fmt_ns((double)t->wall_ns, w, sizeof(w)));
 	bs_doc_table(doc, title, "\t>total\t>share\t>per iteration");
@@ -460,7 +470,7 @@ struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_
 		return NULL;
 	run_section(doc, ds, s);
 	iterations_section(doc, s);
-	benches_section(doc, s);
+	benches_section(doc, s, !strcmp(na(ds->run_ctx.boundaries_kind), "import"));
 	bs_lines_check_doc(doc, ds);
 	procs_section(doc, s);
 	interference_section(doc, s);

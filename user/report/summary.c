@@ -28,6 +28,9 @@ double bs_iter_ns_per_op(const struct bs_iter_rec *r)
 static void add_interference(struct bs_interference *t, const struct bs_iter_rec *r)
 {
 	t->wall_ns += r->end_ns - r->begin_ns;
+	if (r->flags & BS_ITER_F_NO_INTF)
+		return;
+	t->n_measured++;
 	t->preempted_ns += r->preempted_ns;
 	t->blocked_ns += r->blocked_ns;
 	t->runq_wait_ns += r->runq_wait_ns;

@@ -22,6 +22,8 @@ struct bs_interference {
 	uint64_t preempted_ns, blocked_ns, runq_wait_ns, irq_ns, softirq_ns, steal_ns;
 	uint64_t sched_delay_ns;
 	uint64_t nvcsw, nivcsw, migrations; /**< counts */
+	size_t n_measured; /**< iterations that carry interference (not BS_ITER_F_NO_INTF);
+			    *   0 with iterations: not measured (imports), shown as absent */
 };
 
 /** Summary of a group of iterations: one process, or all of them. */

@@ -24,6 +24,16 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 		st->done = n;
 }
 
+void bs_calib_none(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
+		   struct bs_calib_state *st)
+{
+	(void)runs;
+	for (size_t i = st ? st->done : 0; i < n; i++)
+		calib[i] = false;
+	if (st)
+		st->done = n;
+}
+
 bool bs_kind_calibrates(const char *kind)
 {
 	return kind && (!strcmp(kind, "gbench") || !strcmp(kind, "catch2") || !strcmp(kind, "go") ||
@@ -37,7 +47,9 @@ bs_calib_rule bs_calib_rule_for(const char *kind)
 	/* criterion: warm-up marks, or 1, 2, 4, ... (criterion_runs.h) */
 	if (kind && !strcmp(kind, "criterion"))
 		return bs_criterion_calibration;
-	return bs_calib_growing; /* the other presets size their runs by time */
+	if (kind && !strcmp(kind, "import"))
+		return bs_calib_none; /* the importer flagged the warm-ups */
+	return bs_calib_growing;      /* the other presets size their runs by time */
 }
 
 /* Without names: Google Benchmark's grouping of the records, copied contiguous. */

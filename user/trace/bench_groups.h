@@ -32,6 +32,14 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 		      struct bs_calib_state *st);
 
 /**
+ * bs_calib_none - the rule of imported results (boundaries.kind "import",
+ * user/import/): every sample is a measurement; the importer already flagged
+ * the harness's warm-up samples. A bs_calib_rule.
+ */
+void bs_calib_none(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
+		   struct bs_calib_state *st);
+
+/**
  * bs_kind_calibrates - whether the harnesses of a boundaries kind (CONTEXT
  * boundaries.kind) run calibration or estimation runs before they measure
  * ("gbench", "catch2", ...), which bs_calib_rule_for's rule tells apart.
@@ -41,7 +49,7 @@ bool bs_kind_calibrates(const char *kind);
 /**
  * bs_calib_rule_for - the rule for a trace's boundaries kind (CONTEXT
  * boundaries.kind: "gbench", "go", ...); bs_calib_growing unless the preset
- * has its own. NULL kind: bs_calib_growing.
+ * has its own ("import": bs_calib_none). NULL kind: bs_calib_growing.
  */
 bs_calib_rule bs_calib_rule_for(const char *kind);
 

@@ -99,7 +99,8 @@ struct argp_root {
 	const char *synopsis;
 	const char *cmd;   /**< the subcommand (argv[0]), at an error */
 	void *input;	   /**< the command's, handed to its parser */
-	const char **args; /**< the first two arguments */
+	const char **args; /**< the arguments, up to cap of them */
+	size_t cap, n;	   /**< capacity of args, arguments seen (n > cap: too many) */
 	const char *word;  /**< argv word at an error */
 	bool help;	   /**< -h/--help printed the help */
 };
@@ -122,10 +123,9 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 		r->help = true;
 		return ECANCELED; /* ends the parse */
 	case ARGP_KEY_ARG:
-		if (!r->args[0])
-			r->args[0] = arg;
-		else if (!r->args[1])
-			r->args[1] = arg;
+		if (r->n < r->cap)
+			r->args[r->n] = arg;
+		r->n++;
 		return 0;
 	case ARGP_KEY_ERROR:
 		/* getopt's index is past the word it failed on, as getopt_long's optind */
@@ -137,18 +137,21 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 	}
 }
 
-bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
-		   void *input, const char *args[2], int *status)
+bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc, char **argv,
+			void *input, const char **args, size_t cap, size_t *n, int *status)
 {
 	const struct argp_child children[] = {{argp, 0, NULL, 0}, {0}};
 	const struct argp root = {root_options, root_parse, NULL, NULL, children, NULL, NULL};
-	struct argp_root r = {.synopsis = synopsis, .input = input, .args = args, .word = ""};
+	struct argp_root r = {
+	    .synopsis = synopsis, .input = input, .args = args, .cap = cap, .word = ""};
 	error_t err;
 
-	args[0] = args[1] = NULL;
+	for (size_t i = 0; i < cap; i++)
+		args[i] = NULL;
 	err = argp_parse(&root, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r);
 
 	*status = 0;
+	*n = r.n < cap ? r.n : cap;
 	if (!err)
 		return true;
 	if (r.help)
@@ -158,6 +161,14 @@ bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char
 		bs_usage_error(r.cmd, "unknown option or missing value: '%s'", r.word);
 	*status = 2;
 	return false;
+}
+
+bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
+		   void *input, const char *args[2], int *status)
+{
+	size_t n;
+
+	return bs_argp_parse_args(argp, synopsis, argc, argv, input, args, 2, &n, status);
 }
 
 int bs_cpu_range_add(const char *tok, cpu_set_t *set)

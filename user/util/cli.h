@@ -69,6 +69,14 @@ bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char
 		   void *input, const char *args[2], int *status);
 
 /**
+ * bs_argp_parse_args - bs_argp_parse() for commands that take a list of
+ * arguments: args[0..*n) receive the first @cap of them (the others are
+ * not kept; pass @cap = argc to keep every one), the rest as there.
+ */
+bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc, char **argv,
+			void *input, const char **args, size_t cap, size_t *n, int *status);
+
+/**
  * bs_argp_error - in a parser run by bs_argp_parse: report a usage error of
  * the subcommand (state->name, from argv[0]) as one line (bs_usage_error)
  * and return the error that ends the parse (ECANCELED), as in

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tests/cli/test_import.sh - `benchscope import --format F` on files the real
+# tools write here (hyperfine, Google Benchmark, go test, criterion.rs) and on
+# public sample files (pyperf, JMH: tests/fixtures/import/README.md).
+# Every sample's time and invocation count, as `benchscope report --csv`
+# gives them back, must equal what tests/ref/import_ref.py reads from the
+# file on its own; report --json, replay and compare must take the trace; bad
+# input gets one line on stderr, exit 2 and no trace. No root, no BPF: it
+# needs the built benchscope and example programs (make all examples).
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+BUILD=${BS_BUILD:-${BUILD:-build}}
+BS=$BUILD/benchscope
+REF=tests/ref/import_ref.py
+FIX=tests/fixtures/import
+NAME=test_import
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+skp() { skip=$((skip + 1)); echo "SKIP $*"; }
+finish() {
+	echo "$NAME: $pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+	exit
+}
+[ -x "$BS" ] || {
+	skp "no $BS (make all)"
+	finish
+}
+command -v python3 >/dev/null || {
+	skp "no python3 for the reference reader"
+	finish
+}
+T=$(mktemp -d /tmp/bs-test-import-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# import FORMAT FILES...: the trace $T/FORMAT.trace against the reference reader
+check_import() {
+	local fmt=$1 tr=$T/$1.trace
+	shift
+	if ! "$BS" import --format "$fmt" "$@" -o "$tr" >"$T/out" 2>"$T/err"; then
+		bad "$fmt: import exit $?: $(cat "$T/err")"
+		return 1
+	fi
+	[ "$(wc -l <"$T/err")" -le 1 ] && ok "$fmt: at most one warning line" ||
+		bad "$fmt: stderr has $(wc -l <"$T/err") lines"
+	# PROC NS INVOCATIONS WARMUP, in trace order, from the CSV export
+	"$BS" report "$tr" --csv - | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["pid"] - 1000000, $c["duration_ns"], $c["invocations"],
+		  ($c["flags"] ~ /(^|\|)warmup/) ? 1 : 0 }' >"$T/got"
+	python3 "$REF" "$fmt" "$@" >"$T/want" || {
+		bad "$fmt: the reference reader failed"
+		return 1
+	}
+	if [ -s "$T/want" ] && cmp -s "$T/got" "$T/want"; then
+		ok "$fmt: $(wc -l <"$T/want") samples: every time (ns) and invocation count as in the file"
+	else
+		bad "$fmt: samples differ from the file's (got | want):"
+		diff "$T/got" "$T/want" | head -5
+	fi
+	# synthetic timestamps, no interference: flagged on every sample, absent in the export
+	if "$BS" report "$tr" --csv - | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["flags"] !~ /synth_time/ || $c["flags"] !~ /no_interference/ ||
+		$c["preempted_ns"] != "" || $c["cpu_begin"] != "" { exit 1 }'; then
+		ok "$fmt: every sample flagged synth_time and no_interference, interference columns empty"
+	else
+		bad "$fmt: a sample without synth_time/no_interference, or with interference values"
+	fi
+	if "$BS" report "$tr" --json "$T/j.json" >/dev/null &&
+		python3 - "$T/j.json" "$fmt" <<'EOF'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+im = d["context"]["import"]
+assert im["format"] == sys.argv[2], im
+assert isinstance(im["dropped"], list) and im["sources"], im
+assert d["summary"]["overall"]["interference"] is None, d["summary"]["overall"]
+EOF
+		ok "$fmt: report --json: CONTEXT import object, interference null"
+	else
+		bad "$fmt: report --json of the import"
+	fi
+	if "$BS" replay "$tr" --static 0:1:1 >/dev/null 2>"$T/rerr" ||
+		grep -q "holds\|too short\|needs" "$T/rerr"; then
+		ok "$fmt: replay reads the trace"
+	else
+		bad "$fmt: replay: $(cat "$T/rerr")"
+	fi
+}
+
+# --- hyperfine (Debian's hyperfine) ---
+if command -v hyperfine >/dev/null; then
+	hyperfine --runs 4 --warmup 1 -N 'sleep 0.001' 'true' \
+		--export-json "$T/hf.json" >/dev/null 2>&1 && check_import hyperfine "$T/hf.json" &&
+		grep -q "user and system CPU times" "$T/err" && ok "hyperfine: user/system times named as dropped" ||
+		bad "hyperfine: the warning does not name user and system times: $(cat "$T/err")"
+else
+	skp "hyperfine is not installed (make deps)"
+fi
+
+# --- Google Benchmark (libbenchmark-dev) ---
+GB=$BUILD/progs/gbench_example
+if [ -x "$GB" ]; then
+	"$GB" --benchmark_repetitions=3 --benchmark_min_time=0.01 --benchmark_out_format=json \
+		--benchmark_out="$T/gb.json" >/dev/null 2>&1
+	check_import gbench "$T/gb.json" && grep -q "aggregate rows 'mean'" "$T/err" &&
+		ok "gbench: aggregate rows named as dropped" || bad "gbench: warning: $(cat "$T/err")"
+	"$GB" --benchmark_repetitions=3 --benchmark_min_time=0.01 --benchmark_out_format=json \
+		--benchmark_report_aggregates_only=true --benchmark_out="$T/gba.json" >/dev/null 2>&1
+	"$BS" import --format gbench "$T/gba.json" -o "$T/gba.trace" >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "only aggregate rows" "$T/err" &&
+		[ ! -e "$T/gba.trace" ] && [ ! -e "$T/gba.trace.part" ] &&
+		ok "gbench --benchmark_report_aggregates_only: exit 2, one line, no trace" ||
+		bad "gbench aggregates only: exit $rc, $(cat "$T/err")"
+else
+	skp "no $GB (make examples)"
+fi
+
+# --- go test -bench (golang-go) ---
+GO=$BUILD/progs/gobench.test
+if [ -x "$GO" ]; then
+	"$GO" -test.run '^$' -test.bench 'Small|Large|Sub' -test.count 3 -test.benchtime 20ms \
+		-test.benchmem >"$T/go.txt" 2>/dev/null
+	check_import go "$T/go.txt" && grep -q "metric B/op" "$T/err" &&
+		ok "go: B/op named as dropped" || bad "go: warning: $(cat "$T/err")"
+else
+	skp "no $GO (make examples)"
+fi
+
+# --- criterion.rs (Debian's crates) ---
+CR=$BUILD/progs/criterion_bench
+if [ -x "$CR" ]; then
+	CRITERION_HOME=$T/crit BS_CRIT_WARMUP_MS=100 BS_CRIT_MEASURE_MS=300 "$CR" --bench \
+		>/dev/null 2>&1
+	check_import criterion "$T/crit" && grep -q "estimates.json" "$T/err" &&
+		ok "criterion: estimates named as dropped" || bad "criterion: warning: $(cat "$T/err")"
+else
+	skp "no $CR (make examples: cargo and librust-criterion-dev)"
+fi
+
+# --- public sample files (tools not packaged) ---
+check_import pyperf "$FIX/pyperf-mult_list_py37.json"
+n=$(awk '$4 == 1' "$T/want" | wc -l)
+[ "$n" -gt 0 ] && ok "pyperf: $n warm-up samples flagged warmup" || bad "pyperf: no warm-up sample"
+check_import jmh "$FIX/jmh-hollow-result.json.gz" && grep -q "thrpt-mode scores" "$T/err" &&
+	ok "jmh: throughput scores named as dropped" || bad "jmh: warning: $(cat "$T/err")"
+
+# --- compare takes two imports (when this build has it) ---
+if "$BS" compare --help >/dev/null 2>&1 && [ -e "$T/go.trace" ]; then
+	if "$BS" compare "$T/go.trace" "$T/go.trace" >"$T/cmp" 2>&1; then
+		ok "compare: an import against itself"
+	else
+		rc=$?
+		[ $rc -eq 5 ] && bad "compare: a regression against itself" ||
+			ok "compare ran on imports (exit $rc: $(tail -n 1 "$T/cmp"))"
+	fi
+else
+	skp "compare: not in this build, or no go trace"
+fi
+
+# --- bad input: one line, exit 2, no trace left ---
+bad_input() {
+	local what=$1 fmt=$2 file=$3 rc
+	rm -f "$T/bad.trace" "$T/bad.trace.part"
+	"$BS" import --format "$fmt" "$file" -o "$T/bad.trace" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -e "$T/bad.trace" ] &&
+		[ ! -e "$T/bad.trace.part" ]; then
+		ok "bad input ($what): exit 2, one line: $(cat "$T/err")"
+	else
+		bad "bad input ($what): exit $rc, stderr: $(cat "$T/err"), trace left: $(ls "$T"/bad.trace* 2>/dev/null)"
+	fi
+}
+: >"$T/empty.json"
+bad_input "empty file" gbench "$T/empty.json"
+printf '{"results": [{"command": "x", "times": [0.1, 0.2' >"$T/trunc.json"
+bad_input "truncated JSON" hyperfine "$T/trunc.json"
+printf '{"results": [{"command": "x"}]}' >"$T/nokey.json"
+bad_input "missing times" hyperfine "$T/nokey.json"
+printf '{"results": [{"command": "x", "times": [0.1, NaN]}]}' >"$T/nan.json"
+bad_input "NaN time" hyperfine "$T/nan.json"
+printf '{"results": [{"command": "x", "times": [0.1, -0.2]}]}' >"$T/neg.json"
+bad_input "negative time" hyperfine "$T/neg.json"
+bad_input "wrong format (pyperf file as gbench)" gbench "$FIX/pyperf-mult_list_py37.json"
+bad_input "wrong format (JSON as go text)" go "$FIX/pyperf-mult_list_py37.json"
+printf 'BenchmarkX-2 \t 100 \t NaN ns/op\n' >"$T/gonan.txt"
+bad_input "go NaN ns/op with iterations" go "$T/gonan.txt"
+bad_input "no such file" jmh "$T/nothing.json"
+"$BS" import --format nosuch "$T/empty.json" -o "$T/bad.trace" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "unknown format" "$T/err" && ok "unknown format: exit 2" ||
+	bad "unknown format: $(cat "$T/err")"
+# the duet CSV with NaN durations (issue 16): one clear line, exit 2
+printf 'benchmark,type,runid,pair,iteration,iteration_start_ns,iteration_time_ns\nx,duet,0,A,0,1000,nan\nx,duet,0,B,0,1000,nan\n' >"$T/nan.csv"
+bad_input "duet CSV with nan durations" duet-csv "$T/nan.csv"
+grep -q "NaN" "$T/err" && ok "duet CSV nan: the line names NaN" || bad "duet CSV nan: $(cat "$T/err")"
+finish
