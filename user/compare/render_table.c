@@ -96,10 +96,10 @@ static void side_line(FILE *f, const char *which, const char *path, const struct
 		iters += s->b[i].n;
 	}
 	fprintf(f,
-		"%s  %s: %zu benchmark%s, %zu run%s (processes), %zu measurement iterations "
+		"%s  %s: %zu benchmark%s, %zu run%s (process%s), %zu measurement iterations "
 		"(%zu left out: warmup, calibration, after the stop)\n",
-		which, path, s->n, s->n == 1 ? "" : "s", runs, runs == 1 ? "" : "s", iters,
-		s->n_excluded);
+		which, path, s->n, s->n == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
+		runs == 1 ? "" : "es", iters, s->n_excluded);
 }
 
 int bs_cmp_render_table(FILE *f, const struct bs_cmp_input *in, const struct bs_cmp_result *r)
