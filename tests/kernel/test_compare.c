@@ -5,7 +5,7 @@
  * B (the same with about 10 % more work per invocation, gbench_example_b),
  * compared. The independent truth is Google Benchmark's own JSON: each
  * benchmark's mean time per invocation on each side, and so the ratio B/A,
- * must agree with its repetitions' real_time within 3 %; benchmarks are
+ * must agree with its repetitions' real_time within 3 % (TCG: 4 % and 7 %); benchmarks are
  * matched in order (#1..#3, libbenchmark 1.7 keeps no names), every
  * repetition is a sample, and the verdicts and the exit status follow the
  * statistics printed (slower only with the CI above 1 and p < 0.05; exit 5
@@ -99,6 +99,7 @@ static void test_compare_gbench_a_b(void)
 	static struct kresult r;
 	json_object *ga = NULL, *gb = NULL, *c = NULL, *rows;
 	size_t n_slower = 0;
+	double tol_mean = 0.03, tol_ratio = 0.03;
 
 	NEED_BPF();
 	snprintf(ta, sizeof(ta), "%s", ktmp("a.trace"));
@@ -130,6 +131,12 @@ static void test_compare_gbench_a_b(void)
 	CHECK(c != NULL);
 	if (!c || !ga || !gb)
 		goto out;
+	/* a repetition's two clocks (the probes', the harness's) differed by up
+	 * to 3.6 % under TCG (test_gbench); a ratio carries both sides' */
+	if (ktest_relaxed("means within 3 % of Google Benchmark's: 4 %, ratios: 7 %")) {
+		tol_mean = 0.04;
+		tol_ratio = 0.07;
+	}
 	rows = jget(c, "benchmarks", NULL);
 	CHECK_INT_EQ(json_object_array_length(rows), 3);
 	CHECK_INT_EQ(json_object_array_length(jget(c, "only_a", NULL)), 0);
@@ -150,9 +157,9 @@ static void test_compare_gbench_a_b(void)
 		CHECK(!strcmp(json_object_get_string(jget(row, "unit", NULL)), "ns/op"));
 		CHECK_INT_EQ(json_object_get_int(jget(row, "u_test", "n_a")), REPS);
 		CHECK_INT_EQ(json_object_get_int(jget(row, "u_test", "n_b")), REPS);
-		CHECK_NEAR(ours_a, ma, 0, 0.03);
-		CHECK_NEAR(ours_b, mb, 0, 0.03);
-		CHECK_NEAR(ratio, mb / ma, 0, 0.03);
+		CHECK_NEAR(ours_a, ma, 0, tol_mean);
+		CHECK_NEAR(ours_b, mb, 0, tol_mean);
+		CHECK_NEAR(ratio, mb / ma, 0, tol_ratio);
 		CHECK(json_object_get_double(jget(row, "mds_pct", NULL)) > 0 ||
 		      !jget(row, "mds_pct", NULL));
 		CHECK_INT_EQ(!strcmp(verdict, "slower"), lo > 1 && p < 0.05);

@@ -32,8 +32,7 @@ static void mean_cell(const struct bs_ci *c, char *buf, size_t len)
 		 (c->hi - c->lo) / 2 / c->point * 100);
 }
 
-static void verdict_cell(const struct bs_cmp_row *r, const struct bs_cmp_result *res, char *buf,
-			 size_t len)
+static void verdict_cell(const struct bs_cmp_row *r, char *buf, size_t len)
 {
 	if (r->problem)
 		snprintf(buf, len, "%s", r->problem);
@@ -46,17 +45,14 @@ static void verdict_cell(const struct bs_cmp_row *r, const struct bs_cmp_result 
 			 r->unit == BS_CMP_UNIT_RUNS ? "runs" : "iterations");
 	else
 		snprintf(buf, len, "no difference detected");
-	(void)res;
 }
 
-static void row_cells(const struct bs_cmp_row *r, const struct bs_cmp_result *res,
-		      char c[NCOLS][CELL])
+static void row_cells(const struct bs_cmp_row *r, char c[NCOLS][CELL])
 {
 	snprintf(c[0], CELL, "%s", r->name);
-	snprintf(c[8], CELL, "%s", "");
 	bs_cmp_noise_text(&r->noise[0], c[8], CELL);
 	bs_cmp_noise_text(&r->noise[1], c[9], CELL);
-	verdict_cell(r, res, c[10], CELL);
+	verdict_cell(r, c[10], CELL);
 	if (r->problem) {
 		for (int i = 1; i < 8; i++)
 			snprintf(c[i], CELL, "-");
@@ -123,7 +119,7 @@ int bs_cmp_render_table(FILE *f, const struct bs_cmp_input *in, const struct bs_
 	side_line(f, "B", in->path[1], in->side[1]);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->n_rows; i++) {
-		row_cells(&r->rows[i], r, cells[i]);
+		row_cells(&r->rows[i], cells[i]);
 		iters |= !r->rows[i].problem && r->rows[i].unit == BS_CMP_UNIT_ITERS;
 	}
 	if (r->has_geomean) {
