@@ -400,6 +400,13 @@ int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples, gsl_
 int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double level,
 		     size_t n_resamples, gsl_rng *rng, struct bs_ci *out)
 {
+	return bs_hier_ratio_ci_rep(a, b, level, n_resamples, rng, NULL, out);
+}
+
+int bs_hier_ratio_ci_rep(const struct bs_hier *a, const struct bs_hier *b, double level,
+			 size_t n_resamples, gsl_rng *rng, double *replicates_out,
+			 struct bs_ci *out)
+{
 	struct hier_idx ia, ib;
 	struct bs_xrng g;
 	double *rep;
@@ -415,7 +422,7 @@ int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double le
 		free(ia.fork_first);
 		return err;
 	}
-	rep = malloc(n_resamples * sizeof(*rep));
+	rep = replicates_out ? replicates_out : malloc(n_resamples * sizeof(*rep));
 	if (!rep) {
 		err = BS_ENOMEM;
 		goto out;
@@ -436,7 +443,8 @@ int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double le
 		err =
 		    bs_percentile_from_replicates(rep, n_resamples, ib.mean / ia.mean, level, out);
 out:
-	free(rep);
+	if (rep != replicates_out)
+		free(rep);
 	free(ia.fork_first);
 	free(ib.fork_first);
 	return err;

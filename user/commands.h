@@ -14,6 +14,12 @@ int cmd_run(int argc, char **argv);
  */
 int cmd_report(int argc, char **argv);
 
+/**
+ * `benchscope compare [OPTIONS] A.trace B.trace`: 0 ok, 1 an output could not
+ * be written, 2 usage or bad input, 5 regression beyond --fail-on-regression.
+ */
+int cmd_compare(int argc, char **argv);
+
 /** `benchscope calibrate`: probe cost per kind. 0 ok, 1 could not measure, 2 usage. */
 int cmd_calibrate(int argc, char **argv);
 

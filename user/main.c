@@ -15,6 +15,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "measure every iteration of a harness (probes + kernel accounting)"},
     {"report", cmd_report, "render a trace: table, JSON, CSV, Markdown"},
+    {"compare", cmd_compare, "two run traces: B/A per benchmark with CI, U test, MDS; a gate"},
     {"duet", cmd_duet, "A/B duet: both versions measured together (async, sync) or in turn"},
     {"import", cmd_import, "turn existing results (duet CSV) into a trace"},
     {"replay", cmd_replay, "compute stoppage points post hoc on a recorded trace"},

@@ -9,6 +9,7 @@
 
 #include "benchscope/stats_desc.h"
 #include "benchscope/stats_boot.h"
+#include "benchscope/stats_compare.h"
 #include "benchscope/stats_mwu.h"
 #include "benchscope/stats_kde.h"
 #include "benchscope/stats_stop.h"

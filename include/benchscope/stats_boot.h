@@ -132,6 +132,16 @@ int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double le
 		     size_t n_resamples, gsl_rng *rng, struct bs_ci *out);
 
 /**
+ * bs_hier_ratio_ci_rep - bs_hier_ratio_ci that also writes the bootstrap
+ * distribution of mean(b) / mean(a) into @replicates (n_resamples doubles,
+ * in draw order; NULL: not kept), e.g. to combine the ratios of several
+ * benchmarks replicate by replicate (stats_compare.h). The same seed gives
+ * the same replicates as bs_hier_ratio_ci. Same errors.
+ */
+int bs_hier_ratio_ci_rep(const struct bs_hier *a, const struct bs_hier *b, double level,
+			 size_t n_resamples, gsl_rng *rng, double *replicates, struct bs_ci *out);
+
+/**
  * bs_lag1_autocorr - lag-1 autocorrelation of a series,
  * r1 = sum_{t<n-1} (x_t - m)(x_{t+1} - m) / sum_t (x_t - m)^2
  * (the estimator of statsmodels' acf). Returns BS_OK, BS_EINVAL,

@@ -507,6 +507,60 @@ def dmodel_fixture():
     fx.write()
 
 
+# ---- compare: geometric-mean CI and the shift MDS (stats_compare.h) -------------
+
+def cmp_fixture():
+    """`benchscope compare`'s statistics from SciPy/NumPy, on their own
+    generator (the other fixtures' draws stay as they were):
+    - gmean: the percentile CI (NumPy linear quantiles) of the row-wise
+      scipy.stats.gmean over benchmarks of fixed replicate matrices;
+    - mds: the smallest s = k * 0.001 (k >= 1) at which the CI of B/A,
+      scaled by (1 + s) / point, excludes 1, at which
+      scipy.stats.mannwhitneyu(a, b / point * (1 + s)) has p < 0.05, and at
+      which both hold; p_min of the two samples completely apart."""
+    rng = np.random.default_rng(SEED + 16)
+    fx = Fixture("cmp.txt")
+    for name, k, nrep in (("g3", 3, 400), ("g1", 1, 50), ("g12", 12, 999)):
+        pts = rng.lognormal(0, 0.2, k)
+        rep = pts[:, None] * rng.lognormal(0, 0.03, (k, nrep))
+        fx.rec("gmean.%s.points" % name, pts)
+        fx.rec("gmean.%s.rep" % name, rep.ravel())
+        g = st.gmean(rep, axis=0)
+        fx.rec("gmean.%s.ci" % name, [st.gmean(pts), np.percentile(g, 2.5), np.percentile(g, 97.5)])
+    cases = {
+        # name: (a, b, lo, point) - point the ratio of means, lo a CI bound below it
+        "iters_30": (rng.normal(100, 3, 30), rng.normal(101, 3, 25), None, None),
+        "runs_5_5": (rng.normal(50, 1, 5), rng.normal(50.5, 1, 5), None, None),
+        "runs_3_3": (rng.normal(50, 1, 3), rng.normal(50, 1, 3), None, None),
+        "noisy_12": (rng.lognormal(np.log(1e4), 0.2, 12), rng.lognormal(np.log(1e4), 0.2, 14),
+                     None, None),
+    }
+    for name, (a, b, lo, point) in cases.items():
+        point = b.mean() / a.mean()
+        lo = point * (1 - 0.02 * (1 + rng.random()))
+        fx.rec("mds.%s.a" % name, a)
+        fx.rec("mds.%s.b" % name, b)
+        fx.rec("mds.%s.ci" % name, [point, lo])
+        mds = mds_ci = mds_u = np.nan
+        for k in range(1, 1001):
+            s = k * 0.001
+            ci = (1 + s) * lo / point > 1
+            p = st.mannwhitneyu(a, b / point * (1 + s), alternative="two-sided",
+                                method="auto").pvalue
+            if ci and np.isnan(mds_ci):
+                mds_ci = s
+            if p < 0.05 and np.isnan(mds_u):
+                mds_u = s
+            if ci and p < 0.05 and np.isnan(mds):
+                mds = s
+                break
+        apart = np.arange(len(a) + len(b), dtype=float)
+        pmin = st.mannwhitneyu(apart[:len(a)], apart[len(a):], alternative="two-sided",
+                               method="auto").pvalue
+        fx.rec("mds.%s.ref" % name, [mds, mds_ci, mds_u, pmin])
+    fx.write()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = np.random.default_rng(SEED)
@@ -518,6 +572,7 @@ def main():
     stop_fixture(ds, rng)
     duet_fixture(rng)
     dmodel_fixture()
+    cmp_fixture()
 
 
 if __name__ == "__main__":

@@ -478,7 +478,7 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 		s->n_invoc_bad += !!(r->flags & BS_ITER_F_INVOC_BAD);
 	}
 	ret = 0;
-	if (!strcmp(ds->run_ctx.boundaries_kind ?: "", "gbench") || ds->n_benches)
+	if (bs_dataset_has_benches(ds))
 		ret = summarize_benches(ds, idx, &n, x, s);
 	if (!ret)
 		ret = summarize_group(ds, idx, n, x, &s->overall);

@@ -161,3 +161,8 @@ out:
 	free(name_of);
 	return k;
 }
+
+bool bs_dataset_has_benches(const struct bs_dataset *ds)
+{
+	return ds && (!strcmp(ds->run_ctx.boundaries_kind ?: "", "gbench") || ds->n_benches);
+}

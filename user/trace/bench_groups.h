@@ -54,6 +54,13 @@ bool bs_kind_calibrates(const char *kind);
 bs_calib_rule bs_calib_rule_for(const char *kind);
 
 /**
+ * bs_dataset_has_benches - whether the report groups @ds's iterations by
+ * benchmark: the boundaries are "gbench" (benchmarks told apart by their
+ * runs) or the harness named its benchmarks (BENCH records).
+ */
+bool bs_dataset_has_benches(const struct bs_dataset *ds);
+
+/**
  * bs_bench_group - group iterations by benchmark.
  * @ds: the trace (its BENCH names and boundaries kind; NULL: no names);
  * @iters: n pointers to iteration records of @ds (any subset, trace order);

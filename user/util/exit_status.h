@@ -15,7 +15,7 @@ enum bs_exit {
 	BS_EXIT_USAGE = 2,	   /**< bad usage or input: one line on stderr */
 	BS_EXIT_NO_DATA = 3,	   /**< no iteration recorded, no usable run */
 	BS_EXIT_HARNESS = 4,	   /**< the harness or profiled program failed; data kept */
-	BS_EXIT_REGRESSION = 5,	   /**< duet: B slower than --fail-on-regression allows */
+	BS_EXIT_REGRESSION = 5,	   /**< duet, compare: B slower than --fail-on-regression allows */
 	BS_EXIT_UNSUPPORTED = 6,   /**< this machine lacks what the command needs */
 	BS_EXIT_INTERRUPTED = 130, /**< SIGINT or SIGTERM; data kept */
 };
@@ -24,7 +24,7 @@ enum bs_exit {
 #define BS_EXIT_STATUS_HELP                                                                        \
 	"Exit status (every subcommand): 0 ok; 1 runtime error; 2 bad usage or input;\n"           \
 	"3 no data (no iteration recorded, no usable run); 4 the harness or program\n"             \
-	"failed (data kept); 5 regression beyond --fail-on-regression (duet);\n"                   \
+	"failed (data kept); 5 regression beyond --fail-on-regression (duet, compare);\n"          \
 	"6 this machine lacks what the command needs (see benchscope doctor);\n"                   \
 	"130 interrupted (data kept)."
 

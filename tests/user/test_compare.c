@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_compare.c - `benchscope compare` on synthetic run traces of known
+ * truth: B's "slow" benchmark is exactly 10 % slower (every value times
+ * 1.1), "same" is A's data again with other noise, "gone" is only in A,
+ * "new" only in B; bad input (duet, truncated, empty, no benchmark in
+ * common) gives one line and exit 2; the gate exits 5.
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdbool.h>
+
+#include <benchscope/stats.h>
+
+#include "test.h"
+#include "fixture_run.h"
+#include "cmd_capture.h"
+#include "commands.h"
+
+static const char ctx[] =
+    "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"kernel\":\"6.18.0-test\",\"ncpus\":2,"
+    "\"clock\":\"CLOCK_MONOTONIC\",\"boundaries\":{\"kind\":\"uprobe\",\"begin\":\"b\","
+    "\"end\":\"e\"}}";
+
+/* deterministic noise in [-1, 1] */
+static double noise(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return ((*s >> 8) & 0xffff) / 32767.5 - 1;
+}
+
+struct side_spec {
+	unsigned runs, iters, seed;
+	double slow;	   /* factor on "slow" */
+	double preempted;  /* share of each iteration preempted */
+	bool gone, newb;   /* write "gone" / "new" */
+	bool end;	   /* write END */
+	const char *names; /* NULL: "same", "slow" (+ gone/new) */
+};
+
+static int bench_rec(struct bs_trace_writer *w, uint32_t pid, uint64_t ts, const char *name)
+{
+	struct bs_bench_rec b;
+
+	memset(&b, 0, sizeof(b));
+	b.type = BS_REC_BENCH;
+	b.pid = b.tid = pid;
+	b.ts_ns = ts;
+	b.name_len = (uint32_t)strlen(name);
+	snprintf(b.name, sizeof(b.name), "%s", name);
+	return bs_trace_write_bench(w, &b);
+}
+
+/* one benchmark's iterations in process pid: base ns/op times factor, 100 invocations */
+static int bench_iters(struct bs_trace_writer *w, const struct side_spec *sp, uint32_t pid,
+		       uint64_t *t, const char *name, double base, unsigned *s)
+{
+	int ret = bench_rec(w, pid, *t, name);
+
+	*t += 10;
+	for (unsigned i = 0; i < sp->iters; i++) {
+		double per_op = base * (1 + 0.01 * noise(s));
+		uint64_t dur = (uint64_t)llround(per_op * 100);
+		struct bs_iter_rec r = fx_run_iter(pid, i, *t, dur, 100, 0);
+
+		r.preempted_ns = (uint64_t)(sp->preempted * (double)dur);
+		r.runq_wait_ns = r.preempted_ns;
+		ret |= bs_trace_write_iter(w, &r);
+		*t += dur + 100;
+	}
+	return ret;
+}
+
+static int write_side(const char *path, const struct side_spec *sp)
+{
+	char err[256];
+	struct bs_trace_writer *w = bs_trace_create(path, ctx, err, sizeof(err));
+	unsigned s = sp->seed;
+	uint64_t t = 1000000;
+	int ret = 0;
+
+	if (!w)
+		return -1;
+	for (unsigned r = 0; r < sp->runs; r++) {
+		uint32_t pid = 1000 + r;
+
+		/* a process-level offset of 0.5 %: runs differ more than iterations */
+		double run_f = 1 + 0.005 * noise(&s);
+
+		ret |= bench_iters(w, sp, pid, &t, "same", 1000 * run_f, &s);
+		ret |= bench_iters(w, sp, pid, &t, "slow", 2000 * run_f * sp->slow, &s);
+		if (sp->gone)
+			ret |= bench_iters(w, sp, pid, &t, "gone", 500, &s);
+		if (sp->newb)
+			ret |= bench_iters(w, sp, pid, &t, "new", 500, &s);
+	}
+	if (sp->end)
+		ret |= bs_trace_write_end(w, "{\"interrupted\":false}");
+	ret |= bs_trace_close(w);
+	return ret ? -1 : 0;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+static char pa[512], pb[512], out[512], errp[512];
+
+static int run(const char *const *args)
+{
+	return cap_run(cmd_compare, "compare", args, out, errp);
+}
+
+static json_object *row(json_object *root, const char *name)
+{
+	json_object *rows = json_object_object_get(root, "benchmarks");
+
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *r = json_object_array_get_idx(rows, i);
+
+		if (!strcmp(json_object_get_string(json_object_object_get(r, "name")), name))
+			return r;
+	}
+	return NULL;
+}
+
+static double jnum(json_object *o, const char *k)
+{
+	json_object *v = json_object_object_get(o, k);
+
+	return v ? json_object_get_double(v) : NAN;
+}
+
+/* 5 runs of 10 iterations a side: runs are the unit of the U test */
+static void test_known_truth(void)
+{
+	struct side_spec a = {5, 10, 1, 1.0, 0, true, false, true, NULL};
+	struct side_spec b = {5, 10, 2, 1.1, 0.05, false, true, true, NULL};
+	json_object *root, *r, *ci, *u;
+
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	CHECK_INT_EQ(run((const char *const[]){"--json", "-", pa, pb, NULL}), 0);
+	root = json_tokener_parse(slurp(out));
+	CHECK(root != NULL);
+	if (!root)
+		return;
+	r = row(root, "slow");
+	CHECK(r != NULL);
+	if (r) {
+		ci = json_object_object_get(r, "ratio_ci");
+		/* every B value is 1.1 x an A-like value with other noise */
+		CHECK_NEAR(jnum(r, "ratio"), 1.1, 0.01, 0);
+		CHECK(json_object_get_double(json_object_array_get_idx(ci, 0)) > 1.05);
+		CHECK(json_object_get_double(json_object_array_get_idx(ci, 1)) < 1.15);
+		CHECK(!strcmp(json_object_get_string(json_object_object_get(r, "verdict")),
+			      "slower"));
+		u = json_object_object_get(r, "u_test");
+		CHECK(!strcmp(json_object_get_string(json_object_object_get(u, "unit")), "runs"));
+		CHECK_INT_EQ(json_object_get_int(json_object_object_get(u, "n_a")), 5);
+		/* 5 + 5 runs completely apart: exact p = 2 / C(10, 5) */
+		CHECK_NEAR(jnum(u, "p"), 2.0 / 252, 1e-12, 0);
+		/* B's runs are flagged: preempted 5 % of their time */
+		json_object *nb = json_object_object_get(json_object_object_get(r, "noise"), "b");
+		CHECK_INT_EQ(json_object_get_int(json_object_object_get(nb, "runs_flagged")), 5);
+		CHECK_NEAR(jnum(nb, "max_preempted_pct"), 5, 0.01, 0);
+		json_object *na = json_object_object_get(json_object_object_get(r, "noise"), "a");
+		CHECK_INT_EQ(json_object_get_int(json_object_object_get(na, "runs_flagged")), 0);
+	}
+	r = row(root, "same");
+	CHECK(r != NULL);
+	if (r) {
+		ci = json_object_object_get(r, "ratio_ci");
+		CHECK(json_object_get_double(json_object_array_get_idx(ci, 0)) < 1);
+		CHECK(json_object_get_double(json_object_array_get_idx(ci, 1)) > 1);
+		CHECK(!strcmp(json_object_get_string(json_object_object_get(r, "verdict")),
+			      "no_difference"));
+		/* MDS: never 0, and below the 10 % this data detects */
+		CHECK(jnum(r, "mds_pct") > 0 && jnum(r, "mds_pct") < 10);
+	}
+	CHECK(row(root, "gone") == NULL);
+	CHECK(!strcmp(json_object_get_string(
+			  json_object_array_get_idx(json_object_object_get(root, "only_a"), 0)),
+		      "gone"));
+	CHECK(!strcmp(json_object_get_string(
+			  json_object_array_get_idx(json_object_object_get(root, "only_b"), 0)),
+		      "new"));
+	/* geomean of ~1.0 and 1.1 */
+	CHECK_NEAR(jnum(json_object_object_get(root, "geomean"), "ratio"), sqrt(1.1), 0.01, 0);
+	json_object_put(root);
+
+	/* the gate: 10 % is beyond 5 %, not beyond 20 % */
+	CHECK_INT_EQ(run((const char *const[]){"-q", "--fail-on-regression", "5", pa, pb, NULL}),
+		     5);
+	CHECK(strstr(slurp(errp), "compare: slow is ") && strstr(slurp(errp), "% slower (CI ["));
+	CHECK_INT_EQ(run((const char *const[]){"-q", "--fail-on-regression", "20", pa, pb, NULL}),
+		     0);
+	/* B against A: faster, no gate */
+	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "1", pb, pa, NULL}), 0);
+	CHECK(strstr(slurp(out), "B faster") != NULL);
+	/* the table and CSV */
+	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 0);
+	CHECK(strstr(slurp(out), "only in A (1, not compared): gone") != NULL);
+	CHECK(strstr(slurp(out), "geomean (2)") != NULL);
+	CHECK_INT_EQ(run((const char *const[]){"--csv", "-", pa, pb, NULL}), 0);
+	CHECK_INT_EQ(cap_count_lines(slurp(out)), 3);
+	CHECK(strncmp(slurp(out), "benchmark,unit,", 15) == 0);
+}
+
+/* one process a side: the iterations are the samples, and the output says so */
+static void test_one_run(void)
+{
+	struct side_spec a = {1, 20, 3, 1.0, 0, false, false, true, NULL};
+	struct side_spec b = {1, 20, 4, 1.1, 0, false, false, true, NULL};
+
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 0);
+	CHECK(strstr(slurp(out), "20+20 iters") != NULL);
+	CHECK(strstr(slurp(out), "variation between processes is not covered") != NULL);
+	CHECK(strstr(slurp(out), "B slower") != NULL);
+}
+
+/* 2 runs a side: the U test can never reach 0.05, and says how many it needs */
+static void test_two_runs(void)
+{
+	struct side_spec a = {2, 10, 5, 1.0, 0, false, false, true, NULL};
+	struct side_spec b = {2, 10, 6, 1.1, 0, false, false, true, NULL};
+
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "1", pa, pb, NULL}), 0);
+	CHECK(strstr(slurp(out), "the U test needs >= 4 runs a side") != NULL);
+}
+
+static void test_bad_input(void)
+{
+	struct side_spec a = {2, 5, 7, 1.0, 0, false, false, true, NULL};
+	struct side_spec none = {0, 0, 7, 1.0, 0, false, false, true, NULL};
+	char dq[512];
+	const char *e;
+
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	/* empty: no iteration */
+	CHECK_INT_EQ(write_side(pb, &none), 0);
+	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 2);
+	e = slurp(errp);
+	CHECK(strstr(e, "no measurement iteration") && cap_count_lines(e) == 1);
+	/* truncated: a prefix of a trace */
+	CHECK_INT_EQ(write_side(pb, &a), 0);
+	fx_path(dq, sizeof(dq), "trunc.trace");
+	CHECK_INT_EQ(fx_copy_prefix(pb, dq, fx_file_size(pb) * 2 / 3), 0);
+	CHECK_INT_EQ(run((const char *const[]){pa, dq, NULL}), 2);
+	e = slurp(errp);
+	CHECK(cap_count_lines(e) == 1 && strstr(e, "benchscope compare: "));
+	/* not a trace at all */
+	CHECK_INT_EQ(run((const char *const[]){pa, "/etc/hostname", NULL}), 2);
+	CHECK_INT_EQ(cap_count_lines(slurp(errp)), 1);
+	/* a duet trace */
+	fx_path(dq, sizeof(dq), "duet.trace");
+	{
+		char err[256];
+		struct bs_trace_writer *w = bs_trace_create(
+		    dq, "{\"tool\":\"benchscope\",\"mode\":\"duet\"}", err, sizeof(err));
+
+		CHECK(w != NULL);
+		if (w)
+			bs_trace_close(w);
+	}
+	CHECK_INT_EQ(run((const char *const[]){pa, dq, NULL}), 2);
+	e = slurp(errp);
+	CHECK(strstr(e, "is a duet trace") && strstr(e, "benchscope report") &&
+	      cap_count_lines(e) == 1);
+	/* no benchmark in common: both sets named */
+	{
+		struct side_spec b = {1, 3, 8, 1.0, 0, false, false, true, NULL};
+		char err[256];
+		struct bs_trace_writer *w = bs_trace_create(pb, ctx, err, sizeof(err));
+		uint64_t t = 1000;
+		unsigned s = 1;
+
+		CHECK(w != NULL);
+		if (w) {
+			bench_iters(w, &b, 1, &t, "other", 100, &s);
+			bs_trace_close(w);
+		}
+	}
+	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 2);
+	e = slurp(errp);
+	CHECK(strstr(e, "no benchmark in common: A has same, slow; B has other") != NULL);
+	/* usage */
+	CHECK_INT_EQ(run((const char *const[]){pa, NULL}), 2);
+	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "x", pa, pa, NULL}), 2);
+	CHECK_INT_EQ(run((const char *const[]){"--json", "-", "--csv", "-", pa, pa, NULL}), 2);
+}
+
+int main(void)
+{
+	bs_stats_init();
+	fx_path(pa, sizeof(pa), "a.trace");
+	fx_path(pb, sizeof(pb), "b.trace");
+	fx_path(out, sizeof(out), "out.txt");
+	fx_path(errp, sizeof(errp), "err.txt");
+	RUN_TEST(test_known_truth);
+	RUN_TEST(test_one_run);
+	RUN_TEST(test_two_runs);
+	RUN_TEST(test_bad_input);
+	fx_cleanup();
+	return test_summary("user-compare");
+}
