@@ -53,6 +53,17 @@ int bs_trace_is_fleet(const char *path);
  */
 int bs_fleet_load(const char *path, struct bs_fleet **out, char *err, size_t errlen);
 
+/**
+ * bs_fleet_each - bs_fleet_load that hands each member to @fn as soon as it
+ * is loaded and frees its dataset after (m->ds is NULL in *out): memory
+ * holds one member at a time. @fn returns 0, or an error (with one line in
+ * its @err) that ends the load and is returned.
+ */
+int bs_fleet_each(const char *path,
+		  int (*fn)(void *ctx, const struct bs_fleet *f, struct bs_fleet_member *m,
+			    char *err, size_t errlen),
+		  void *ctx, struct bs_fleet **out, char *err, size_t errlen);
+
 /** Free a fleet (NULL-safe). */
 void bs_fleet_free(struct bs_fleet *f);
 

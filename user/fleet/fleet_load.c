@@ -57,9 +57,13 @@ int bs_trace_is_fleet(const char *path)
 	return fleet;
 }
 
-/* Close the member being built: check its block count and finish it. */
+typedef int (*member_fn)(void *ctx, const struct bs_fleet *f, struct bs_fleet_member *m, char *err,
+			 size_t errlen);
+
+/* Close the member being built: check its block count and finish it; hand
+ * it to @fn (then free its dataset) when there is one. */
 static int finish_member(struct bs_fleet *f, struct bs_dataset_builder **b, size_t blocks_seen,
-			 size_t blocks_want, char *err, size_t errlen)
+			 size_t blocks_want, member_fn fn, void *ctx, char *err, size_t errlen)
 {
 	struct bs_fleet_member *m = &f->members[f->n_members - 1];
 	char e[384];
@@ -76,7 +80,12 @@ static int finish_member(struct bs_fleet *f, struct bs_dataset_builder **b, size
 		return ret;
 	}
 	*b = NULL;
-	return 0;
+	if (fn) {
+		ret = fn(ctx, f, m, err, errlen);
+		bs_dataset_free(m->ds);
+		m->ds = NULL;
+	}
+	return ret;
 }
 
 /* Start member from a MEMBER block. */
@@ -123,6 +132,12 @@ static int start_member(struct bs_fleet *f, const void *p, uint32_t len,
 
 int bs_fleet_load(const char *path, struct bs_fleet **out, char *err, size_t errlen)
 {
+	return bs_fleet_each(path, NULL, NULL, out, err, errlen);
+}
+
+int bs_fleet_each(const char *path, member_fn fn, void *ctx, struct bs_fleet **out, char *err,
+		  size_t errlen)
+{
 	struct bs_trace_reader *r;
 	struct bs_dataset_builder *b = NULL;
 	struct bs_fleet *f;
@@ -145,6 +160,7 @@ int bs_fleet_load(const char *path, struct bs_fleet **out, char *err, size_t err
 	}
 	while ((ret = bs_trace_next(r, &kind, &p, &len, e, sizeof(e))) > 0) {
 		nblk++;
+		ret = 0;
 		if (nblk == 1) {
 			ret = bs_trace_schema_check(p, len, e, sizeof(e));
 			if (!ret && kind != BS_BLK_SCHEMA) {
@@ -164,7 +180,7 @@ int bs_fleet_load(const char *path, struct bs_fleet **out, char *err, size_t err
 			snprintf(f->kind, sizeof(f->kind), "%s",
 				 bs_json_str(bs_json_get(f->context, "fleet"), "kind", "run"));
 		} else if (kind == BS_BLK_MEMBER) {
-			if (b && (ret = finish_member(f, &b, seen, want, err, errlen)))
+			if (b && (ret = finish_member(f, &b, seen, want, fn, ctx, err, errlen)))
 				goto fail_msg;
 			ret = start_member(f, p, len, &b, &want, err, errlen);
 			if (ret)
@@ -197,7 +213,7 @@ int bs_fleet_load(const char *path, struct bs_fleet **out, char *err, size_t err
 		ret = -EBADMSG;
 		goto fail_msg;
 	}
-	if (b && (ret = finish_member(f, &b, seen, want, err, errlen)))
+	if (b && (ret = finish_member(f, &b, seen, want, fn, ctx, err, errlen)))
 		goto fail_msg;
 	if (!f->n_members) {
 		snprintf(err, errlen, "%s: a fleet without members", path);
