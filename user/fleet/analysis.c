@@ -113,6 +113,7 @@ static int add_run_member(struct acc *c, const struct bs_dataset *ds, size_t m)
 	const char **names = malloc((nit + 1) * sizeof(*names));
 	size_t *order = malloc((nit + 1) * sizeof(*order));
 	size_t *cnt = NULL;
+	const char *kind;
 	long nb;
 	int ret = -ENOMEM;
 
@@ -121,7 +122,12 @@ static int add_run_member(struct acc *c, const struct bs_dataset *ds, size_t m)
 	for (size_t i = 0; i < nit; i++)
 		if (bs_iter_counted(&ds->iters[i]))
 			ptr[n++] = &ds->iters[i];
-	nb = n ? bs_bench_group(ds, ptr, n, group, names) : 0;
+	/* benchmarks told apart where the report does (summary.h): the gbench
+	 * preset, or names the harness gave */
+	kind = ds->run_ctx.boundaries_kind;
+	nb = n && (ds->n_benches || (kind && !strcmp(kind, "gbench")))
+		 ? bs_bench_group(ds, ptr, n, group, names)
+		 : 0;
 	if (nb < 0) {
 		ret = (int)nb;
 		goto out;
