@@ -21,6 +21,7 @@
 #include "fleet/analysis.h"
 #include "fleet/fleet.h"
 #include "fleet/merge.h"
+#include "import/duet.h"
 #include "trace/dataset.h"
 #include "trace/trace.h"
 
@@ -286,6 +287,49 @@ static void test_kinds_and_shards(void)
 	refused((const char *[]){s0, run}, 2, "sharding differs");
 }
 
+/* Duet fleets: the imported Renaissance fixture (2 runs, B/A about 1.03,
+ * overlapping) as two machines holding the same data: one ratio for the
+ * fleet and each member, no difference, no outlier. */
+static void test_duet_fleet(void)
+{
+	const char *csv = "tests/fixtures/duet/renaissance-chi-square.csv";
+	const char *d1 = p("d1.trace"), *d2 = p("d2.trace");
+	struct bs_import_opts io = {0};
+	struct bs_import_result ir;
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	char err[512];
+
+	if (access(csv, R_OK))
+		SKIP("fixture %s missing (tests run from the repository root)", csv);
+	CHECK_INT_EQ(bs_import_duet_csv(csv, d1, &io, &ir, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_import_duet_csv(csv, d2, &io, &ir, err, sizeof(err)), 0);
+	CHECK_INT_EQ(
+	    bs_fleet_merge((const char *[]){d1, d2}, 2, p("df.trace"), &res, err, sizeof(err)), 0);
+	CHECK(!strcmp(res.kind, "duet"));
+	CHECK_INT_EQ(bs_fleet_load(p("df.trace"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		const struct bs_fleet_bench *b = &a->benches[0];
+		char v[128];
+
+		CHECK(a->duet);
+		CHECK_INT_EQ((long)a->n_benches, 1);
+		CHECK(b->has_ci && b->cell[0].has_ci && b->cell[1].has_ci);
+		/* both machines hold the same data: one ratio */
+		CHECK_NEAR(b->combined.point, b->cell[0].ci.point, 0, 1e-12);
+		CHECK_NEAR(b->cell[1].ci.point, b->cell[0].ci.point, 0, 1e-12);
+		CHECK(b->combined.lo < b->combined.point && b->combined.point < b->combined.hi);
+		bs_fleet_verdict(&b->combined, v, sizeof(v));
+		CHECK(strstr(v, "no difference") != NULL);
+		CHECK_INT_EQ((long)a->n_outliers, 0);
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+}
+
 int main(void)
 {
 	char rm[128];
@@ -299,6 +343,7 @@ int main(void)
 	RUN_TEST(test_report_outlier);
 	RUN_TEST(test_refusals);
 	RUN_TEST(test_kinds_and_shards);
+	RUN_TEST(test_duet_fleet);
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	if (system(rm))
 		fprintf(stderr, "could not remove %s\n", dir);
