@@ -400,9 +400,14 @@ static void machine_figures(const struct bs_dataset *ds, struct bs_fleet_machine
 		steal += r->steal_ns;
 		mig += r->migrations;
 	}
-	mc->preempt_share = wall ? (double)pre / (double)wall : NAN;
-	mc->steal_share = wall ? (double)steal / (double)wall : NAN;
-	mc->migrations = mc->iters ? (double)mig / (double)mc->iters : NAN;
+	/* imported traces (CONTEXT "import", or an imported duet) carry no
+	 * interference data: n/a rather than zeros */
+	const char *src = bs_json_str(bs_json_get(ds->context, "duet"), "source", "");
+	bool imported = bs_json_get(ds->context, "import") || !strncmp(src, "import", 6);
+
+	mc->preempt_share = wall && !imported ? (double)pre / (double)wall : NAN;
+	mc->steal_share = wall && !imported ? (double)steal / (double)wall : NAN;
+	mc->migrations = mc->iters && !imported ? (double)mig / (double)mc->iters : NAN;
 	noise_text(ds, mc);
 }
 

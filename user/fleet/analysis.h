@@ -62,7 +62,8 @@ struct bs_fleet_machine {
 	char hostname[64], cpu_model[96], hypervisor[32]; /**< "?" if absent */
 	double speed; /**< geometric mean of mean / fleet median (NaN: no benchmark) */
 	size_t iters; /**< counted iterations */
-	double preempt_share, steal_share; /**< of the iterations' time; NaN without iterations */
+	double preempt_share, steal_share; /**< of the iterations' time; NaN without iterations
+					    *   or interference data (imported traces) */
 	double migrations;		   /**< per iteration */
 	bool has_noise;			   /**< a duet noise check in CONTEXT */
 	char noise[96];			   /**< its verdict, e.g. "coupled (busy/alone 1.42)" */
