@@ -26,6 +26,12 @@ int cmd_calibrate(int argc, char **argv);
 /** `benchscope duet`: 0 no regression, 1 regression beyond --fail-on-regression, 2+ errors. */
 int cmd_duet(int argc, char **argv);
 
+/**
+ * `benchscope merge TRACE... -o FLEET`: 0 ok, 1 the output could not be
+ * written, 2 usage or a bad or incompatible input (one line on stderr).
+ */
+int cmd_merge(int argc, char **argv);
+
 /** `benchscope import`: 0 ok, 1 runtime error, 2 usage or bad input. */
 int cmd_import(int argc, char **argv);
 

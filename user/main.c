@@ -17,6 +17,7 @@ static const struct {
     {"report", cmd_report, "render a trace: table, JSON, CSV, Markdown"},
     {"compare", cmd_compare, "two run traces: B/A per benchmark with CI, U test, MDS; a gate"},
     {"duet", cmd_duet, "A/B duet: both versions measured together (async, sync) or in turn"},
+    {"merge", cmd_merge, "traces from many machines into one fleet trace (report analyses it)"},
     {"import", cmd_import, "turn existing results (duet CSV) into a trace"},
     {"replay", cmd_replay, "compute stoppage points post hoc on a recorded trace"},
     {"waste", cmd_waste, "dead stores, silent stores and silent loads (hardware watchpoints)"},

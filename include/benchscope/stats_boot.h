@@ -131,6 +131,63 @@ int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples, gsl_
 int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double level,
 		     size_t n_resamples, gsl_rng *rng, struct bs_ci *out);
 
+/** Deepest tree bs_hierk accepts (levels above the values). */
+#define BS_HIERK_MAX_DEPTH 8
+
+/**
+ * A k-level hierarchical sample (Kalibera & Jones; Laaber et al. 2020
+ * §4.2.3, generalised): a tree whose leaves are values, e.g. machine -> run
+ * -> iteration (depth 2: machines and runs above the iteration values).
+ * Level 0 has n_top groups; group g of level l (0 <= l < depth) has
+ * n_child[l][g] >= 1 children: the groups of level l + 1, or values when
+ * l == depth - 1. Groups of a level are numbered over the whole level in
+ * tree order (the children of group 0 first), so n_child[l] has as many
+ * entries as level l has groups; x holds the values in the same order.
+ *
+ * A second sample sharing the tree above the values (a duet's runs hold
+ * both A and B): y, with y_child[g] >= 1 values in leaf group g (level
+ * depth - 1); NULL when there is none.
+ */
+struct bs_hierk {
+	size_t depth; /* 1 .. BS_HIERK_MAX_DEPTH */
+	size_t n_top;
+	const size_t *const *n_child;
+	const double *x;
+	const double *y;       /* optional second sample, or NULL */
+	const size_t *y_child; /* its values per leaf group (with y) */
+};
+
+/**
+ * Options of bs_hierk_ci. leaf_exact_max: a leaf group of more values than
+ * this is resampled by the normal approximation of its resampled sum,
+ * n * mean + sqrt(n) * sd * Z (sd with divisor n, the spread of the
+ * bootstrap's own draws; the central limit theorem), instead of n draws;
+ * 0 resamples every leaf exactly. The approximation makes a replicate cost
+ * one draw per leaf group instead of one per value.
+ */
+struct bs_hierk_opts {
+	double level;	       /* confidence level in (0, 1) */
+	size_t n_resamples;    /* >= 2 */
+	size_t leaf_exact_max; /* see above; 0: always exact */
+};
+
+/**
+ * bs_hierk_ci - percentile CI by k-level hierarchical resampling: n_top
+ * groups drawn with replacement from level 0, then, within each drawn
+ * group, as many of its children as it has, with replacement, down to the
+ * values; a replicate is the mean of the values drawn (without y), or
+ * mean(y drawn) / mean(x drawn) (with y: a leaf group draws its x and its y
+ * values independently). point = mean(x), or mean(y) / mean(x).
+ * Returns BS_OK, BS_EINVAL (NULL, depth outside 1..BS_HIERK_MAX_DEPTH, a
+ * zero count, level, n_resamples < 2, mean(x) == 0 with y), BS_EEMPTY
+ * (n_top == 0), BS_ENONFINITE, BS_ENOMEM.
+ */
+int bs_hierk_ci(const struct bs_hierk *h, const struct bs_hierk_opts *o, gsl_rng *rng,
+		struct bs_ci *out);
+
+/** Number of values of h (x), 0 if malformed. */
+size_t bs_hierk_count(const struct bs_hierk *h);
+
 /**
  * bs_hier_ratio_ci_rep - bs_hier_ratio_ci that also writes the bootstrap
  * distribution of mean(b) / mean(a) into @replicates (n_resamples doubles,

@@ -561,6 +561,70 @@ def cmp_fixture():
     fx.write()
 
 
+def hierk_boot(tree_x, tree_y, level, B, rng):
+    """Exact k-level hierarchical bootstrap (depth 2: machines -> runs ->
+    values): draw machines with replacement, runs within each, values
+    within each run; the replicate is the mean of the values drawn, or
+    mean(y drawn) / mean(x drawn) when tree_y is given (same tree above the
+    values). Returns the percentile interval (lo, hi)."""
+    reps = np.empty(B)
+    nm = len(tree_x)
+    for r in range(B):
+        sx = sy = 0.0
+        cx = cy = 0
+        for m in rng.integers(nm, size=nm):
+            runs = tree_x[m]
+            for j in rng.integers(len(runs), size=len(runs)):
+                v = runs[j]
+                sx += v[rng.integers(len(v), size=len(v))].sum()
+                cx += len(v)
+                if tree_y is not None:
+                    w = tree_y[m][j]
+                    sy += w[rng.integers(len(w), size=len(w))].sum()
+                    cy += len(w)
+        reps[r] = sx / cx if tree_y is None else (sy / cy) / (sx / cx)
+    return np.quantile(reps, [(1 - level) / 2, (1 + level) / 2])
+
+
+def hierk_tree(rng, n_machines, base, sd_m, sd_r, sd_i):
+    tree = []
+    for _ in range(n_machines):
+        fm = np.exp(rng.normal(0, sd_m))
+        runs = []
+        for _ in range(rng.integers(3, 6)):
+            fr = np.exp(rng.normal(0, sd_r))
+            n = int(rng.integers(20, 61))
+            runs.append(np.round(base * fm * fr * np.exp(rng.normal(0, sd_i, n)), 4))
+        tree.append(runs)
+    return tree
+
+
+def hierk_fixture():
+    """stats/hierk.c vs an exact NumPy hierarchical bootstrap: the mean and
+    sd of each endpoint over K seeds (B resamples each), as boot.txt."""
+    rng = np.random.default_rng(SEED + 16)
+    fx = Fixture("hierk.txt")
+    K, B, level = 10, 2000, 0.95
+    fx.rec("params", [K, B, level])
+    tx = hierk_tree(rng, 12, 100.0, 0.05, 0.02, 0.05)
+    ty = [[np.round(v * 1.03 * np.exp(rng.normal(0, 0.03, len(v))), 4) for v in runs]
+          for runs in tx]
+    for name, y in (("mean", None), ("ratio", ty)):
+        fx.rec(name + ".c0", [len(runs) for runs in tx])
+        fx.rec(name + ".c1", [len(v) for runs in tx for v in runs])
+        fx.rec(name + ".x", np.concatenate([v for runs in tx for v in runs]))
+        if y is not None:
+            fx.rec(name + ".yc", [len(v) for runs in y for v in runs])
+            fx.rec(name + ".y", np.concatenate([v for runs in y for v in runs]))
+        ends = np.array([hierk_boot(tx, y, level, B, rng) for _ in range(K)])
+        allx = np.concatenate([v for runs in tx for v in runs])
+        point = allx.mean() if y is None else \
+            np.concatenate([v for runs in y for v in runs]).mean() / allx.mean()
+        fx.rec(name + ".ci", [point, ends[:, 0].mean(), ends[:, 0].std(ddof=1),
+                              ends[:, 1].mean(), ends[:, 1].std(ddof=1)])
+    fx.write()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = np.random.default_rng(SEED)
@@ -573,6 +637,7 @@ def main():
     duet_fixture(rng)
     dmodel_fixture()
     cmp_fixture()
+    hierk_fixture()
 
 
 if __name__ == "__main__":

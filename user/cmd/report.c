@@ -5,6 +5,8 @@
  * A duet trace (CONTEXT "mode": "duet") gets the duet report
  * (duet_report.h), with --plot, --min-overlap, --seed, --no-mds and
  * --drop-warmup-half.
+ * A fleet trace (benchscope merge) gets the fleet report (fleet/analysis.h):
+ * --json, --csv, --seed.
  * Exit status: 0 ok, 1 an output could not be written, 2 usage error or
  * unreadable trace (one line "benchscope report: ..." on stderr).
  */
@@ -21,6 +23,7 @@
 #include "util/exit_status.h"
 #include "trace/dataset.h"
 #include "duet/report.h"
+#include "fleet/analysis.h"
 #include "report/render.h"
 #include "util/output.h"
 
@@ -140,6 +143,53 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* bs_fleet_each's callback: one member into the analysis. */
+static int fleet_member(void *ctx, const struct bs_fleet *f, struct bs_fleet_member *m, char *err,
+			size_t errlen)
+{
+	struct bs_fleet_analysis *an = ctx;
+	char e[512];
+	int ret;
+
+	an->duet = !strcmp(f->kind, "duet");
+	ret = bs_fleet_analysis_add(an, m->ds, e, sizeof(e));
+	if (ret)
+		snprintf(err, errlen, "%s", e);
+	return ret;
+}
+
+/* A fleet trace (benchscope merge): machines as units (fleet/analysis.h),
+ * one member in memory at a time. */
+static int report_fleet(const char *path, const struct report_args *a)
+{
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *an = NULL;
+	struct bs_fleet_render_opts o = {a->opts.json_path, a->opts.csv_path, a->opts.no_table};
+	char err[640];
+	int ret;
+
+	if (a->opts.md_path || a->dopts.plot_path)
+		return bs_usage_error("report", "%s does not apply to fleet traces",
+				      a->opts.md_path ? "--md" : "--plot");
+	ret = bs_fleet_analysis_new(a->dopts.seed, false, &an);
+	if (!ret)
+		ret = bs_fleet_each(path, fleet_member, an, &f, err, sizeof(err));
+	if (!ret)
+		ret = bs_fleet_analysis_finish(an, f, err, sizeof(err));
+	if (ret) {
+		bs_fleet_analysis_free(an);
+		fprintf(stderr, "benchscope report: %s\n", err);
+		bs_fleet_free(f);
+		return ret == -ENOMEM ? BS_EXIT_RUNTIME : BS_EXIT_USAGE;
+	}
+	ret = bs_fleet_render(an, &o, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "benchscope report: %s\n", err);
+	bs_fleet_analysis_free(an);
+	bs_fleet_free(f);
+	return ret ? BS_EXIT_RUNTIME : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct argp argp = {report_options, report_parse, NULL, report_doc, NULL, NULL, NULL};
@@ -161,6 +211,8 @@ int cmd_report(int argc, char **argv)
 		return bs_usage_error("report", "%s", "only one export can go to stdout ('-')");
 
 	bs_stats_init();
+	if (bs_trace_is_fleet(args[0]))
+		return report_fleet(args[0], &a);
 	ret = bs_dataset_load(args[0], &ds, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "benchscope report: %s\n", err);

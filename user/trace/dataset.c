@@ -45,10 +45,11 @@ static json_object *parse_object(const void *text, uint32_t len)
 	return o;
 }
 
-struct loader {
+struct bs_dataset_builder {
 	struct bs_dataset *ds;
 	size_t cap_iters, cap_procs, cap_interferers, cap_benches;
 };
+#define loader bs_dataset_builder
 
 static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t len, char *err,
 		      size_t errlen)
@@ -123,6 +124,10 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 		if (!ret) /* never trust the trace's terminator */
 			ds->benches[ds->n_benches - 1].name[BS_BENCH_NAME_LEN - 1] = '\0';
 		return ret;
+	case BS_BLK_MEMBER:
+		snprintf(err, errlen,
+			 "a fleet trace (benchscope merge): only report and merge read fleets");
+		return -EBADMSG;
 	case BS_BLK_CONTEXT:
 	case BS_BLK_EVENT:
 	case BS_BLK_END:
@@ -151,10 +156,73 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 	}
 }
 
+int bs_dataset_builder_new(const char *path, struct bs_dataset_builder **out, char *err,
+			   size_t errlen)
+{
+	struct loader *l = calloc(1, sizeof(*l));
+
+	if (!l || !(l->ds = calloc(1, sizeof(*l->ds))) ||
+	    !(l->ds->events = json_object_new_array()) || !(l->ds->path = strdup(path))) {
+		bs_dataset_builder_free(l);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	*out = l;
+	return 0;
+}
+
+int bs_dataset_builder_add(struct bs_dataset_builder *l, uint32_t kind, const void *payload,
+			   uint32_t len, char *err, size_t errlen)
+{
+	int ret = add_block(l, kind, payload, len, err, errlen);
+
+	if (!ret)
+		l->ds->n_blocks++;
+	return ret;
+}
+
+int bs_dataset_builder_finish(struct bs_dataset_builder *l, int truncated, unsigned version,
+			      struct bs_dataset **out, char *err, size_t errlen)
+{
+	int ret;
+
+	if (l->ds->n_blocks == 0) {
+		snprintf(err, errlen, "trace %s before its first block",
+			 truncated ? "truncated" : "ends");
+		return -EBADMSG;
+	}
+	l->ds->truncated = truncated;
+	l->ds->version = version;
+	/* by process, then time, for bs_dataset_bench_name's binary search */
+	if (l->ds->n_benches > 1)
+		qsort(l->ds->benches, l->ds->n_benches, sizeof(*l->ds->benches), cmp_bench);
+	if (!l->ds->context && !(l->ds->context = json_object_new_object())) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = bs_run_context_decode(l->ds->context, &l->ds->run_ctx, err, errlen);
+	if (!ret)
+		ret = bs_run_end_decode(l->ds->end, &l->ds->run_end, err, errlen);
+	if (ret)
+		return ret;
+	*out = l->ds;
+	l->ds = NULL;
+	free(l);
+	return 0;
+}
+
+void bs_dataset_builder_free(struct bs_dataset_builder *l)
+{
+	if (!l)
+		return;
+	bs_dataset_free(l->ds);
+	free(l);
+}
+
 int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t errlen)
 {
 	struct bs_trace_reader *r;
-	struct loader l = {0};
+	struct loader *l = NULL;
 	const void *payload;
 	uint32_t kind, len;
 	int ret;
@@ -168,43 +236,21 @@ int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t
 	r = bs_trace_open(path, err, errlen);
 	if (!r)
 		return errno ? -errno : -EPROTO;
-	l.ds = calloc(1, sizeof(*l.ds));
-	if (!l.ds || !(l.ds->events = json_object_new_array()) || !(l.ds->path = strdup(path))) {
-		snprintf(err, errlen, "out of memory");
-		ret = -ENOMEM;
+	ret = bs_dataset_builder_new(path, &l, err, errlen);
+	if (ret)
 		goto fail;
-	}
 	while ((ret = bs_trace_next(r, &kind, &payload, &len, err, errlen)) > 0) {
-		ret = add_block(&l, kind, payload, len, err, errlen);
+		ret = bs_dataset_builder_add(l, kind, payload, len, err, errlen);
 		if (ret)
 			goto fail;
-		l.ds->n_blocks++;
 	}
 	if (ret < 0)
 		goto fail;
-	if (l.ds->n_blocks == 0) {
-		snprintf(err, errlen, "%s: trace %s before its first block", path,
-			 bs_trace_truncated(r) ? "truncated" : "ends");
-		ret = -EBADMSG;
-		goto fail;
-	}
-	l.ds->truncated = bs_trace_truncated(r);
-	l.ds->version = bs_trace_version(r);
-	/* by process, then time, for bs_dataset_bench_name's binary search */
-	if (l.ds->n_benches > 1)
-		qsort(l.ds->benches, l.ds->n_benches, sizeof(*l.ds->benches), cmp_bench);
-	if (!l.ds->context && !(l.ds->context = json_object_new_object())) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	ret = bs_run_context_decode(l.ds->context, &l.ds->run_ctx, err, errlen);
-	if (!ret)
-		ret = bs_run_end_decode(l.ds->end, &l.ds->run_end, err, errlen);
+	ret = bs_dataset_builder_finish(l, bs_trace_truncated(r), bs_trace_version(r), out, err,
+					errlen);
 	if (ret)
 		goto fail;
 	bs_trace_close_reader(r);
-	*out = l.ds;
 	return 0;
 fail:
 	if (ret != -ENOMEM && err && errlen && strncmp(err, path, strlen(path))) {
@@ -214,7 +260,7 @@ fail:
 		snprintf(err, errlen, "%s", tmp);
 	}
 	bs_trace_close_reader(r);
-	bs_dataset_free(l.ds);
+	bs_dataset_builder_free(l);
 	return ret;
 }
 

@@ -8,6 +8,7 @@
 #define BENCHSCOPE_DATASET_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -57,6 +58,25 @@ struct bs_dataset {
  * the block and the key; see context.h, end.h, events.h), out of memory.
  */
 int bs_dataset_load(const char *path, struct bs_dataset **out, char *err, size_t errlen);
+
+/*
+ * The loader in steps, for readers that find several traces in one file
+ * (fleets, fleet/fleet.h): new, then add every block of one trace in order
+ * (SCHEMA first), then finish. Errors as for bs_dataset_load, without the
+ * path prefix. finish frees the builder on success only; free it otherwise.
+ */
+struct bs_dataset_builder;
+/** Start a dataset named @path (its `path`). Returns 0 or -ENOMEM. */
+int bs_dataset_builder_new(const char *path, struct bs_dataset_builder **out, char *err,
+			   size_t errlen);
+/** Add one block (kind, payload, len) as bs_trace_next() returned it. */
+int bs_dataset_builder_add(struct bs_dataset_builder *b, uint32_t kind, const void *payload,
+			   uint32_t len, char *err, size_t errlen);
+/** Decode CONTEXT and END and hand the dataset over in *out. */
+int bs_dataset_builder_finish(struct bs_dataset_builder *b, int truncated, unsigned version,
+			      struct bs_dataset **out, char *err, size_t errlen);
+/** Free a builder and what it holds (NULL-safe). */
+void bs_dataset_builder_free(struct bs_dataset_builder *b);
 
 /**
  * bs_dataset_bench_name - the benchmark process @pid was running at @ts_ns

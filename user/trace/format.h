@@ -11,7 +11,7 @@
 #define BS_TRACE_MAGIC_LEN     8
 #define BS_TRACE_HEADER_LEN    16
 #define BS_TRACE_VERSION_MAJOR 1
-#define BS_TRACE_VERSION_MINOR 1 /* 1: BENCH blocks */
+#define BS_TRACE_VERSION_MINOR 2 /* 1: BENCH blocks; 2: MEMBER blocks (fleets) */
 #define BS_TRACE_VERSION       ((BS_TRACE_VERSION_MAJOR << 16) | BS_TRACE_VERSION_MINOR)
 /** Largest payload of one block the reader accepts (JSON blocks included). */
 #define BS_TRACE_MAX_BLOCK (64u << 20)
@@ -28,7 +28,8 @@ enum bs_trace_block {
 	BS_BLK_EVENT = 6,      /**< JSON object: warning, decision, note */
 	BS_BLK_END = 7,	       /**< JSON object: exit status, lost counts... */
 	BS_BLK_BENCH = 8,      /**< struct bs_bench_rec (version 1.1 on) */
-	BS_BLK_LAST = BS_BLK_BENCH,
+	BS_BLK_MEMBER = 9,     /**< JSON object: a fleet member follows (1.2 on, fleet.h) */
+	BS_BLK_LAST = BS_BLK_MEMBER,
 };
 
 #endif

@@ -50,6 +50,8 @@ const char *bs_trace_block_name(uint32_t kind)
 		return "end";
 	case BS_BLK_BENCH:
 		return "bench";
+	case BS_BLK_MEMBER:
+		return "member";
 	default:
 		return "unknown";
 	}

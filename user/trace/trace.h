@@ -21,6 +21,11 @@
  * compressed byte to write(2) right away, so a writer killed with SIGKILL
  * leaves a file whose flushed prefix is readable. The reader loads every
  * complete block of a truncated stream and reports the truncation.
+ *
+ * The reader also reads several gzip members one after the other (RFC 1952
+ * §2.2), as one stream of blocks: a fleet trace (`benchscope merge`,
+ * fleet/fleet.h) is its own first member followed by its members' streams
+ * copied byte for byte.
  */
 #ifndef BENCHSCOPE_TRACE_H
 #define BENCHSCOPE_TRACE_H
@@ -110,6 +115,12 @@ int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payloa
 
 /** After bs_trace_next() returned 0: 1 if the stream ended early. */
 int bs_trace_truncated(const struct bs_trace_reader *r);
+/**
+ * bs_trace_gz_start - the file offset of the gzip member that holds the
+ * block bs_trace_next() returned last (BS_TRACE_HEADER_LEN for the first
+ * member); merge copies a fleet's members from these offsets.
+ */
+uint64_t bs_trace_gz_start(const struct bs_trace_reader *r);
 /** The format version of the file (major << 16 | minor). */
 uint32_t bs_trace_version(const struct bs_trace_reader *r);
 /** Close the file and free @r (NULL-safe). */

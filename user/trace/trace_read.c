@@ -21,6 +21,16 @@ struct bs_trace_reader {
 	int truncated;
 	uint32_t version;
 	uint64_t blocks;
+	/* gzip members: in_off is the file offset of in[0]; base is the
+	 * absolute decompressed offset of buf[0]; gz[] the members that began
+	 * after the first (absolute decompressed offset, file offset), gz_next
+	 * the first not yet reached by a returned block, gz_cur the file offset
+	 * of the member holding the last block returned */
+	uint64_t in_off, base, gz_cur;
+	struct {
+		uint64_t dpos, coff;
+	} * gz;
+	size_t n_gz, cap_gz, gz_next;
 	z_stream zs;
 	unsigned char *buf; /* decompressed bytes: [start, end) not yet consumed */
 	size_t cap, start, end;
@@ -98,12 +108,59 @@ struct bs_trace_reader *bs_trace_open(const char *path, char *err, size_t errlen
 		ret = -ENOMEM;
 		goto fail;
 	}
+	r->zs.next_in = r->in;
+	r->in_off = BS_TRACE_HEADER_LEN;
+	r->gz_cur = BS_TRACE_HEADER_LEN;
 	return r;
 fail:
 	close(r->fd);
 	free(r);
 	errno = -ret;
 	return NULL;
+}
+
+/*
+ * After the end of a gzip member: 1 if another member follows (the stream
+ * is reset to read it and its start is recorded), 0 at the end of the file,
+ * or -errno with a message. Fleet traces (fleet.h) concatenate members.
+ */
+static int next_member(struct bs_trace_reader *r, char *err, size_t errlen)
+{
+	if (r->zs.avail_in == 0) {
+		size_t got;
+		int ret = read_full(r->fd, r->in, IN_BUF, &got);
+
+		if (ret) {
+			snprintf(err, errlen, "read error: %s", strerror(-ret));
+			return ret;
+		}
+		r->in_off += (size_t)(r->zs.next_in - r->in);
+		r->zs.next_in = r->in;
+		r->zs.avail_in = (uInt)got;
+		if (got == 0) {
+			r->in_eof = 1;
+			return 0;
+		}
+	}
+	if (r->n_gz == r->cap_gz) {
+		size_t ncap = r->cap_gz ? 2 * r->cap_gz : 16;
+		void *ng = realloc(r->gz, ncap * sizeof(*r->gz));
+
+		if (!ng) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		r->gz = ng;
+		r->cap_gz = ncap;
+	}
+	r->gz[r->n_gz].dpos = r->base + r->end;
+	r->gz[r->n_gz].coff = r->in_off + (size_t)(r->zs.next_in - r->in);
+	r->n_gz++;
+	if (inflateReset(&r->zs) != Z_OK) {
+		snprintf(err, errlen, "cannot reset zlib");
+		return -EIO;
+	}
+	return 1;
 }
 
 /*
@@ -115,6 +172,7 @@ static int fill(struct bs_trace_reader *r, char *err, size_t errlen)
 	if (r->start) { /* keep the unconsumed bytes at the front */
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
+		r->base += r->start;
 		r->start = 0;
 	}
 	for (;;) {
@@ -145,6 +203,7 @@ static int fill(struct bs_trace_reader *r, char *err, size_t errlen)
 				r->in_eof = 1;
 				return 0;
 			}
+			r->in_off += (size_t)(r->zs.next_in - r->in);
 			r->zs.next_in = r->in;
 			r->zs.avail_in = (uInt)got;
 		}
@@ -155,8 +214,15 @@ static int fill(struct bs_trace_reader *r, char *err, size_t errlen)
 
 		r->end += produced;
 		if (zret == Z_STREAM_END) {
-			r->stream_end = 1;
-			return produced ? 1 : 0;
+			int more = next_member(r, err, errlen);
+
+			if (more < 0)
+				return more;
+			if (!more)
+				r->stream_end = 1;
+			if (produced)
+				return 1;
+			continue;
 		}
 		if (zret == Z_DATA_ERROR || zret == Z_NEED_DICT || zret == Z_STREAM_ERROR) {
 			snprintf(err, errlen, "corrupted compressed data after %llu blocks (%s)",
@@ -213,6 +279,8 @@ int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payloa
 	*kind = k;
 	*len = n;
 	*payload = r->buf + r->start + 8;
+	while (r->gz_next < r->n_gz && r->gz[r->gz_next].dpos <= r->base + r->start)
+		r->gz_cur = r->gz[r->gz_next++].coff;
 	r->start += 8 + (size_t)n;
 	r->blocks++;
 	return 1;
@@ -234,6 +302,11 @@ int bs_trace_truncated(const struct bs_trace_reader *r)
 	return r ? r->truncated : 0;
 }
 
+uint64_t bs_trace_gz_start(const struct bs_trace_reader *r)
+{
+	return r ? r->gz_cur : 0;
+}
+
 uint32_t bs_trace_version(const struct bs_trace_reader *r)
 {
 	return r ? r->version : 0;
@@ -246,5 +319,6 @@ void bs_trace_close_reader(struct bs_trace_reader *r)
 	inflateEnd(&r->zs);
 	close(r->fd);
 	free(r->buf);
+	free(r->gz);
 	free(r);
 }

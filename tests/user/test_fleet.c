@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_fleet.c - benchscope merge and the fleet report on synthetic
+ * traces: members survive byte for byte (CONTEXT text, records), merging a
+ * fleet again flattens it, a slow machine is flagged and no other, the
+ * combined interval holds the fleet's truth, refusals (kind, command,
+ * shard count, truncated, corrupted) give one line naming the member and
+ * leave no output, shards of one suite merge.
+ */
+#include "test.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "benchscope/stats.h"
+#include "commands.h"
+#include "fleet/analysis.h"
+#include "fleet/fleet.h"
+#include "fleet/merge.h"
+#include "import/duet.h"
+#include "trace/dataset.h"
+#include "trace/trace.h"
+
+static char dir[] = "/tmp/bs_test_fleet_XXXXXX";
+
+static uint64_t rs = 0x2545F4914F6CDD1Dull;
+
+static double unif(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return ((rs >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(unif())) * cos(2 * M_PI * unif());
+}
+
+/*
+ * A run trace of machine @m: 3 processes x 200 iterations of 10
+ * invocations, 100 ns x @factor x exp(N(0, 0.02^2)) per invocation;
+ * @extra: more CONTEXT members (",\"shard\":{...}"), @cmd the command's
+ * JSON array.
+ */
+static void write_trace(const char *path, int m, double factor, const char *cmd, const char *extra)
+{
+	char ctx[1024], err[256];
+	struct bs_trace_writer *w;
+	uint64_t t = 1000;
+
+	snprintf(ctx, sizeof(ctx),
+		 "{\"tool\":\"benchscope\",\"hostname\":\"host-%d\",\"cpu_model\":\"CPU %d\","
+		 "\"hypervisor\":\"KVM\",\"command\":%s,"
+		 "\"boundaries\":{\"kind\":\"uprobe\",\"begin\":\"b\",\"end\":\"e\"}%s}",
+		 m, m, cmd, extra);
+	w = bs_trace_create(path, ctx, err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	for (uint32_t p = 0; p < 3; p++)
+		for (int i = 0; i < 200; i++) {
+			struct bs_iter_rec r = {.type = BS_REC_ITER, .flags = BS_ITER_F_INVOC};
+			double ns = 100 * factor * exp(0.02 * gauss()) * 10;
+
+			r.pid = r.tid = 500 + p;
+			r.index = (uint64_t)i;
+			r.begin_ns = t;
+			r.end_ns = t + (uint64_t)ns;
+			r.invocations = 10;
+			r.preempted_ns = factor > 1.2 ? (uint64_t)(0.3 * ns) : 0;
+			t = r.end_ns + 5;
+			CHECK_INT_EQ(bs_trace_write_iter(w, &r), 0);
+		}
+	CHECK_INT_EQ(bs_trace_write_end(w, "{\"interrupted\":false}"), 0);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+}
+
+/* DIR/name; the same name gives the same pointer (64 names at most). */
+static const char *p(const char *name)
+{
+	static char buf[64][512];
+	static size_t n;
+	char want[512];
+
+	snprintf(want, sizeof(want), "%s/%s", dir, name);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(buf[i], want))
+			return buf[i];
+	if (n == 64)
+		abort();
+	snprintf(buf[n], sizeof(buf[n]), "%s", want);
+	return buf[n++];
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static const char cmd[] = "[\"./bench\",\"--x\"]";
+
+/* Member @m of @f holds exactly the blocks of the trace @path. */
+static void same_member(const struct bs_fleet *f, size_t m, const char *path)
+{
+	struct bs_dataset *ds = NULL;
+	const struct bs_dataset *md = f->members[m].ds;
+	char err[256];
+
+	CHECK_INT_EQ(bs_dataset_load(path, &ds, err, sizeof(err)), 0);
+	if (!ds || !md)
+		return;
+	CHECK(!strcmp(json_object_to_json_string(ds->context),
+		      json_object_to_json_string(md->context)));
+	CHECK(!strcmp(json_object_to_json_string(ds->end), json_object_to_json_string(md->end)));
+	CHECK_INT_EQ((long)md->n_iters, (long)ds->n_iters);
+	CHECK(md->n_iters == ds->n_iters &&
+	      !memcmp(md->iters, ds->iters, ds->n_iters * sizeof(*ds->iters)));
+	CHECK_INT_EQ((long)md->n_blocks, (long)ds->n_blocks);
+	CHECK(!strcmp(f->members[m].source, path));
+	bs_dataset_free(ds);
+}
+
+static void test_merge_roundtrip_and_flatten(void)
+{
+	const char *in[4] = {p("a.trace"), p("b.trace"), p("c.trace"), p("d.trace")};
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	char err[512];
+
+	for (int m = 0; m < 4; m++)
+		write_trace(in[m], m + 1, 1.0, cmd, "");
+	CHECK_INT_EQ(bs_fleet_merge(in, 3, p("f3.trace"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ((long)res.members, 3);
+	CHECK(!strcmp(res.kind, "run"));
+	/* merging the fleet again with d: four members, flattened */
+	const char *in2[2] = {p("f3.trace"), in[3]};
+
+	CHECK_INT_EQ(bs_fleet_merge(in2, 2, p("f4.trace"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ((long)res.members, 4);
+	CHECK(bs_trace_is_fleet(p("f4.trace")));
+	CHECK(!bs_trace_is_fleet(in[0]));
+	CHECK_INT_EQ(bs_fleet_load(p("f4.trace"), &f, err, sizeof(err)), 0);
+	if (!f)
+		return;
+	CHECK_INT_EQ((long)f->n_members, 4);
+	for (size_t m = 0; m < f->n_members && m < 4; m++) {
+		CHECK_INT_EQ((long)f->members[m].index, (long)m + 1);
+		same_member(f, m, in[m]);
+	}
+	bs_fleet_free(f);
+	/* the plain loader refuses a fleet with one line */
+	struct bs_dataset *ds = NULL;
+
+	CHECK(bs_dataset_load(p("f4.trace"), &ds, err, sizeof(err)) == -EBADMSG);
+	CHECK(strstr(err, "fleet") != NULL);
+}
+
+/* 8 machines, machine 3 1.5x slower and 30 % preempted: flagged, alone. */
+static void test_report_outlier(void)
+{
+	const char *in[8];
+	char name[8][32], err[512];
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+
+	for (int m = 0; m < 8; m++) {
+		snprintf(name[m], sizeof(name[m]), "o%d.trace", m + 1);
+		in[m] = p(name[m]);
+		write_trace(in[m], m + 1, m == 2 ? 1.5 : exp(0.01 * gauss()), cmd, "");
+	}
+	CHECK_INT_EQ(bs_fleet_merge(in, 8, p("o.trace"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_fleet_load(p("o.trace"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		CHECK_INT_EQ((long)a->n_benches, 1);
+		CHECK_INT_EQ((long)a->n_outliers, 1);
+		CHECK(a->machines[2].outlier);
+		CHECK(strstr(a->machines[2].why, "member 3 (host-3) ran") != NULL);
+		CHECK(strstr(a->machines[2].why, "slower") != NULL);
+		CHECK(strstr(a->machines[2].why, "preempted") != NULL);
+		CHECK_NEAR(a->machines[2].speed, 1.5, 0.05, 0);
+		/* the combined mean is the mean of all iterations; its interval,
+		 * machines as units, is wide because machine 3 is slow */
+		const struct bs_fleet_bench *b = &a->benches[0];
+
+		CHECK(b->has_ci && b->per_op);
+		CHECK(b->combined.lo < b->combined.point && b->combined.point < b->combined.hi);
+		CHECK(b->combined.point > 100 && b->combined.point < 110);
+		CHECK(b->combined.hi - b->combined.lo > 2);
+		CHECK_INT_EQ((long)b->members, 8);
+		for (int m = 0; m < 8; m++) {
+			CHECK(b->cell[m].present && b->cell[m].has_ci);
+			CHECK_INT_EQ((long)b->cell[m].runs, 3);
+			CHECK_INT_EQ((long)b->cell[m].iters, 600);
+		}
+		CHECK_NEAR(b->cell[2].ci.point, 150, 2, 0);
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+}
+
+/* One refusal: -EINVAL, one line with @want, no output file. */
+static void refused(const char *const *in, size_t n, const char *want)
+{
+	struct bs_merge_result res;
+	char err[512] = "";
+
+	unlink(p("bad.trace"));
+	CHECK_INT_EQ(bs_fleet_merge(in, n, p("bad.trace"), &res, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, want))
+		FAILF("refusal '%s' lacks '%s'", err, want);
+	CHECK(!strchr(err, '\n'));
+	CHECK(!exists(p("bad.trace")));
+}
+
+static void test_refusals(void)
+{
+	const char *a = p("r1.trace"), *cmd2 = p("r2.trace"), *stop = p("r3.trace");
+	const char *trunc = p("rt.trace"), *corrupt = p("rc.trace"), *notrace = p("rn.trace");
+	FILE *fo;
+	char buf[1 << 16];
+	size_t n;
+
+	write_trace(a, 1, 1.0, cmd, "");
+	write_trace(cmd2, 2, 1.0, "[\"./bench\",\"--y\"]", "");
+	write_trace(stop, 3, 1.0, cmd, ",\"stop\":{\"criterion\":\"cv\"}");
+	refused((const char *[]){a, cmd2}, 2, "member 2 (/tmp/bs_test_fleet_");
+	refused((const char *[]){a, cmd2}, 2, "command differs: './bench --x' vs './bench --y'");
+	refused((const char *[]){a, stop}, 2, "stop configuration differs");
+	refused((const char *[]){a, p("duet.trace")}, 2, "member 2");
+	/* a truncated copy (the writer killed), a corrupted copy */
+	fo = fopen(a, "rb");
+	n = fread(buf, 1, sizeof(buf), fo);
+	fclose(fo);
+	CHECK(n > 2000);
+	fo = fopen(trunc, "wb");
+	fwrite(buf, 1, n / 2, fo);
+	fclose(fo);
+	refused((const char *[]){a, trunc}, 2, "member 2 (/tmp/bs_test_fleet_");
+	refused((const char *[]){a, trunc}, 2, "truncated");
+	for (size_t i = n / 3; i < n / 3 + 64; i++)
+		buf[i] ^= 0x5a;
+	fo = fopen(corrupt, "wb");
+	fwrite(buf, 1, n, fo);
+	fclose(fo);
+	refused((const char *[]){corrupt, a}, 2, "member 1");
+	fo = fopen(notrace, "wb");
+	fputs("hello\n", fo);
+	fclose(fo);
+	refused((const char *[]){a, notrace}, 2, "not a benchscope trace");
+	/* through the command: exit status 2 */
+	char *argv[] = {"merge", (char *)a, (char *)cmd2, "-o", (char *)p("bad.trace"), NULL};
+
+	CHECK_INT_EQ(cmd_merge(5, argv), 2);
+	CHECK(!exists(p("bad.trace")));
+}
+
+static void test_kinds_and_shards(void)
+{
+	const char *run = p("k1.trace"), *duet = p("k2.trace");
+	const char *s0 = p("s0.trace"), *s1 = p("s1.trace"), *s8 = p("s8.trace");
+	struct bs_merge_result res;
+	char err[512];
+
+	write_trace(run, 1, 1.0, cmd, "");
+	write_trace(duet, 2, 1.0, cmd, ",\"mode\":\"duet\"");
+	refused((const char *[]){run, duet}, 2, "kind differs: run trace vs duet trace");
+	write_trace(s0, 1, 1.0, "[\"./bench\",\"--benchmark_filter=^(a)$\"]",
+		    ",\"shard\":{\"index\":0,\"count\":2}");
+	write_trace(s1, 2, 1.0, "[\"./bench\",\"--benchmark_filter=^(b)$\"]",
+		    ",\"shard\":{\"index\":1,\"count\":2}");
+	write_trace(s8, 3, 1.0, "[\"./bench\",\"--benchmark_filter=^(c)$\"]",
+		    ",\"shard\":{\"index\":1,\"count\":8}");
+	CHECK_INT_EQ(
+	    bs_fleet_merge((const char *[]){s0, s1}, 2, p("sh.trace"), &res, err, sizeof(err)), 0);
+	refused((const char *[]){s0, s8}, 2, "shard count differs: 2 vs 8");
+	refused((const char *[]){s0, run}, 2, "sharding differs");
+}
+
+/* Duet fleets: the imported Renaissance fixture (2 runs, B/A about 1.03,
+ * overlapping) as two machines holding the same data: one ratio for the
+ * fleet and each member, no difference, no outlier. */
+static void test_duet_fleet(void)
+{
+	const char *csv = "tests/fixtures/duet/renaissance-chi-square.csv";
+	const char *d1 = p("d1.trace"), *d2 = p("d2.trace");
+	struct bs_import_opts io = {0};
+	struct bs_import_result ir;
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	char err[512];
+
+	if (access(csv, R_OK))
+		SKIP("fixture %s missing (tests run from the repository root)", csv);
+	CHECK_INT_EQ(bs_import_duet_csv(csv, d1, &io, &ir, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_import_duet_csv(csv, d2, &io, &ir, err, sizeof(err)), 0);
+	CHECK_INT_EQ(
+	    bs_fleet_merge((const char *[]){d1, d2}, 2, p("df.trace"), &res, err, sizeof(err)), 0);
+	CHECK(!strcmp(res.kind, "duet"));
+	CHECK_INT_EQ(bs_fleet_load(p("df.trace"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		const struct bs_fleet_bench *b = &a->benches[0];
+		char v[128];
+
+		CHECK(a->duet);
+		CHECK_INT_EQ((long)a->n_benches, 1);
+		CHECK(b->has_ci && b->cell[0].has_ci && b->cell[1].has_ci);
+		/* both machines hold the same data: one ratio */
+		CHECK_NEAR(b->combined.point, b->cell[0].ci.point, 0, 1e-12);
+		CHECK_NEAR(b->cell[1].ci.point, b->cell[0].ci.point, 0, 1e-12);
+		CHECK(b->combined.lo < b->combined.point && b->combined.point < b->combined.hi);
+		bs_fleet_verdict(&b->combined, v, sizeof(v));
+		CHECK(strstr(v, "no difference") != NULL);
+		CHECK_INT_EQ((long)a->n_outliers, 0);
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+}
+
+int main(void)
+{
+	char rm[128];
+
+	bs_stats_init();
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	RUN_TEST(test_merge_roundtrip_and_flatten);
+	RUN_TEST(test_report_outlier);
+	RUN_TEST(test_refusals);
+	RUN_TEST(test_kinds_and_shards);
+	RUN_TEST(test_duet_fleet);
+	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
+	if (system(rm))
+		fprintf(stderr, "could not remove %s\n", dir);
+	return test_summary("test_fleet");
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analysis.h - one analysis of a fleet (fleet.h) with machines as units.
+ *
+ * Per benchmark (matched by name across members): run fleets give the mean
+ * time per invocation (ns; the iteration's duration where it carries no
+ * invocation count) with a 95 % CI by three-level hierarchical resampling,
+ * machine -> run (process) -> iteration (bs_hierk_ci); duet fleets give the
+ * ratio of means B / A, the same way, each run's A and B iterations drawn
+ * within the run (the primary method's ok runs: the first method of the
+ * duet with runs). Each member gets its own row from the same resampling
+ * below the machine level (run -> iteration).
+ *
+ * The noise table: per member, its machine (hostname, CPU model,
+ * hypervisor), its speed relative to the fleet (geometric mean over the
+ * benchmarks of its mean / the median of the members' means; duets: A's
+ * scores), interference per iteration (preempted and steal time as shares
+ * of the iterations' time, migrations per iteration), the noise check of
+ * a duet CONTEXT, and the outlier rule: a member is flagged when
+ * |log speed - median| > 3 x 1.4826 x MAD of the members' log speeds and
+ * the member is more than 2 % off the median (the floor keeps a fleet of
+ * near-identical machines, MAD ~ 0, from flagging noise).
+ */
+#ifndef BENCHSCOPE_FLEET_ANALYSIS_H
+#define BENCHSCOPE_FLEET_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchscope/stats.h"
+#include "fleet/fleet.h"
+
+/** Outlier rule: MADs (scaled to a normal sd) and the floor, a ratio. */
+#define BS_FLEET_OUTLIER_MADS  3.0
+#define BS_FLEET_OUTLIER_FLOOR 0.02
+/** Resamples of every interval. */
+#define BS_FLEET_RESAMPLES 2000
+/** Leaf groups (runs) larger than this use the normal approximation. */
+#define BS_FLEET_LEAF_EXACT 64
+
+/** One member's figure for one benchmark. */
+struct bs_fleet_cell {
+	bool present;	    /**< the member ran the benchmark */
+	bool has_ci;	    /**< ci is valid */
+	size_t runs, iters; /**< runs (processes / duet runs) and iterations (A's for duets) */
+	struct bs_ci ci;    /**< its mean (run) or B/A ratio (duet), run -> iteration */
+	int err;	    /**< bs_hierk_ci's error when !has_ci */
+};
+
+struct bs_fleet_bench {
+	char *name;
+	bool per_op;		    /**< run: values are ns per invocation (else duration ns) */
+	size_t members;		    /**< members that ran it */
+	bool has_ci;		    /**< combined is valid */
+	struct bs_ci combined;	    /**< machines as units */
+	int err;		    /**< bs_hierk_ci's error when !has_ci */
+	struct bs_fleet_cell *cell; /**< [n_members] */
+};
+
+struct bs_fleet_machine {
+	char hostname[64], cpu_model[96], hypervisor[32]; /**< "?" if absent */
+	double speed; /**< geometric mean of mean / fleet median (NaN: no benchmark) */
+	size_t iters; /**< counted iterations */
+	double preempt_share, steal_share; /**< of the iterations' time; NaN without iterations
+					    *   or interference data (imported traces) */
+	double migrations;		   /**< per iteration */
+	bool has_noise;			   /**< a duet noise check in CONTEXT */
+	char noise[96];			   /**< its verdict, e.g. "coupled (busy/alone 1.42)" */
+	bool outlier;
+	char why[256]; /**< the sentence: "member 7 (vm-007) ran 40.0 % slower ..." */
+};
+
+struct bs_fleet_analysis {
+	const struct bs_fleet *fleet;
+	bool duet;
+	const char *method; /**< duet: the method analysed */
+	struct bs_fleet_bench *benches;
+	size_t n_benches;
+	struct bs_fleet_machine *machines; /**< [fleet->n_members] */
+	size_t n_machines;
+	size_t n_outliers;
+	double speed_mad; /**< scaled MAD of the log speeds */
+	void *acc;	  /**< the data gathered member by member (analysis.c) */
+};
+
+/*
+ * The analysis member by member (with bs_fleet_each, one member in memory
+ * at a time): new, add every member in fleet order, finish. Errors as
+ * bs_fleet_analyze's; free with bs_fleet_analysis_free in any state.
+ */
+int bs_fleet_analysis_new(uint64_t seed, bool duet, struct bs_fleet_analysis **out);
+int bs_fleet_analysis_add(struct bs_fleet_analysis *a, const struct bs_dataset *ds, char *err,
+			  size_t errlen);
+/** Intervals and the noise table; @f (its members' sources) must outlive @a. */
+int bs_fleet_analysis_finish(struct bs_fleet_analysis *a, const struct bs_fleet *f, char *err,
+			     size_t errlen);
+
+/**
+ * bs_fleet_analyze - the analysis of @f (seed @seed for every interval).
+ * Returns 0; -EINVAL with one line in @err (a member's duet data cannot
+ * be built); -ENOMEM. Free with bs_fleet_analysis_free.
+ */
+int bs_fleet_analyze(const struct bs_fleet *f, uint64_t seed, struct bs_fleet_analysis **out,
+		     char *err, size_t errlen);
+
+void bs_fleet_analysis_free(struct bs_fleet_analysis *a);
+
+/** The duet verdict of a B/A interval: "B slower by 3.1 % [2.0, 4.2]" etc. */
+void bs_fleet_verdict(const struct bs_ci *ci, char *buf, size_t len);
+
+/** Outputs of bs_fleet_render: NULL paths are not written. */
+struct bs_fleet_render_opts {
+	const char *json_path, *csv_path; /**< '-' for stdout */
+	bool no_table;
+};
+
+/**
+ * bs_fleet_render - the table (stdout unless an export goes there), the
+ * JSON document (docs/fleet-trace.md "Report") and the CSV (one row per
+ * benchmark and member, plus the combined row). Returns 0 or -errno with
+ * one line in @err.
+ */
+int bs_fleet_render(const struct bs_fleet_analysis *a, const struct bs_fleet_render_opts *o,
+		    char *err, size_t errlen);
+
+#endif

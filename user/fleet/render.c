@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+/* render.c - the fleet report: table, JSON, CSV (analysis.h). */
+#include "fleet/analysis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/output.h"
+#include "util/table.h"
+#include "util/units.h"
+
+#define CELL 96
+
+/* The figure of an interval as text: a time or a ratio. */
+static void fig(const struct bs_fleet_analysis *a, double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else if (a->duet)
+		snprintf(buf, len, "%.4f", v);
+	else
+		bs_fmt_ns(v, buf, len);
+}
+
+static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct bs_fleet_bench *b)
+{
+	static const char *const hdr[] = {"member", "host",   "runs",	 "iterations",
+					  "",	    "CI low", "CI high", "vs fleet"};
+	static const int right[] = {1, 0, 1, 1, 1, 1, 1, 1};
+	const struct bs_fleet *fl = a->fleet;
+	char(*c)[CELL] = calloc(fl->n_members * 8, CELL);
+	const char **cells = calloc(fl->n_members * 8, sizeof(*cells));
+	const char *h[8];
+	char lo[32], hi[32], pt[32], verdict[128];
+	size_t rows = 0;
+
+	if (!c || !cells) {
+		free(c);
+		free(cells);
+		return;
+	}
+	memcpy(h, hdr, sizeof(h));
+	h[4] = a->duet ? "B/A" : b->per_op ? "time/op" : "duration";
+	fig(a, b->has_ci ? b->combined.point : NAN, pt, sizeof(pt));
+	fig(a, b->has_ci ? b->combined.lo : NAN, lo, sizeof(lo));
+	fig(a, b->has_ci ? b->combined.hi : NAN, hi, sizeof(hi));
+	fprintf(f, "\n%s: %s [%s, %s] over %zu machine%s", b->name, pt, lo, hi, b->members,
+		b->members == 1 ? "" : "s");
+	if (a->duet && b->has_ci) {
+		bs_fleet_verdict(&b->combined, verdict, sizeof(verdict));
+		fprintf(f, ": %s", verdict);
+	}
+	fprintf(f, "%s\n", b->has_ci ? "" : " (no interval: too few machines or values)");
+	for (size_t m = 0; m < fl->n_members; m++) {
+		const struct bs_fleet_cell *cl = &b->cell[m];
+		char(*r)[CELL] = &c[rows * 8];
+
+		if (!cl->present)
+			continue;
+		snprintf(r[0], CELL, "%zu", m + 1);
+		snprintf(r[1], CELL, "%.40s", a->machines[m].hostname);
+		snprintf(r[2], CELL, "%zu", cl->runs);
+		snprintf(r[3], CELL, "%zu", cl->iters);
+		fig(a, cl->has_ci ? cl->ci.point : NAN, r[4], CELL);
+		fig(a, cl->has_ci ? cl->ci.lo : NAN, r[5], CELL);
+		fig(a, cl->has_ci ? cl->ci.hi : NAN, r[6], CELL);
+		if (a->duet && cl->has_ci)
+			bs_fleet_verdict(&cl->ci, r[7], CELL);
+		else if (cl->has_ci && b->has_ci)
+			snprintf(r[7], CELL, "%+.1f %%",
+				 100 * (cl->ci.point / b->combined.point - 1));
+		else
+			snprintf(r[7], CELL, "n/a");
+		for (int k = 0; k < 8; k++)
+			cells[rows * 8 + (size_t)k] = r[k];
+		rows++;
+	}
+	if (a->duet)
+		h[7] = "verdict";
+	bs_table_print(f, h, cells, rows, 8, right, &(struct bs_table_style){.indent = "  "});
+	free(c);
+	free(cells);
+}
+
+static void noise_table(FILE *f, const struct bs_fleet_analysis *a)
+{
+	static const char *const hdr[] = {"member",	 "host",      "cpu model", "hypervisor",
+					  "speed",	 "preempted", "steal",	   "migr/iter",
+					  "noise check", "outlier"};
+	static const int right[] = {1, 0, 0, 0, 1, 1, 1, 1, 0, 0};
+	enum { NC = 10 };
+	const struct bs_fleet *fl = a->fleet;
+	char(*c)[CELL] = calloc(fl->n_members * NC, CELL);
+	const char **cells = calloc(fl->n_members * NC, sizeof(*cells));
+
+	if (!c || !cells) {
+		free(c);
+		free(cells);
+		return;
+	}
+	for (size_t m = 0; m < fl->n_members; m++) {
+		const struct bs_fleet_machine *mc = &a->machines[m];
+		char(*r)[CELL] = &c[m * NC];
+
+		snprintf(r[0], CELL, "%zu", m + 1);
+		snprintf(r[1], CELL, "%.40s", mc->hostname);
+		snprintf(r[2], CELL, "%.40s", mc->cpu_model);
+		snprintf(r[3], CELL, "%.20s", mc->hypervisor);
+		if (isnan(mc->speed))
+			snprintf(r[4], CELL, "n/a");
+		else
+			snprintf(r[4], CELL, "%+.1f %%", 100 * (mc->speed - 1));
+		bs_fmt_pct(mc->preempt_share, r[5], CELL);
+		bs_fmt_pct(mc->steal_share, r[6], CELL);
+		if (isnan(mc->migrations))
+			snprintf(r[7], CELL, "n/a");
+		else
+			snprintf(r[7], CELL, "%.2f", mc->migrations);
+		snprintf(r[8], CELL, "%s", mc->has_noise ? mc->noise : "-");
+		snprintf(r[9], CELL, "%s", mc->outlier ? "OUTLIER" : "");
+		for (int k = 0; k < NC; k++)
+			cells[m * NC + (size_t)k] = r[k];
+	}
+	fprintf(f, "\nMachines (speed: time relative to the fleet median, + is slower; preempted "
+		   "and steal: share of the iterations' time)\n");
+	bs_table_print(f, hdr, cells, fl->n_members, NC, right,
+		       &(struct bs_table_style){.indent = "  "});
+	free(c);
+	free(cells);
+	if (!a->n_outliers)
+		fprintf(f,
+			"  no outlier machine (|log speed - median| > %.0f MADs and > %.0f %%)\n",
+			BS_FLEET_OUTLIER_MADS, 100 * BS_FLEET_OUTLIER_FLOOR);
+	for (size_t m = 0; m < fl->n_members; m++)
+		if (a->machines[m].outlier)
+			fprintf(f, "  %s\n", a->machines[m].why);
+}
+
+static void table(FILE *f, const struct bs_fleet_analysis *a)
+{
+	size_t runs = 0, iters = 0;
+
+	for (size_t m = 0; m < a->fleet->n_members; m++)
+		iters += a->machines[m].iters;
+	for (size_t b = 0; b < a->n_benches; b++)
+		for (size_t m = 0; m < a->fleet->n_members; m++)
+			runs += a->benches[b].cell[m].runs;
+	fprintf(f, "Fleet %s: %zu %s traces, %zu benchmark%s, %zu iterations\n", a->fleet->path,
+		a->fleet->n_members, a->fleet->kind, a->n_benches, a->n_benches == 1 ? "" : "s",
+		iters);
+	fprintf(f,
+		"  intervals: 95 %%, hierarchical bootstrap machine -> %s -> iteration, %d "
+		"resamples%s%s\n",
+		a->duet ? "run" : "run (process)", BS_FLEET_RESAMPLES,
+		a->duet ? "; duet method " : "", a->duet ? a->method ?: "?" : "");
+	for (size_t b = 0; b < a->n_benches; b++)
+		bench_table(f, a, &a->benches[b]);
+	noise_table(f, a);
+	(void)runs;
+}
+
+static json_object *num(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+}
+
+static json_object *ci_json(const struct bs_fleet_analysis *a, const struct bs_ci *ci, bool ok)
+{
+	json_object *o;
+	char v[128];
+
+	if (!ok)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "point", num(ci->point));
+	json_object_object_add(o, "lo", num(ci->lo));
+	json_object_object_add(o, "hi", num(ci->hi));
+	json_object_object_add(o, "level", num(ci->level));
+	if (a->duet) {
+		bs_fleet_verdict(ci, v, sizeof(v));
+		json_object_object_add(o, "verdict", json_object_new_string(v));
+	}
+	return o;
+}
+
+static json_object *doc(const struct bs_fleet_analysis *a)
+{
+	json_object *o = json_object_new_object(), *bs = json_object_new_array();
+	json_object *ms = json_object_new_array(), *rule = json_object_new_object();
+
+	json_object_object_add(o, "kind", json_object_new_string(a->fleet->kind));
+	json_object_object_add(o, "members", json_object_new_int64((int64_t)a->fleet->n_members));
+	if (a->method)
+		json_object_object_add(o, "method", json_object_new_string(a->method));
+	json_object_object_add(o, "statistic",
+			       json_object_new_string(a->duet ? "ratio of means B/A"
+							      : "mean time per invocation, ns"));
+	json_object_object_add(o, "resampling",
+			       json_object_new_string("machine -> run -> iteration"));
+	json_object_object_add(o, "resamples", json_object_new_int(BS_FLEET_RESAMPLES));
+	for (size_t b = 0; b < a->n_benches; b++) {
+		const struct bs_fleet_bench *fb = &a->benches[b];
+		json_object *bo = json_object_new_object(), *pm = json_object_new_array();
+
+		json_object_object_add(bo, "name", json_object_new_string(fb->name));
+		json_object_object_add(bo, "unit",
+				       json_object_new_string(a->duet	   ? "ratio"
+							      : fb->per_op ? "ns/invocation"
+									   : "ns/iteration"));
+		json_object_object_add(bo, "machines", json_object_new_int64((int64_t)fb->members));
+		json_object_object_add(bo, "combined", ci_json(a, &fb->combined, fb->has_ci));
+		for (size_t m = 0; m < a->fleet->n_members; m++) {
+			const struct bs_fleet_cell *cl = &fb->cell[m];
+			json_object *co;
+
+			if (!cl->present)
+				continue;
+			co = json_object_new_object();
+			json_object_object_add(co, "member", json_object_new_int64((int64_t)m + 1));
+			json_object_object_add(co, "runs",
+					       json_object_new_int64((int64_t)cl->runs));
+			json_object_object_add(co, "iterations",
+					       json_object_new_int64((int64_t)cl->iters));
+			json_object_object_add(co, "ci", ci_json(a, &cl->ci, cl->has_ci));
+			json_object_array_add(pm, co);
+		}
+		json_object_object_add(bo, "per_member", pm);
+		json_object_array_add(bs, bo);
+	}
+	json_object_object_add(o, "benchmarks", bs);
+	for (size_t m = 0; m < a->fleet->n_members; m++) {
+		const struct bs_fleet_machine *mc = &a->machines[m];
+		json_object *mo = json_object_new_object();
+
+		json_object_object_add(mo, "member", json_object_new_int64((int64_t)m + 1));
+		json_object_object_add(mo, "source",
+				       json_object_new_string(a->fleet->members[m].source));
+		json_object_object_add(mo, "hostname", json_object_new_string(mc->hostname));
+		json_object_object_add(mo, "cpu_model", json_object_new_string(mc->cpu_model));
+		json_object_object_add(mo, "hypervisor", json_object_new_string(mc->hypervisor));
+		json_object_object_add(mo, "iterations", json_object_new_int64((int64_t)mc->iters));
+		json_object_object_add(mo, "speed", num(mc->speed));
+		json_object_object_add(mo, "preempted_share", num(mc->preempt_share));
+		json_object_object_add(mo, "steal_share", num(mc->steal_share));
+		json_object_object_add(mo, "migrations_per_iteration", num(mc->migrations));
+		json_object_object_add(mo, "noise_check",
+				       mc->has_noise ? json_object_new_string(mc->noise) : NULL);
+		json_object_object_add(mo, "outlier", json_object_new_boolean(mc->outlier));
+		json_object_object_add(mo, "why",
+				       mc->outlier ? json_object_new_string(mc->why) : NULL);
+		json_object_array_add(ms, mo);
+	}
+	json_object_object_add(o, "machines", ms);
+	json_object_object_add(rule, "mads", json_object_new_double(BS_FLEET_OUTLIER_MADS));
+	json_object_object_add(rule, "floor", json_object_new_double(BS_FLEET_OUTLIER_FLOOR));
+	json_object_object_add(rule, "speed_mad", num(a->speed_mad));
+	json_object_object_add(o, "outlier_rule", rule);
+	return o;
+}
+
+static void csv(FILE *f, const struct bs_fleet_analysis *a)
+{
+	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit\n");
+	for (size_t b = 0; b < a->n_benches; b++) {
+		const struct bs_fleet_bench *fb = &a->benches[b];
+		const char *unit = a->duet	? "ratio"
+				   : fb->per_op ? "ns/invocation"
+						: "ns/iteration";
+
+		fprintf(f, "\"%s\",fleet,,,,%.10g,%.10g,%.10g,%s\n", fb->name,
+			fb->has_ci ? fb->combined.point : NAN, fb->has_ci ? fb->combined.lo : NAN,
+			fb->has_ci ? fb->combined.hi : NAN, unit);
+		for (size_t m = 0; m < a->fleet->n_members; m++) {
+			const struct bs_fleet_cell *cl = &fb->cell[m];
+
+			if (!cl->present)
+				continue;
+			fprintf(f, "\"%s\",%zu,\"%s\",%zu,%zu,%.10g,%.10g,%.10g,%s\n", fb->name,
+				m + 1, a->machines[m].hostname, cl->runs, cl->iters,
+				cl->has_ci ? cl->ci.point : NAN, cl->has_ci ? cl->ci.lo : NAN,
+				cl->has_ci ? cl->ci.hi : NAN, unit);
+		}
+	}
+}
+
+int bs_fleet_render(const struct bs_fleet_analysis *a, const struct bs_fleet_render_opts *o,
+		    char *err, size_t errlen)
+{
+	FILE *f;
+	int ret = 0;
+
+	if (!o->no_table && !bs_output_is_stdout(o->json_path) && !bs_output_is_stdout(o->csv_path))
+		table(stdout, a);
+	if (o->json_path) {
+		json_object *d = doc(a);
+
+		f = bs_output_open(o->json_path, err, errlen);
+		if (!f) {
+			json_object_put(d);
+			return -errno;
+		}
+		fprintf(f, "%s\n", json_object_to_json_string_ext(d, JSON_C_TO_STRING_PRETTY));
+		json_object_put(d);
+		ret = bs_output_close(f);
+	}
+	if (!ret && o->csv_path) {
+		f = bs_output_open(o->csv_path, err, errlen);
+		if (!f)
+			return -errno;
+		csv(f, a);
+		ret = bs_output_close(f);
+	}
+	if (ret)
+		snprintf(err, errlen, "cannot write the report: %s", strerror(-ret));
+	return ret;
+}
