@@ -46,6 +46,7 @@ enum {
 	OPT_NOISE_CHECK,
 	OPT_NOISE_EVERY,
 	OPT_BAR_RELEASE,
+	OPT_SHARD,
 };
 
 static const struct argp_option duet_options[] = {
@@ -66,6 +67,10 @@ static const struct argp_option duet_options[] = {
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
+    {"shard", OPT_SHARD, "I/N", 0,
+     "compare only shard I (0 to N-1) of the benchmarks A and B list (--preset gbench, go, "
+     "criterion): sorted by name, the k-th goes to shard k mod N",
+     2},
     {NULL, 0, NULL, 0, "Runs:", 3},
     {"method", OPT_METHOD, "LIST", 0,
      "auto (default): the design the noise check recommends, async with --crossover on two "
@@ -173,6 +178,13 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		if (bs_probes_parse(arg, &a->probes))
 			argp_error(state, BS_PROBES_USAGE, arg);
 		break;
+	case OPT_SHARD: {
+		char err[256];
+
+		if (bs_shard_parse(arg, &a->shard, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	}
 	case OPT_PROBE_A:
 		a->probe_text[0] = arg;
 		break;

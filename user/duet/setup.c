@@ -348,6 +348,32 @@ int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, ch
 	return err[0] ? -EINVAL : 0;
 }
 
+int bs_duet_setup_add_word(struct bs_duet_setup *s, const char *word)
+{
+	size_t n = 3;
+	char *q, *p;
+	int k, rc = 0;
+
+	for (const char *c = word; *c; c++)
+		n += *c == '\'' ? 4 : 1;
+	q = p = malloc(n);
+	if (!q)
+		return -ENOMEM;
+	/* one single-quoted word: ' itself as '\'' */
+	*p++ = '\'';
+	for (const char *c = word; *c; c++)
+		if (*c == '\'')
+			p = stpcpy(p, "'\\''");
+		else
+			*p++ = *c;
+	strcpy(p, "'");
+	for (k = 0; k < 2 && !rc; k++)
+		if (wordexp(q, &s->we_cmd[k], WRDE_APPEND | WRDE_NOCMD))
+			rc = -EINVAL;
+	free(q);
+	return rc;
+}
+
 void bs_duet_setup_free(struct bs_duet_setup *s)
 {
 	bs_lines_cfg_free(&s->lines);

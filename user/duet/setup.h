@@ -60,6 +60,12 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, char *err,
 		       size_t errlen);
 
+/**
+ * bs_duet_setup_add_word - add @word (as is, no expansion) as the last
+ * word of both commands (--shard's filter). Returns 0, -ENOMEM or -EINVAL.
+ */
+int bs_duet_setup_add_word(struct bs_duet_setup *s, const char *word);
+
 /** bs_duet_setup_free - free the words and the plan of @s. */
 void bs_duet_setup_free(struct bs_duet_setup *s);
 
