@@ -27,7 +27,7 @@ me=benchscope-array.sh
 # root, or CAP_BPF (39) and CAP_PERFMON (38) effective; and the kernel's BTF
 capeff=$(awk '/^CapEff:/ { print $2 }' /proc/self/status)
 if [ "$(id -u)" != 0 ] && [ $(((16#${capeff:-0} >> 38) & 3)) != 3 ]; then
-	echo "$me: needs root or CAP_BPF and CAP_PERFMON (uid $(id -u) has neither); exit 6" >&2
+	echo "$me: needs root or CAP_BPF and CAP_PERFMON (uid $(id -u) lacks them); exit 6" >&2
 	exit 6
 fi
 if [ ! -r /sys/kernel/btf/vmlinux ]; then

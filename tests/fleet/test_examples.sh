@@ -92,6 +92,23 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	else
 		bad "benchscope-array.sh as nobody: exit $rc, '$o'"
 	fi
+	# as nobody with CAP_BPF and CAP_PERFMON (ambient): the checks pass, the
+	# stand-in benchscope runs (it writes where nobody may)
+	mkdir -m 777 "$tmp/nb"
+	printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s/nb/args"\n' "$tmp" >"$tmp/nb/benchscope"
+	chmod 755 "$tmp/nb/benchscope"
+	withcaps() {
+		setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+bpf,+perfmon \
+			--ambient-caps=+bpf,+perfmon "$@"
+	}
+	withcaps env JOB_COMPLETION_INDEX=1 SHARDS=4 PATH="$tmp/nb:$PATH" sh -c "$script"
+	grep -qx -- "--shard" "$tmp/nb/args" 2>/dev/null && grep -qx "1/4" "$tmp/nb/args" && ok ||
+		bad "the Job's script as nobody with CAP_BPF + CAP_PERFMON did not run benchscope"
+	rm -f "$tmp/nb/args"
+	withcaps env SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_COUNT=4 BENCHSCOPE="$tmp/nb/benchscope" \
+		BS_OUT=/out examples/slurm/benchscope-array.sh /bin/true
+	[ "$(tr '\n' ' ' <"$tmp/nb/args" 2>/dev/null)" = "run -q --preset gbench --shard 3/4 -o /out/shard-3.trace -- /bin/true " ] &&
+		ok || bad "benchscope-array.sh as nobody with CAP_BPF + CAP_PERFMON: $(cat "$tmp/nb/args" 2>&1)"
 	# not an array task: one line, exit 2
 	o=$(env -u SLURM_ARRAY_TASK_ID examples/slurm/benchscope-array.sh /bin/true 2>&1)
 	rc=$?
