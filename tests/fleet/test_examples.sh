@@ -109,6 +109,12 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		BS_OUT=/out examples/slurm/benchscope-array.sh /bin/true
 	[ "$(tr '\n' ' ' <"$tmp/nb/args" 2>/dev/null)" = "run -q --preset gbench --shard 3/4 -o /out/shard-3.trace -- /bin/true " ] &&
 		ok || bad "benchscope-array.sh as nobody with CAP_BPF + CAP_PERFMON: $(cat "$tmp/nb/args" 2>&1)"
+	# with CAP_BPF alone: refused, exit 6
+	o=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+bpf --ambient-caps=+bpf \
+		env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=4 BENCHSCOPE="$tmp/nb/benchscope" \
+		examples/slurm/benchscope-array.sh /bin/true 2>&1)
+	rc=$?
+	[ $rc = 6 ] && [ "$(wc -l <<<"$o")" = 1 ] && ok || bad "with CAP_BPF alone: exit $rc, '$o'"
 	# not an array task: one line, exit 2
 	o=$(env -u SLURM_ARRAY_TASK_ID examples/slurm/benchscope-array.sh /bin/true 2>&1)
 	rc=$?

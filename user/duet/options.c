@@ -337,6 +337,8 @@ static const char duet_doc[] =
     "      --end-line '^\\+R:(?<invocations>[0-9]+):' -A 'openssl speed -mr -seconds 1 md5' \\\n"
     "      -B 'openssl speed -mr -seconds 1 md5'   (A/A, output lines)\n"
     "  benchscope duet --preset gbench --stop-ci 0.02 --runs 5:40 -A ./x -B ./x   (A/A)\n"
+    "  benchscope duet --preset gbench --shard $JOB_COMPLETION_INDEX/8 -A ./old -B ./new\n"
+    "      (shard I of 8 of the benchmarks A and B list; README \"Many machines\")\n"
     "  benchscope duet --preset catch2 -A \"./tests_old '[!benchmark]'\" -B \"./tests_new "
     "'[!benchmark]'\"\n"
     "      (quote Catch2 tags inside -A/-B: the commands are split like a shell's, and [!...] "
