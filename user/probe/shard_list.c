@@ -198,7 +198,8 @@ int bs_shard_resolve(struct bs_shard *sh, const struct bs_boundaries *const b[],
 			break;
 		}
 		all = grown;
-		memcpy(all + n_all, one, n_one * sizeof(*one));
+		if (n_one)
+			memcpy(all + n_all, one, n_one * sizeof(*one));
 		n_all += n_one;
 		free(one);
 	}
