@@ -110,12 +110,17 @@ fi
 for spec in 4/4 a/b 1/0 0/0 -1/4 3; do
 	o=$("$bs" run --preset gbench --shard "$spec" -o "$tmp/x.trace" -- "$P/gbench_example" 2>&1)
 	rc=$?
-	if [ $rc = 2 ] && grep -q -- "--shard takes I/N" <<<"$o" && [ ! -e "$tmp/x.trace" ]; then
+	if [ $rc = 2 ] && [ "$(wc -l <<<"$o")" = 1 ] && grep -q -- "^benchscope run: --shard takes I/N" <<<"$o" &&
+		[ ! -e "$tmp/x.trace" ]; then
 		ok
 	else
 		bad "--shard $spec: exit $rc, '$o'"
 	fi
 done
+o=$("$bs" duet --preset gbench --shard 2/2 -A "$P/gbench_example" -B "$P/gbench_example" 2>&1)
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <<<"$o")" = 1 ] && grep -q -- "^benchscope duet: --shard takes I/N" <<<"$o" && ok ||
+	bad "duet --shard 2/2: exit $rc, '$o'"
 o=$("$bs" run --preset process --shard 0/2 -o "$tmp/x.trace" -- /bin/true 2>&1)
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <<<"$o")" = 1 ] && [ ! -e "$tmp/x.trace" ] && ok ||

@@ -40,6 +40,7 @@ struct run_args {
 	char **cmd;
 	struct bs_measure_opts mo;   /**< the session; --user and the "Running" options */
 	struct bs_stop_options stop; /**< dynamic reconfiguration (stop_run.h) */
+	const char *shard_text;	     /**< --shard as given */
 	struct bs_shard shard;	     /**< --shard I/N (probe/shard.h) */
 };
 
@@ -117,13 +118,9 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		if (bs_probes_parse(arg, &a->probes))
 			argp_error(state, BS_PROBES_USAGE, arg);
 		break;
-	case OPT_SHARD: {
-		char err[256];
-
-		if (bs_shard_parse(arg, &a->shard, err, sizeof(err)))
-			argp_error(state, "%s", err);
+	case OPT_SHARD:
+		a->shard_text = arg; /* parsed after the options: one line, exit 2 */
 		break;
-	}
 	case 'o':
 		a->mo.trace_path = arg;
 		break;
@@ -207,6 +204,10 @@ int cmd_run(int argc, char **argv)
 	bs_run_once_init(&one);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return 2;
+	if (a.shard_text && bs_shard_parse(a.shard_text, &a.shard, err, sizeof(err))) {
+		fprintf(stderr, "benchscope run: %s\n", err);
+		return 2;
+	}
 	if (a.stop.forked && bs_stop_plan_check(&a.stop.plan, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		return 2;

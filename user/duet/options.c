@@ -178,13 +178,9 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		if (bs_probes_parse(arg, &a->probes))
 			argp_error(state, BS_PROBES_USAGE, arg);
 		break;
-	case OPT_SHARD: {
-		char err[256];
-
-		if (bs_shard_parse(arg, &a->shard, err, sizeof(err)))
-			argp_error(state, "%s", err);
+	case OPT_SHARD:
+		a->shard_text = arg; /* parsed by bs_duet_setup: one line, exit 2 */
 		break;
-	}
 	case OPT_PROBE_A:
 		a->probe_text[0] = arg;
 		break;

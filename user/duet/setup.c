@@ -305,6 +305,8 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 	} else {
 		a->side[0] = a->side[1] = a->common;
 	}
+	if (!err[0] && a->shard_text)
+		bs_shard_parse(a->shard_text, &a->shard, err, errlen);
 	if (!err[0])
 		parse_methods(a->methods, s->methods, &s->n_methods, &s->auto_pick, err, errlen);
 	if (!err[0] && s->auto_pick && (a->crossover || a->swap_every_s > 0))

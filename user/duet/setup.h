@@ -43,7 +43,8 @@ struct bs_duet_setup {
  * Returns 0, or -EINVAL with the first problem in one line in @err: a
  * command that cannot be split or is empty, --probe-A without --probe-B
  * or with --iter & co., a bad --probe-A/B, --method, --runs or --cpus, a
- * program not found, a boundary that does not resolve, a plan that
+ * program not found, a boundary that does not resolve, a bad --shard
+ * (a->shard is set from a->shard_text), a plan that
  * cannot be made; --crossover or --swap-every, or --noise-check 0, with
  * --method auto. With --method auto the methods and the placement are not
  * chosen yet, nor the runs planned: bs_duet_design_check (duet/design.h)
