@@ -55,7 +55,8 @@ fi
 if [ -x "$P/criterion_bench" ]; then
 	"$P/criterion_bench" --bench --list | sed -n 's/: bench$//p' >"$tmp/cr.txt"
 	out=
-	if "$bs" run -q --preset criterion --shard 1/2 -o "$tmp/cr.trace" -- "$P/criterion_bench" \
+	# criterion writes its reports under $CRITERION_HOME (else ./target)
+	if CRITERION_HOME=$tmp/criterion "$bs" run -q --preset criterion --shard 1/2 -o "$tmp/cr.trace" -- "$P/criterion_bench" \
 		--bench >/dev/null 2>"$tmp/err" && out=$(chk "$tmp/cr.trace" 1 2 "$tmp/cr.txt" --names); then
 		ok
 	else
