@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probe/caps.h"
@@ -41,6 +42,7 @@ int cmd_duet(int argc, char **argv)
 	char err[2048] = "";
 	int rc = BS_EXIT_USAGE;
 	bool opened = false;
+	char *shard_filter = NULL;
 
 	memset(&m, 0, sizeof(m));
 	memset(&setup, 0, sizeof(setup));
@@ -52,9 +54,37 @@ int cmd_duet(int argc, char **argv)
 		rc = BS_EXIT_USAGE;
 		goto out;
 	}
+	if (a.shard.set && !bs_shard_can_list(&setup.b[0], err, sizeof(err))) {
+		fprintf(stderr, "benchscope duet: %s\n", err);
+		rc = BS_EXIT_USAGE;
+		goto out;
+	}
 	rc = bs_caps_require("duet", bs_caps_bpf_tracing, 4);
 	if (rc)
 		goto out;
+	if (a.shard.set) {
+		const struct bs_boundaries *bb[] = {&setup.b[0], &setup.b[1]};
+		char *const *cc[] = {setup.we_cmd[0].we_wordv, setup.we_cmd[1].we_wordv};
+		/* the context of an empty shard's trace: no design chosen yet */
+		struct bs_measure_opts eo = {.b = bb[0],
+					     .b2 = bb[1],
+					     .trace_path = a.trace,
+					     .cmd = cc[0],
+					     .user = a.user,
+					     .context_extra = bs_duet_context(&a, &setup)};
+
+		extra = eo.context_extra;
+		if (bs_shard_begin("duet", &a.shard, bb, cc, 2, &eo, &shard_filter, &rc))
+			goto out;
+		json_object_put(extra);
+		extra = NULL;
+		if (bs_duet_setup_add_word(&setup, shard_filter)) {
+			fprintf(stderr,
+				"benchscope duet: cannot add the shard's filter to -A/-B\n");
+			rc = BS_EXIT_RUNTIME;
+			goto out;
+		}
+	}
 	/* the noise check; --method auto takes its design from it */
 	if (bs_duet_design_check(&a, &setup, &design, err, sizeof(err))) {
 		fprintf(stderr, "benchscope duet: %s\n", err);
@@ -65,6 +95,8 @@ int cmd_duet(int argc, char **argv)
 	/* CONTEXT: the common members plus the duet block (docs/duet-trace.md) */
 	extra = bs_duet_context(&a, &setup);
 	bs_duet_design_json(&design, &setup, json_object_object_get(extra, "duet"));
+	if (a.shard.set)
+		json_object_object_add(extra, "shard", bs_shard_json(&a.shard));
 	interrupted = bs_interrupt_catch();
 
 	mo.b = &setup.b[0];
@@ -143,5 +175,7 @@ out:
 	bs_duet_setup_free(&setup);
 	bs_duet_design_free(&design);
 	json_object_put(extra);
+	bs_shard_free(&a.shard);
+	free(shard_filter);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "probe/boundary.h"
 #include "probe/caps.h"
@@ -25,6 +26,7 @@
 #include "probe/probe_count.h"
 #include "report/render.h"
 #include "probe/run_once.h"
+#include "probe/shard.h"
 #include "stop/stop_options.h"
 #include "stop/stop_run.h"
 
@@ -38,6 +40,8 @@ struct run_args {
 	char **cmd;
 	struct bs_measure_opts mo;   /**< the session; --user and the "Running" options */
 	struct bs_stop_options stop; /**< dynamic reconfiguration (stop_run.h) */
+	const char *shard_text;	     /**< --shard as given */
+	struct bs_shard shard;	     /**< --shard I/N (probe/shard.h) */
 };
 
 enum {
@@ -50,6 +54,7 @@ enum {
 	OPT_CSV,
 	OPT_MD,
 	OPT_TOP,
+	OPT_SHARD,
 };
 
 static const struct argp_option run_options[] = {
@@ -70,6 +75,10 @@ static const struct argp_option run_options[] = {
      "harness's own begin timestamp (--preset go: testing.B.start; gbench: the State's timer), "
      "half the traps; auto "
      "(default): 1 where supported",
+     1},
+    {"shard", OPT_SHARD, "I/N", 0,
+     "measure only shard I (0 to N-1) of the benchmarks the harness lists (--preset gbench, go, "
+     "criterion): sorted by name, the k-th goes to shard k mod N",
      1},
     {NULL, 0, NULL, 0, "Outputs:", 2},
     {"output", 'o', "TRACE", 0, "trace file (default benchscope.trace)", 2},
@@ -108,6 +117,9 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 	case OPT_PROBES:
 		if (bs_probes_parse(arg, &a->probes))
 			argp_error(state, BS_PROBES_USAGE, arg);
+		break;
+	case OPT_SHARD:
+		a->shard_text = arg; /* parsed after the options: one line, exit 2 */
 		break;
 	case 'o':
 		a->mo.trace_path = arg;
@@ -151,6 +163,8 @@ static const char run_doc[] =
     "  benchscope run --preset go -- ./pkg.test -test.run='^$' -test.bench=. -test.count=5\n"
     "  benchscope run --preset catch2 -- ./tests '[!benchmark]' --benchmark-samples 50\n"
     "  benchscope run --preset criterion -- ./target/release/deps/mybench-0123abcd --bench\n"
+    "  benchscope run --preset gbench --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT "
+    "-o shard-$SLURM_ARRAY_TASK_ID.trace -- ./bench\n"
     "Output lines (JIT runtimes; the harness's own output is left untouched):\n"
     "  PYTHONUNBUFFERED=1 benchscope run --score-unit s \\\n"
     "      --line '^(?<invocations>[0-9]+) loops? -> (?<score>[0-9.e+-]+) secs' \\\n"
@@ -185,10 +199,15 @@ int cmd_run(int argc, char **argv)
 	bool was_interrupted = false, opened = false;
 	struct bs_stop_run_result sres = {0};
 	json_object *ctx_extra = NULL;
+	char **shard_cmd = NULL, *shard_filter = NULL;
 
 	bs_run_once_init(&one);
 	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return 2;
+	if (a.shard_text && bs_shard_parse(a.shard_text, &a.shard, err, sizeof(err))) {
+		fprintf(stderr, "benchscope run: %s\n", err);
+		return 2;
+	}
 	if (a.stop.forked && bs_stop_plan_check(&a.stop.plan, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		return 2;
@@ -219,17 +238,37 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	if (a.shard.set && !bs_shard_can_list(&b, err, sizeof(err))) {
+		fprintf(stderr, "benchscope run: %s\n", err);
+		rc = 2;
+		goto out;
+	}
 	rc = bs_caps_require("run", bs_caps_bpf_tracing, 4);
 	if (rc)
 		goto out;
 	rc = BS_EXIT_RUNTIME;
 	a.mo.b = &b;
 	a.mo.cmd = a.cmd;
-	if (a.stop.forked) {
+	if (a.stop.forked || a.shard.set) {
 		ctx_extra = json_object_new_object();
+		a.mo.context_extra = ctx_extra;
+	}
+	if (a.stop.forked)
 		json_object_object_add(ctx_extra, "stop",
 				       bs_stop_plan_json(&a.stop.plan, (int)a.stop.grace_ms));
-		a.mo.context_extra = ctx_extra;
+	if (a.shard.set) {
+		const struct bs_boundaries *bb[] = {&b};
+		char *const *cc[] = {a.cmd};
+
+		if (bs_shard_begin("run", &a.shard, bb, cc, 1, &a.mo, &shard_filter, &rc))
+			goto out;
+		shard_cmd = bs_shard_command(a.cmd, shard_filter);
+		if (!shard_cmd) {
+			rc = BS_EXIT_RUNTIME;
+			goto out;
+		}
+		a.cmd = shard_cmd;
+		a.mo.cmd = shard_cmd;
 	}
 	opened = true;
 	if (bs_measure_open(&m, &a.mo, err, sizeof(err))) {
@@ -314,5 +353,8 @@ out:
 		bs_measure_destroy(&m);
 	json_object_put(ctx_extra);
 	bs_lines_cfg_free(&lines_cfg);
+	bs_shard_free(&a.shard);
+	free(shard_cmd);
+	free(shard_filter);
 	return rc;
 }

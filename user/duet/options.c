@@ -46,6 +46,7 @@ enum {
 	OPT_NOISE_CHECK,
 	OPT_NOISE_EVERY,
 	OPT_BAR_RELEASE,
+	OPT_SHARD,
 };
 
 static const struct argp_option duet_options[] = {
@@ -66,6 +67,10 @@ static const struct argp_option duet_options[] = {
     {"probe-A", OPT_PROBE_A, "'OPTS'", 0,
      "A's own boundaries when the versions differ, e.g. --probe-A '--iter ./a:run'", 2},
     {"probe-B", OPT_PROBE_B, "'OPTS'", 0, "B's own boundaries", 2},
+    {"shard", OPT_SHARD, "I/N", 0,
+     "compare only shard I (0 to N-1) of the benchmarks A and B list (--preset gbench, go, "
+     "criterion): sorted by name, the k-th goes to shard k mod N",
+     2},
     {NULL, 0, NULL, 0, "Runs:", 3},
     {"method", OPT_METHOD, "LIST", 0,
      "auto (default): the design the noise check recommends, async with --crossover on two "
@@ -172,6 +177,9 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 	case OPT_PROBES:
 		if (bs_probes_parse(arg, &a->probes))
 			argp_error(state, BS_PROBES_USAGE, arg);
+		break;
+	case OPT_SHARD:
+		a->shard_text = arg; /* parsed by bs_duet_setup: one line, exit 2 */
 		break;
 	case OPT_PROBE_A:
 		a->probe_text[0] = arg;
@@ -325,6 +333,8 @@ static const char duet_doc[] =
     "      --end-line '^\\+R:(?<invocations>[0-9]+):' -A 'openssl speed -mr -seconds 1 md5' \\\n"
     "      -B 'openssl speed -mr -seconds 1 md5'   (A/A, output lines)\n"
     "  benchscope duet --preset gbench --stop-ci 0.02 --runs 5:40 -A ./x -B ./x   (A/A)\n"
+    "  benchscope duet --preset gbench --shard $JOB_COMPLETION_INDEX/8 -A ./old -B ./new\n"
+    "      (shard I of 8 of the benchmarks A and B list; README \"Many machines\")\n"
     "  benchscope duet --preset catch2 -A \"./tests_old '[!benchmark]'\" -B \"./tests_new "
     "'[!benchmark]'\"\n"
     "      (quote Catch2 tags inside -A/-B: the commands are split like a shell's, and [!...] "

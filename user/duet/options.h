@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "probe/lines.h"
+#include "probe/shard.h"
 
 /** Iteration boundaries as options (run's --iter, --begin, --end, --preset), or NULL. */
 struct bs_duet_probe_opts {
@@ -25,6 +26,8 @@ struct bs_duet_args {
 	struct bs_duet_probe_opts side[2]; /**< each side's, filled by bs_duet_setup */
 	const char *probe_text[2];	   /**< --probe-A, --probe-B: 'OPTS', or NULL */
 	struct bs_lines_spec lines;	   /**< --line, --begin-line/--end-line, ... (both sides) */
+	const char *shard_text;		   /**< --shard as given */
+	struct bs_shard shard;		   /**< --shard I/N (probe/shard.h), from shard_text */
 	const char *cmd[2];		   /**< -A, -B: the commands, not yet split */
 	const char *methods, *runs, *schedule, *cpus, *name, *user;
 	const char *trace, *json, *csv, *md, *plot; /**< outputs, "-" for stdout */

@@ -305,6 +305,8 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
 	} else {
 		a->side[0] = a->side[1] = a->common;
 	}
+	if (!err[0] && a->shard_text)
+		bs_shard_parse(a->shard_text, &a->shard, err, errlen);
 	if (!err[0])
 		parse_methods(a->methods, s->methods, &s->n_methods, &s->auto_pick, err, errlen);
 	if (!err[0] && s->auto_pick && (a->crossover || a->swap_every_s > 0))
@@ -346,6 +348,32 @@ int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, ch
 					s->crossover, (uint64_t)a->seed, &s->plan, &s->n_plan))
 		snprintf(err, errlen, "cannot plan the runs");
 	return err[0] ? -EINVAL : 0;
+}
+
+int bs_duet_setup_add_word(struct bs_duet_setup *s, const char *word)
+{
+	size_t n = 3;
+	char *q, *p;
+	int k, rc = 0;
+
+	for (const char *c = word; *c; c++)
+		n += *c == '\'' ? 4 : 1;
+	q = p = malloc(n);
+	if (!q)
+		return -ENOMEM;
+	/* one single-quoted word: ' itself as '\'' */
+	*p++ = '\'';
+	for (const char *c = word; *c; c++)
+		if (*c == '\'')
+			p = stpcpy(p, "'\\''");
+		else
+			*p++ = *c;
+	strcpy(p, "'");
+	for (k = 0; k < 2 && !rc; k++)
+		if (wordexp(q, &s->we_cmd[k], WRDE_APPEND | WRDE_NOCMD))
+			rc = -EINVAL;
+	free(q);
+	return rc;
 }
 
 void bs_duet_setup_free(struct bs_duet_setup *s)

@@ -43,7 +43,8 @@ struct bs_duet_setup {
  * Returns 0, or -EINVAL with the first problem in one line in @err: a
  * command that cannot be split or is empty, --probe-A without --probe-B
  * or with --iter & co., a bad --probe-A/B, --method, --runs or --cpus, a
- * program not found, a boundary that does not resolve, a plan that
+ * program not found, a boundary that does not resolve, a bad --shard
+ * (a->shard is set from a->shard_text), a plan that
  * cannot be made; --crossover or --swap-every, or --noise-check 0, with
  * --method auto. With --method auto the methods and the placement are not
  * chosen yet, nor the runs planned: bs_duet_design_check (duet/design.h)
@@ -59,6 +60,12 @@ int bs_duet_setup(struct bs_duet_args *a, struct bs_duet_setup *s, char *err, si
  */
 int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, char *err,
 		       size_t errlen);
+
+/**
+ * bs_duet_setup_add_word - add @word (as is, no expansion) as the last
+ * word of both commands (--shard's filter). Returns 0, -ENOMEM or -EINVAL.
+ */
+int bs_duet_setup_add_word(struct bs_duet_setup *s, const char *word);
 
 /** bs_duet_setup_free - free the words and the plan of @s. */
 void bs_duet_setup_free(struct bs_duet_setup *s);

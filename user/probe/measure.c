@@ -114,6 +114,31 @@ static char *context_text(const struct bs_measure_opts *o, const struct bs_probe
 	return out;
 }
 
+int bs_measure_write_empty(const struct bs_measure_opts *o, json_object *end, char *err,
+			   size_t errlen)
+{
+	char *ctx = context_text(o, NULL);
+	struct bs_trace_writer *tw;
+	int rc = 0;
+
+	if (!ctx) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	tw = bs_trace_create(o->trace_path, ctx, err, errlen);
+	free(ctx);
+	if (!tw)
+		return -EINVAL;
+	if (bs_trace_write_end(tw, end ? json_object_to_json_string_ext(end, JSON_C_TO_STRING_PLAIN)
+				       : "{}"))
+		rc = -EIO;
+	if (bs_trace_close(tw))
+		rc = -EIO;
+	if (rc)
+		snprintf(err, errlen, "cannot write %s", o->trace_path);
+	return rc;
+}
+
 int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char *err, size_t errlen)
 {
 	struct bs_probes_opts popts = {0};

@@ -68,6 +68,16 @@ struct bs_measure {
 int bs_measure_check_privileges(char *err, size_t errlen);
 
 /**
+ * bs_measure_write_empty - create o->trace_path with the CONTEXT block of
+ * @o (no probe cost) and an END block of the members of @end (borrowed;
+ * NULL: none), and no iteration: the trace of a run with nothing to
+ * measure (an empty --shard), readable by every command. Loads no BPF.
+ * Returns 0, or -errno with one line in @err.
+ */
+int bs_measure_write_empty(const struct bs_measure_opts *o, json_object *end, char *err,
+			   size_t errlen);
+
+/**
  * bs_measure_open - check privileges, load the BPF programs, measure the
  * probe cost (o->calibrate), attach the boundaries and create the trace.
  * Returns 0, or -errno with a one-line reason in err; m->usage_error tells

@@ -39,6 +39,24 @@ static char *command_line(const struct bs_run_context *c)
 	return s;
 }
 
+/* "shard       I/N: k of M benchmarks (names...)", the names cut at ~200 characters. */
+static void shard_line(struct bs_doc *doc, const struct bs_shard_info *sh)
+{
+	char names[256] = "";
+	size_t used = 0, i;
+
+	for (i = 0; i < sh->n_benchmarks && used < 200; i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+					 sh->benchmarks[i]);
+	if (used >= sizeof(names))
+		used = sizeof(names) - 1;
+	if (i < sh->n_benchmarks)
+		snprintf(names + used, sizeof(names) - used, ", ...");
+	bs_doc_line(doc, "shard       %" PRId64 "/%" PRId64 ": %zu of %" PRId64 " benchmarks%s%s%s",
+		    sh->index, sh->count, sh->n_benchmarks, sh->listed,
+		    sh->n_benchmarks ? " (" : "", names, sh->n_benchmarks ? ")" : "");
+}
+
 static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			const struct bs_run_summary *s)
 {
@@ -61,6 +79,8 @@ static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 	if (bs_run_context_degraded(c, t1, sizeof(t1)))
 		bs_doc_line(doc, "degraded    %s", t1);
 	bs_doc_line(doc, "clock       %s, started %s", na(c->clock), na(c->started_at));
+	if (c->shard.present)
+		shard_line(doc, &c->shard);
 	if (c->has_probe_cost)
 		bs_doc_line(doc, "probe cost  %s per iteration (begin %s, end %s; %s)",
 			    bs_fmt_ns(s->probe_cost_ns, t1, sizeof(t1)),

@@ -310,7 +310,10 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 			  BS_ITER_F_EXIT;
 		n_nested += !!(ds->iters[i].flags & BS_ITER_F_NESTED);
 	}
-	if (s->n_iters_total == 0)
+	if (s->n_iters_total == 0 && ds->run_ctx.shard.present && !ds->run_ctx.shard.n_benchmarks)
+		ret |= warn(s, "an empty shard: none of the benchmarks the harness listed is its, "
+			       "nothing was run");
+	else if (s->n_iters_total == 0)
 		ret |= warn(s, "no iteration was recorded: the boundary probes never fired");
 	else if (o->n_iters == 0)
 		ret |= warn(s,

@@ -54,6 +54,42 @@ static int decode_stop(const struct bs_block_field *top, json_object *ctx, struc
 	return 0;
 }
 
+static int decode_shard(const struct bs_block_field *top, json_object *ctx, struct bs_shard_info *s)
+{
+	struct bs_block_field f = *top;
+	json_object *o, *a;
+	int ret = bs_field_obj(top, ctx, "shard", BS_FIELD_OPTIONAL, &o);
+	size_t n;
+
+	if (ret <= 0)
+		return ret;
+	f.prefix = "shard.";
+	s->present = 1;
+	if ((ret = bs_field_int(&f, o, "index", BS_FIELD_REQUIRED, &s->index)) < 0 ||
+	    (ret = bs_field_int(&f, o, "count", BS_FIELD_REQUIRED, &s->count)) < 0 ||
+	    (ret = bs_field_int(&f, o, "listed", BS_FIELD_OPTIONAL, &s->listed)) < 0 ||
+	    (ret = bs_field_arr(&f, o, "benchmarks", BS_FIELD_REQUIRED, &a)) < 0)
+		return ret;
+	if (s->count < 1 || s->index < 0 || s->index >= s->count)
+		return bs_field_error(&f, "index", "is not 0 <= index < count");
+	n = json_object_array_length(a);
+	s->benchmarks = calloc(n ? n : 1, sizeof(*s->benchmarks));
+	if (!s->benchmarks) {
+		snprintf(f.err, f.errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *w = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(w, json_type_string))
+			return bs_field_error(&f, "benchmarks",
+					      "holds a name that is not a string");
+		s->benchmarks[i] = json_object_get_string(w);
+	}
+	s->n_benchmarks = n;
+	return 0;
+}
+
 static int decode_probe_cost(const struct bs_block_field *top, json_object *ctx,
 			     struct bs_run_context *c)
 {
@@ -138,6 +174,7 @@ int bs_run_context_decode(json_object *ctx, struct bs_run_context *c, char *err,
 	c->ncpus = -1;
 	c->probe_cost_begin_ns = c->probe_cost_end_ns = c->probe_cost_per_iter_ns = NAN;
 	c->stop.threshold = NAN;
+	c->shard.index = c->shard.count = c->shard.listed = -1;
 	if ((ret = bs_field_str(&f, ctx, "tool", BS_FIELD_OPTIONAL, &c->tool)) < 0 ||
 	    (ret = bs_field_str(&f, ctx, "version", BS_FIELD_OPTIONAL, &c->version)) < 0 ||
 	    (ret = bs_field_str(&f, ctx, "hostname", BS_FIELD_OPTIONAL, &c->hostname)) < 0 ||
@@ -151,7 +188,8 @@ int bs_run_context_decode(json_object *ctx, struct bs_run_context *c, char *err,
 	    (ret = decode_flag(&f, ctx, "sched_info", &c->sched_info)) < 0 ||
 	    (ret = decode_command(&f, ctx, c)) < 0 || (ret = decode_boundaries(&f, ctx, c)) < 0 ||
 	    (ret = decode_probe_cost(&f, ctx, c)) < 0 ||
-	    (ret = decode_stop(&f, ctx, &c->stop)) < 0) {
+	    (ret = decode_stop(&f, ctx, &c->stop)) < 0 ||
+	    (ret = decode_shard(&f, ctx, &c->shard)) < 0) {
 		bs_run_context_free(c);
 		return ret;
 	}
@@ -163,6 +201,7 @@ void bs_run_context_free(struct bs_run_context *c)
 	if (!c)
 		return;
 	free(c->command);
+	free(c->shard.benchmarks);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -29,6 +29,15 @@ struct bs_stop_config {
 	struct json_object *json; /**< the member as written, for the JSON export's verbatim copy */
 };
 
+/** CONTEXT member "shard": `--shard I/N` (probe/shard.h). */
+struct bs_shard_info {
+	int present;		 /**< the member exists (a sharded run or duet) */
+	int64_t index, count;	 /**< I (0-based) and N; -1 if absent */
+	int64_t listed;		 /**< benchmarks the harness listed (the suite); -1 if absent */
+	const char **benchmarks; /**< the shard's n_benchmarks names, sorted; NULL if absent */
+	size_t n_benchmarks;
+};
+
 /** The CONTEXT block. Strings belong to the dataset's JSON (valid while it lives). */
 struct bs_run_context {
 	const char *tool, *version;   /**< "benchscope" and its version */
@@ -55,6 +64,7 @@ struct bs_run_context {
 	double probe_cost_per_iter_ns; /**< ns per iteration; NaN if absent or null */
 	const char *probe_cost_method; /**< NULL if absent */
 	struct bs_stop_config stop;
+	struct bs_shard_info shard;
 };
 
 /**
