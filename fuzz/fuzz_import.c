@@ -8,8 +8,9 @@
  *   -DBS_FUZZ_IMPORT_H='"import/duet.h"'   its header.
  * The input is the file to import. An importer may refuse it with a message
  * (an "A/A" label is tried on every other input, by its first byte); when it
- * accepts it, the trace it wrote must load (trace/dataset.c) and decode as a
- * duet trace (trace/duet_blocks.c) with as many rows as it reported: an
+ * accepts it, the trace it wrote must load (trace/dataset.c), and decode as a
+ * duet trace with as many iterations as the rows it reported
+ * (trace/duet_blocks.c) or summarise as a run (report/summary.c): an
  * importer must never write a trace that `benchscope report` refuses.
  * Input and trace are memory files (fuzz_file.h): nothing is left behind.
  */
@@ -20,6 +21,7 @@
 
 #include "trace/dataset.h"
 #include "trace/duet_blocks.h"
+#include "report/summary.h"
 
 #include BS_FUZZ_IMPORT_H
 
@@ -28,11 +30,13 @@
 #define STR_(x) #x
 #define STR(x)	STR_(x)
 
-/* An accepted import's trace: loadable, a duet trace, consistent with @res. */
+/*
+ * An accepted import's trace must load; a duet trace must decode and hold
+ * one iteration per row reported; a run trace must summarise.
+ */
 static void check_trace(const char *path, const struct bs_import_result *res)
 {
 	struct bs_dataset *ds = NULL;
-	struct bs_duet_blocks b;
 	char err[600];
 
 	if (bs_dataset_load(path, &ds, err, sizeof(err))) {
@@ -40,17 +44,30 @@ static void check_trace(const char *path, const struct bs_import_result *res)
 			err);
 		abort();
 	}
-	if (!bs_dataset_is_duet(ds) || ds->n_iters != res->rows) {
-		fprintf(stderr, "%s reported %zu rows; its trace has %zu iterations (duet: %d)\n",
-			STR(BS_FUZZ_IMPORT_FN), res->rows, ds->n_iters, bs_dataset_is_duet(ds));
-		abort();
+	if (bs_dataset_is_duet(ds)) {
+		struct bs_duet_blocks b;
+
+		if (ds->n_iters != res->rows) {
+			fprintf(stderr, "%s reported %zu rows; its trace has %zu iterations\n",
+				STR(BS_FUZZ_IMPORT_FN), res->rows, ds->n_iters);
+			abort();
+		}
+		if (bs_duet_blocks_decode(ds, &b, err, sizeof(err))) {
+			fprintf(stderr, "%s wrote a duet trace that does not decode: %s\n",
+				STR(BS_FUZZ_IMPORT_FN), err);
+			abort();
+		}
+		bs_duet_blocks_free(&b);
+	} else {
+		struct bs_run_summary s;
+
+		if (bs_run_summarize(ds, 5, &s)) {
+			fprintf(stderr, "%s wrote a run trace that does not summarise\n",
+				STR(BS_FUZZ_IMPORT_FN));
+			abort();
+		}
+		bs_run_summary_free(&s);
 	}
-	if (bs_duet_blocks_decode(ds, &b, err, sizeof(err))) {
-		fprintf(stderr, "%s wrote a duet trace that does not decode: %s\n",
-			STR(BS_FUZZ_IMPORT_FN), err);
-		abort();
-	}
-	bs_duet_blocks_free(&b);
 	bs_dataset_free(ds);
 }
 

@@ -4,7 +4,8 @@
  * block reader and dataset loader (trace_read.c, dataset.c, with the CONTEXT,
  * END and EVENT decoders and the SCHEMA check they run), the duet-trace
  * decoder (duet_blocks.c, which reads the `noise --json` document a duet
- * embeds), the waste-trace loader (waste/report.c) and the run summary
+ * embeds) and the duet model built from it (duet/data.c: runs, sides,
+ * pairs), the waste-trace loader (waste/report.c) and the run summary
  * computed from what loaded (report/summary.c).
  *
  * Built twice from this source (fuzz/fuzz.mk):
@@ -24,6 +25,7 @@
 #include <zlib.h>
 
 #include "benchscope/stats.h"
+#include "duet/data.h"
 #include "trace/dataset.h"
 #include "trace/duet_blocks.h"
 #include "trace/format.h"
@@ -89,8 +91,12 @@ static void load_dataset(const char *path)
 	if (bs_dataset_is_duet(ds)) {
 		struct bs_duet_blocks b;
 
+		struct bs_duet_data *d = NULL;
+
 		bs_duet_blocks_decode(ds, &b, err, sizeof(err));
 		bs_duet_blocks_free(&b);
+		if (bs_duet_data_build(ds, &d, err, sizeof(err)) == 0)
+			bs_duet_data_free(d);
 	} else {
 		struct bs_run_summary s;
 
