@@ -6,6 +6,7 @@
 #   make bench    overhead / speed benchmarks, printed side by side
 #   make vmlinux  regenerate bpf/vmlinux/$(ARCH)/vmlinux.h from the running kernel
 #   make format   clang-format every C source in place (make test checks it)
+#   make fuzz     run every libFuzzer harness FUZZ_SECONDS (60) s, two at a time
 # V=1 shows the commands.
 
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -105,6 +106,7 @@ $(BUILD):
 
 include tests/tests.mk
 include bench/bench.mk
+include fuzz/fuzz.mk
 -include vmtest/vmtest.mk
 
 # ---- maintenance ------------------------------------------------------------
@@ -113,7 +115,7 @@ vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > bpf/vmlinux/$(ARCH)/vmlinux.h
 
 FORMAT_SRCS = $(filter-out %/vmlinux.h,$(wildcard bpf/*.c bpf/*.h include/benchscope/*.h stats/*.[ch] \
-	user/*.[ch] user/*/*.[ch] tests/*.h tests/*/*.[ch] tests/progs/*.cc bench/*.c vmtest/probe/*.c))
+	user/*.[ch] user/*/*.[ch] tests/*.h tests/*/*.[ch] tests/progs/*.cc bench/*.c vmtest/probe/*.c fuzz/*.[ch]))
 format:
 	clang-format -i $(FORMAT_SRCS)
 

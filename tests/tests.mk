@@ -153,10 +153,12 @@ $(filter-out $(BUILD)/progs/criterion_bench,$(CRIT_PROGS)): $(BUILD)/progs/crite
 unit-test: $(STATS_TESTS) $(USER_TESTS)
 sanitize: $(ASAN_TESTS) $(ASAN)/benchscope
 
+# FUZZ_SECONDS (fuzz/fuzz.mk, default 60): each libFuzzer harness runs that
+# long, two at a time, between the kernel tests and the vmtest; 0 skips them
 test: deps
 	$(Q)$(MAKE) --no-print-directory format-check
-	$(Q)$(MAKE) --no-print-directory all unit-test sanitize
-	$(Q)BUILD=$(BUILD) tests/run-tests
+	$(Q)$(MAKE) --no-print-directory all unit-test sanitize $(if $(filter-out 0,$(FUZZ_SECONDS)),fuzz-build)
+	$(Q)BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run-tests
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
