@@ -165,6 +165,12 @@ static int add_run_member(struct acc *c, const struct bs_dataset *ds, size_t m)
 			snprintf(label, sizeof(label), "%s", names[g]);
 		else if (nb == 1)
 			snprintf(label, sizeof(label), "(all iterations)");
+		else if (ds->run_ctx.shard.present)
+			/* unnamed (gbench 1.7 keeps no names): the k-th benchmark of
+			 * one shard is not the k-th of another, never combine them */
+			snprintf(label, sizeof(label), "shard %lld/%lld #%ld",
+				 (long long)ds->run_ctx.shard.index,
+				 (long long)ds->run_ctx.shard.count, g + 1);
 		else
 			snprintf(label, sizeof(label), "#%ld", g + 1);
 		b = bench_index(c, label);
