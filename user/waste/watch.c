@@ -111,7 +111,7 @@ static int open_ibs(struct perf_event_attr *a, pid_t tid)
 		return err;
 	a->config = cnt_ctl ? BS_IBS_OP_CNT_CTL : 0;
 	a->sample_period = bs_waste_ibs_period(a->sample_period);
-	a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_RAW;
+	a->sample_type |= PERF_SAMPLE_ADDR;
 	/* the software filter (config2 bit 0, "swfilt") is what lets ibs_op take
 	 * exclude_kernel; kernels without it refuse exclude_* with EINVAL */
 	a->config2 = 1;

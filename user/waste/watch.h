@@ -82,10 +82,13 @@ void bs_waste_sources_explain(const struct bs_waste_sources *s, char *buf, size_
  * (type from /sys/bus/event_source/devices/ibs_op/type; -ENOENT without
  * it) counting dispatched ops where its format has cnt_ctl (else cycles),
  * every @period rounded by bs_waste_ibs_period() (waste/ibs.h),
- * PERF_SAMPLE_ADDR | PERF_SAMPLE_RAW; user mode only through the kernel's
+ * PERF_SAMPLE_ADDR (the kernel, 6.1 and later, fills it from
+ * IBS_DC_LINADDR when DcLinAddrValid; the raw registers are not asked for:
+ * the BPF program does not read them); user mode only through the kernel's
  * software filter (config2 swfilt) where it has one, else all modes (the
- * BPF program drops kernel samples). @loads is ignored: an IBS op sample
- * is a load or a store. Returns the fd or -errno.
+ * BPF program drops kernel samples). @loads is ignored: IBS tags any op,
+ * and ops without a memory operand are dropped when their instruction is
+ * decoded. Returns the fd or -errno.
  */
 int bs_waste_open_sampler(pid_t tid, enum bs_waste_source src, uint64_t period, bool loads);
 
