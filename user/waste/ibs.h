@@ -10,9 +10,8 @@
  * (C001_1033), IBS_OP_RIP, IBS_OP_DATA, IBS_OP_DATA2, IBS_OP_DATA3,
  * IBS_DC_LINADDR, IBS_DC_PHYSADDR (C001_1039); with PERF_SAMPLE_RAW, also
  * IBS_BR_TARGET and IBS_OP_DATA4 where the caps announce them. The bit
- * fields are those of the AMD64 Architecture Programmer's Manual vol. 2,
- * "Instruction-Based Sampling", and the PPR of family 19h (see
- * docs/references.md).
+ * fields: AMD APM vol. 2, "Instruction-Based Sampling", and the family 19h
+ * PPR (docs/references.md).
  */
 #ifndef BENCHSCOPE_WASTE_IBS_H
 #define BENCHSCOPE_WASTE_IBS_H
