@@ -188,10 +188,24 @@ static void test_doctor_matches_independent_checks(void)
 	else
 		fprintf(stderr,
 			"    no kernel config readable: steal accounting not cross-checked\n");
-	CHECK(!strcmp(cstate(doc, "ibs_op"),
-		      access("/sys/bus/event_source/devices/ibs_op", F_OK) ? "no" : "yes"));
+	if (access("/sys/bus/event_source/devices/ibs_op", F_OK))
+		CHECK(!strcmp(cstate(doc, "ibs_op"), "no"));
 	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK))
 		CHECK(!strcmp(cstate(doc, "pebs"), "no"));
+	{
+		/* the source `waste --source auto` would use: PEBS, else IBS, else the timer */
+		json_object *ws = json_object_object_get(doc, "waste_source");
+		const char *pick = json_object_get_string(json_object_object_get(ws, "auto"));
+		bool pebs = !strcmp(cstate(doc, "pebs"), "yes"),
+		     ibs = !strcmp(cstate(doc, "ibs_op"), "yes");
+
+		CHECK(pick && !strcmp(pick, pebs ? "pebs" : ibs ? "ibs" : "timer"));
+		CHECK((json_object_object_get(ws, "pebs") == NULL) == pebs);
+		CHECK((json_object_object_get(ws, "ibs") == NULL) == ibs);
+		if (!ibs && access("/sys/bus/event_source/devices/ibs_op", F_OK))
+			CHECK(!strcmp(json_object_get_string(json_object_object_get(ws, "ibs")),
+				      "no ibs_op PMU"));
+	}
 	if (access("/proc/sys/kernel/sched_schedstats", F_OK))
 		CHECK(strstr(cfigure(doc, "schedstats"), "not in this kernel") != NULL);
 
@@ -226,6 +240,8 @@ static void test_doctor_table(void)
 	CHECK(strstr(r.out, "run and duet: everything they need works here") != NULL);
 	CHECK((strstr(r.out, "waste: refused here") != NULL) ==
 	      (ktest_lacks(BS_CAP_WATCHPOINTS) != NULL));
+	CHECK(strstr(r.out, "\nwaste --source auto: ") != NULL);
+	CHECK(strstr(r.out, " + watchpoints would be used; PEBS: ") != NULL);
 }
 
 /* Whitespace folded to single spaces (argp reflows its help text). */

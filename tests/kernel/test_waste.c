@@ -210,7 +210,28 @@ static void test_threads_all_kinds(void)
 	CHECK(json_object_get_int(json_object_object_get(s, "threads")) >= 2);
 	CHECK_NEAR(fraction(o, "dead-store"), 0.5, 0.2, 0);
 	CHECK(has_pair(o, "dead-store", plant_line("dead-first"), plant_line("dead-next")));
-	CHECK(!strcmp(json_object_get_string(json_object_object_get(s, "source")), "soft"));
+	CHECK(!strcmp(json_object_get_string(json_object_object_get(s, "source")), "timer"));
+	{
+		/* the period over time: starts at --period at t 0, ends at the final one */
+		json_object *p =
+		    json_object_object_get(json_object_object_get(s, "overhead"), "periods");
+		size_t n = json_object_array_length(p);
+
+		CHECK(n >= 1);
+		if (n >= 1) {
+			json_object *first = json_object_array_get_idx(p, 0);
+
+			CHECK_INT_EQ(json_object_get_int64(json_object_object_get(first, "t_ns")),
+				     0);
+			CHECK_INT_EQ(json_object_get_int64(json_object_object_get(first, "period")),
+				     1000000);
+			CHECK_INT_EQ(
+			    json_object_get_int64(json_object_object_get(
+				json_object_array_get_idx(p, n - 1), "period")),
+			    json_object_get_int64(json_object_object_get(s, "final_period")));
+		}
+	}
+	CHECK(strstr(r.out, "  controller  overhead ") != NULL);
 	json_object_put(o);
 }
 
@@ -376,6 +397,8 @@ static void test_bad_input(void)
 			 NULL};
 	char *pmu[] = {(char *)BENCHSCOPE, "waste", "--source", "pmu", "-o",
 		       (char *)trace,	   "--",    "true",	NULL};
+	char *ibs[] = {(char *)BENCHSCOPE, "waste", "--source", "ibs", "-o",
+		       (char *)trace,	   "--",    "true",	NULL};
 
 	krun(&r, none);
 	CHECK_INT_EQ(r.exit_code, 2);
@@ -400,9 +423,17 @@ static void test_bad_input(void)
 	CHECK_INT_EQ(r.exit_code, 4);
 	CHECK(strstr(r.err, "exited with status") != NULL); /* said even with -q */
 	krun(&r, pmu);
-	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK)) {
-		CHECK_INT_EQ(r.exit_code, 6); /* no precise PMU here: said, not crashed */
-		CHECK(strstr(r.err, "--source soft") != NULL);
+	if (access("/sys/bus/event_source/devices/cpu/events/mem-loads", F_OK) &&
+	    access("/sys/bus/event_source/devices/ibs_op/type", F_OK)) {
+		CHECK_INT_EQ(r.exit_code, 6); /* no PMU source here: said, not crashed */
+		CHECK(strstr(r.err, "--source timer") != NULL);
+		CHECK(strstr(r.err, "no ibs_op PMU") != NULL);
+		CHECK(strchr(r.err, '\n') == strrchr(r.err, '\n')); /* one line */
+	}
+	krun(&r, ibs);
+	if (access("/sys/bus/event_source/devices/ibs_op/type", F_OK)) {
+		CHECK_INT_EQ(r.exit_code, 6);
+		CHECK(strstr(r.err, "--source ibs: ") != NULL && strstr(r.err, "no ibs_op PMU"));
 	}
 	unlink(trace);
 }

@@ -19,6 +19,7 @@
 #include "util/exit_status.h"
 #include "util/output.h"
 #include "util/table.h"
+#include "waste/watch.h"
 
 struct doctor_args {
 	const char *json;
@@ -77,7 +78,35 @@ static const char *state_word(enum bs_cap_state s)
 	}
 }
 
-static void print_table(const struct bs_cap *caps, bool ok)
+/* What `waste --source auto` would use here, and why (waste/watch.h). */
+struct source_choice {
+	struct bs_waste_sources s;
+	int pick;
+	char line[400];
+};
+
+static void choose_source(struct source_choice *c)
+{
+	bs_waste_sources_probe(&c->s);
+	c->pick = bs_waste_source_pick(BS_SRC_AUTO, &c->s);
+	bs_waste_sources_explain(&c->s, c->line, sizeof(c->line));
+}
+
+static json_object *source_json(const struct source_choice *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(
+	    o, "auto", json_object_new_string(bs_waste_source_name((enum bs_waste_source)c->pick)));
+	json_object_object_add(o, "pebs",
+			       c->s.pebs_err ? json_object_new_string(c->s.pebs_why) : NULL);
+	json_object_object_add(o, "ibs",
+			       c->s.ibs_err ? json_object_new_string(c->s.ibs_why) : NULL);
+	json_object_object_add(o, "line", json_object_new_string(c->line));
+	return o;
+}
+
+static void print_table(const struct bs_cap *caps, bool ok, const struct source_choice *src)
 {
 	static const char *const head[3] = {"feature", "", "found [used by]"};
 	struct bs_table_style st = {.indent = ""};
@@ -99,9 +128,10 @@ static void print_table(const struct bs_cap *caps, bool ok)
 			      "and [run...] above)");
 	if (caps[BS_CAP_WATCHPOINTS].state != BS_CAP_YES)
 		printf("waste: refused here (hardware watchpoints do not fire)\n");
+	printf("waste --source %s\n", src->line);
 }
 
-static json_object *to_json(const struct bs_cap *caps, bool ok)
+static json_object *to_json(const struct bs_cap *caps, bool ok, const struct source_choice *src)
 {
 	json_object *o = json_object_new_object(), *cs = json_object_new_object(), *c;
 	const struct bs_cap_info *in;
@@ -126,6 +156,7 @@ static json_object *to_json(const struct bs_cap *caps, bool ok)
 		json_object_object_add(cs, in->key, c);
 	}
 	json_object_object_add(o, "capabilities", cs);
+	json_object_object_add(o, "waste_source", source_json(src));
 	return o;
 }
 
@@ -135,6 +166,7 @@ int cmd_doctor(int argc, char **argv)
 			    doctor_children, NULL,	   NULL};
 	struct doctor_args a = {NULL, {5000, 5}};
 	struct bs_cap caps[BS_CAP_N];
+	struct source_choice src;
 	json_object *o;
 	bool ok = true, to_stdout;
 	int i, rc = BS_EXIT_OK;
@@ -150,10 +182,11 @@ int cmd_doctor(int argc, char **argv)
 	for (i = 0; i < BS_CAP_N; i++)
 		if (bs_cap_info((enum bs_cap_id)i)->essential && caps[i].state != BS_CAP_YES)
 			ok = false;
+	choose_source(&src);
 	if (!to_stdout)
-		print_table(caps, ok);
+		print_table(caps, ok, &src);
 	if (a.json) {
-		o = to_json(caps, ok);
+		o = to_json(caps, ok, &src);
 		if (to_stdout)
 			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
 		else if (json_object_to_file_ext(a.json, o, JSON_C_TO_STRING_PRETTY)) {

@@ -53,9 +53,10 @@ static const struct bs_cap_info infos[BS_CAP_N] = {
     [BS_CAP_UPROBE_NOP5] = {"uprobe_nop5", "nop5 uprobe optimisation", "", false, ""},
     [BS_CAP_WATCHPOINTS] = {"watchpoints", "hardware watchpoints fire", "waste", false,
 			    "hardware watchpoints do not fire on this machine"},
-    [BS_CAP_PEBS] = {"pebs", "Intel PEBS address sampling", "waste --source pmu", false,
+    [BS_CAP_PEBS] = {"pebs", "Intel PEBS address sampling", "waste --source pebs", false,
 		     "no precise memory-access sampling"},
-    [BS_CAP_IBS] = {"ibs_op", "AMD IBS op sampling", "", false, ""},
+    [BS_CAP_IBS] = {"ibs_op", "AMD IBS op sampling", "waste --source ibs", false,
+		    "no IBS op sampling"},
     [BS_CAP_STEAL] = {"steal_accounting", "steal accounting", "run/duet steal_ns (0 without it)",
 		      false, "no steal accounting"},
     [BS_CAP_STEAL_MOVING] = {"steal_moving", "steal clock moving", "", false, ""},
@@ -319,25 +320,27 @@ static enum bs_cap_state probe_watchpoints(struct bs_cap *c)
 		   "they open, but %lld of 1000 writes trapped (hypervisor: %s)", count, hv);
 }
 
+/* PEBS and IBS: a sampler opened as `waste --source pebs|ibs` opens it. */
 static enum bs_cap_state probe_pebs(struct bs_cap *c)
 {
-	int fd = bs_waste_open_sampler(0, BS_SRC_PMU, 100000, true);
+	struct bs_waste_sources s;
 
-	if (fd >= 0) {
-		close(fd);
+	bs_waste_sources_probe(&s);
+	if (!s.pebs_err)
 		return set(c, BS_CAP_YES, NAN, "cpu/mem-loads opens with precise_ip 2");
-	}
-	return set(c, BS_CAP_NO, NAN, "%s",
-		   fd == -ENOENT ? "no cpu/events/mem-loads PMU event" : strerror(-fd));
+	return set(c, BS_CAP_NO, NAN, "%s", s.pebs_why);
 }
 
 static enum bs_cap_state probe_ibs(struct bs_cap *c)
 {
+	struct bs_waste_sources s;
 	char buf[32];
 
-	if (read_line("/sys/bus/event_source/devices/ibs_op/type", buf, sizeof(buf)))
-		return set(c, BS_CAP_NO, NAN, "no ibs_op PMU");
-	return set(c, BS_CAP_YES, NAN, "ibs_op PMU type %s (not used by waste yet)", buf);
+	bs_waste_sources_probe(&s);
+	if (!s.ibs_err && !read_line("/sys/bus/event_source/devices/ibs_op/type", buf, sizeof(buf)))
+		return set(c, BS_CAP_YES, NAN, "ibs_op (PMU type %s) opens with PERF_SAMPLE_RAW",
+			   buf);
+	return set(c, BS_CAP_NO, NAN, "%s", s.ibs_err ? s.ibs_why : "ibs_op has no type");
 }
 
 /* ---- kernel configuration seen through BTF ------------------------------------------ */

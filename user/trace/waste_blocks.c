@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/block_field.h"
@@ -16,6 +17,41 @@ struct key_at {
 	const char *key;
 	size_t off;
 };
+
+/* "overhead"."periods": optional; every step an object, in time order */
+static int decode_periods(json_object *o, struct bs_waste_overhead *ov, char *err, size_t errlen)
+{
+	struct bs_block_field f = {"waste summary", "overhead.", err, errlen};
+	struct bs_block_field e = {"waste summary", "overhead.periods[].", err, errlen};
+	json_object *a;
+	size_t i, n;
+	int ret;
+
+	if ((ret = bs_field_arr(&f, o, "periods", BS_FIELD_OPTIONAL, &a)) <= 0)
+		return ret;
+	n = json_object_array_length(a);
+	ov->periods = n ? calloc(n, sizeof(*ov->periods)) : NULL;
+	if (n && !ov->periods)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		json_object *s = json_object_array_get_idx(a, i);
+		struct bs_waste_period_step *p = &ov->periods[i];
+
+		if (!json_object_is_type(s, json_type_object))
+			return bs_field_error(&f, "periods",
+					      "holds an element that is not an object");
+		p->window_pct = NAN;
+		if ((ret = bs_field_count(&e, s, "t_ns", BS_FIELD_REQUIRED, &p->t_ns)) < 0 ||
+		    (ret = bs_field_count(&e, s, "period", BS_FIELD_REQUIRED, &p->period)) < 0 ||
+		    (ret = bs_field_num(&e, s, "window_pct", BS_FIELD_NULLABLE, &p->window_pct)) <
+			0)
+			return ret;
+		if (i && p->t_ns < ov->periods[i - 1].t_ns)
+			return bs_field_error(&f, "periods", "is not in time order");
+		ov->nperiods = i + 1;
+	}
+	return 0;
+}
 
 static int decode_overhead(json_object *o, struct bs_waste_overhead *ov, char *err, size_t errlen)
 {
@@ -42,7 +78,8 @@ static int decode_overhead(json_object *o, struct bs_waste_overhead *ov, char *e
 		if ((ret = bs_field_num(&f, o, nums[i].key, nums[i].need, d)) < 0)
 			return ret;
 	}
-	if ((ret = bs_field_int(&f, o, "maxrss_kib", BS_FIELD_REQUIRED, &ov->maxrss_kib)) < 0 ||
+	if ((ret = decode_periods(o, ov, err, errlen)) < 0 ||
+	    (ret = bs_field_int(&f, o, "maxrss_kib", BS_FIELD_REQUIRED, &ov->maxrss_kib)) < 0 ||
 	    (ret = bs_field_int(&f, o, "baseline_maxrss_kib", BS_FIELD_REQUIRED,
 				&ov->baseline_maxrss_kib)) < 0 ||
 	    (ret = bs_field_int(&f, o, "tool_maxrss_kib", BS_FIELD_REQUIRED,
@@ -98,6 +135,7 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 	s->json = json_object_get(o);
 	return 0;
 fail:
+	free(s->overhead.periods);
 	memset(s, 0, sizeof(*s));
 	return ret;
 }
@@ -105,6 +143,7 @@ fail:
 void bs_waste_summary_free(struct bs_waste_summary *s)
 {
 	json_object_put(s->json);
+	free(s->overhead.periods);
 	memset(s, 0, sizeof(*s));
 }
 

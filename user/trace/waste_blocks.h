@@ -14,8 +14,8 @@
  * type given: a block that lacks one, or holds another type, is refused with
  * -EBADMSG and a one-line message naming the block and the key path, in
  * block_field.h's form (corrupted waste summary: "overhead.ratio" is missing
- * (a number or null)). Only "overhead" may be missing, and only "baseline_ns"
- * and "ratio" null. Events of other tools (no
+ * (a number or null)). Only "overhead" and its "periods" may be missing,
+ * and only "baseline_ns", "ratio" and a period step's "window_pct" null. Events of other tools (no
  * "waste" member) and waste blocks of types this build does not know are
  * skipped.
  */
@@ -58,6 +58,18 @@ struct bs_waste_pair_block {
 	uint64_t ns;	  /**< CLOCK_MONOTONIC of the next access, ns */
 };
 
+/**
+ * One action of the overhead controller that changed the sampling period
+ * (an element of the summary's "overhead"."periods", an array of objects;
+ * the first element is the period at start).
+ */
+struct bs_waste_period_step {
+	uint64_t t_ns;	   /**< "t_ns": since the program started, ns (integer) */
+	uint64_t period;   /**< "period": in force from then on: ns, events or ops (integer) */
+	double window_pct; /**< "window_pct": the overhead estimated over the window (about
+			      100 ms) that led to the change, percent; null (NaN) at start */
+};
+
 /** The overhead of the run (summary member "overhead", an object). */
 struct bs_waste_overhead {
 	double run_ns;		     /**< "run_ns": the run with benchscope, ns */
@@ -71,21 +83,25 @@ struct bs_waste_overhead {
 	int64_t maxrss_kib;	     /**< "maxrss_kib": peak RSS of the program, KiB */
 	int64_t baseline_maxrss_kib; /**< "baseline_maxrss_kib": without benchscope, KiB */
 	int64_t tool_maxrss_kib;     /**< "tool_maxrss_kib": of benchscope itself, KiB */
+	struct bs_waste_period_step *periods; /**< "periods" (optional: traces of earlier
+						 builds lack it): the period over time, in
+						 time order; owned (NULL: none) */
+	size_t nperiods;
 };
 
 /**
  * The facts of a run (block "summary", member "summary", an object). Strings
- * are "command", "source" ("soft" | "pmu"), "kinds" (comma-separated kind
- * names); "period_ns" and "final_period_ns" are numbers (NaN for the pmu
- * source), "period" and the counters non-negative integers, "debug_registers"
- * an integer, "freeze" a boolean; "overhead" is optional (an object, see
- * struct bs_waste_overhead). A zeroed struct (present false, strings NULL)
- * stands for a trace without a summary (e.g. killed before the end).
+ * are "command", "source" ("timer" | "pebs" | "ibs"; "soft" and "pmu" in
+ * traces of earlier builds), "kinds" (comma-separated kind names);
+ * "period_ns" and "final_period_ns" are numbers (NaN for a PMU source), "period" and the counters
+ * non-negative integers, "debug_registers" an integer, "freeze" a boolean; "overhead" is optional
+ * (an object, see struct bs_waste_overhead). A zeroed struct (present false, strings NULL) stands
+ * for a trace without a summary (e.g. killed before the end).
  */
 struct bs_waste_summary {
 	bool present;		 /**< decoded from a summary (false: zeroed, nothing known) */
 	const char *command;	 /**< the profiled command line, or "-p PID" */
-	const char *source;	 /**< sample source: "soft" (timer + capstone) or "pmu" */
+	const char *source;	 /**< "timer" (+ capstone), "pebs", "ibs" (old: "soft", "pmu") */
 	const char *kinds;	 /**< the kinds profiled, e.g. "dead-store,silent-load" */
 	double period_ns;	 /**< soft: sampling period at start, ns (NaN for pmu) */
 	double final_period_ns;	 /**< soft: sampling period at the end, ns (NaN for pmu) */
@@ -110,7 +126,7 @@ struct bs_waste_summary {
  */
 int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *err, size_t errlen);
 
-/** Drop @s's reference and zero it (NULL-safe for a zeroed struct). */
+/** Drop @s's reference, free its periods and zero it (NULL-safe for a zeroed struct). */
 void bs_waste_summary_free(struct bs_waste_summary *s);
 
 /** One decoded EVENT block. */

@@ -11,6 +11,7 @@
 #include "waste/decode.h"
 #include "waste/events.h"
 #include "waste/freeze.h"
+#include "waste/perf_sample.h"
 #include "waste/report.h"
 #include "waste/sym.h"
 #include "waste/threads.h"
@@ -65,6 +66,26 @@ static long read_code(void *ctx, uint64_t addr, uint8_t *buf, size_t len)
 	return n;
 }
 
+/*
+ * A PMU sample's access: the PMU's ip and data address (PEBS, IBS: the
+ * kernel's PERF_SAMPLE_ADDR, which IBS fills from IBS_DC_LINADDR), size and
+ * direction from the instruction at the ip (waste/perf_sample.h).
+ */
+static int pmu_access(struct bs_waste_run *w, const struct bs_waste_sample *s,
+		      struct bs_waste_access *acc)
+{
+	struct bs_waste_pmu_sample ps = {.pid = s->pid,
+					 .tid = s->tid,
+					 .ip = s->regs.ip,
+					 .addr = s->addr,
+					 .ip_valid = true,
+					 .addr_valid = s->addr != 0};
+	struct bs_waste_access insn;
+	int err = bs_waste_decode_at(w->dec, s->insn, sizeof(s->insn), s->regs.ip, &s->regs, &insn);
+
+	return bs_waste_pmu_access(&ps, err ? NULL : &insn, acc);
+}
+
 static void on_sample_rec(struct bs_waste_run *w, const struct bs_waste_sample *s)
 {
 	struct bs_waste_thread *t = bs_waste_find_thread(w, (pid_t)s->tid);
@@ -97,9 +118,8 @@ static void on_sample_rec(struct bs_waste_run *w, const struct bs_waste_sample *
 	if (t && s->insn_ok) {
 		struct code_ctx cc = {(pid_t)s->pid, s};
 
-		if (w->src == BS_SRC_PMU)
-			err = bs_waste_decode_at(w->dec, s->insn, sizeof(s->insn), s->regs.ip,
-						 &s->regs, &acc);
+		if (bs_waste_source_is_pmu(w->src))
+			err = pmu_access(w, s, &acc);
 		else
 			err =
 			    bs_waste_decode_next(w->dec, read_code, &cc, &s->regs, 64,
@@ -119,7 +139,7 @@ static void on_sample_rec(struct bs_waste_run *w, const struct bs_waste_sample *
 		bs_waste_resume(w, s);
 		return;
 	}
-	addr = w->src == BS_SRC_PMU && s->addr ? s->addr : acc.addr;
+	addr = acc.addr;
 	watch = bs_waste_watch_for(w->a->kinds, acc.load, acc.store);
 	if (watch == BS_WATCH_NONE || !addr) {
 		bs_waste_resume(w, s);

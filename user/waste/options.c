@@ -38,12 +38,13 @@ static const struct argp_option waste_options[] = {
     {"kind", OPT_KIND, "KIND", 0, "dead-store, silent-store, silent-load or all (default all)", 1},
     {"pid", 'p', "PID", 0, "attach to a running process (all its threads) instead of CMD", 1},
     {"source", OPT_SOURCE, "SRC", 0,
-     "address samples: pmu (precise memory events), soft (timer + decoded instruction), "
-     "auto (pmu where it opens; default)",
+     "address samples: pebs (Intel precise mem-loads/mem-stores), ibs (AMD IBS op), pmu "
+     "(pebs or ibs, whichever opens), timer (task-clock timer + decoded instruction; also "
+     "'soft'), auto (pebs, else ibs, else timer; default; benchscope doctor says which)",
      2},
     {"period", OPT_PERIOD, "N", 0,
-     "initial sampling period: CPU time for soft (e.g. 500us, 2ms; default 4ms), events for "
-     "pmu (default 20000)",
+     "initial sampling period: CPU time for timer (e.g. 500us, 2ms; default 4ms), events for "
+     "pebs, ops for ibs (a multiple of 16; default 20000)",
      2},
     {"overhead", OPT_OVERHEAD, "PCT", 0,
      "keep the estimated cost of samples and traps under PCT % of run time by lengthening "
@@ -76,7 +77,8 @@ static const char waste_doc[] =
     "Find dead stores, silent stores and silent loads with hardware watchpoints.\v"
     "A dead store is a store followed by another store to the same bytes with no load "
     "between; a silent store writes the value already there; a silent load reads the value "
-    "the previous load read. Samples of memory accesses (a precise PMU where the CPU has one, "
+    "the previous load read. Samples of memory accesses (Intel PEBS or AMD IBS where the CPU has "
+    "it, "
     "otherwise timer samples whose instruction is decoded with the sampled registers) arm "
     "per-thread debug registers; the next access that traps is classified.\n\n"
     "Threads and child processes created later are followed; at exec a process's watchpoints "
@@ -151,16 +153,15 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-p takes a process id, not '%s'", arg);
 		a->pid = (pid_t)v;
 		break;
-	case OPT_SOURCE:
-		if (!strcmp(arg, "soft"))
-			a->source = BS_SRC_SOFT;
-		else if (!strcmp(arg, "pmu"))
-			a->source = BS_SRC_PMU;
-		else if (!strcmp(arg, "auto"))
-			a->source = BS_SRC_AUTO;
-		else
-			argp_error(state, "--source takes pmu, soft or auto, not '%s'", arg);
+	case OPT_SOURCE: {
+		int src = bs_waste_source_parse(arg);
+
+		if (src < 0)
+			argp_error(state, "--source takes auto, pebs, ibs, timer or pmu, not '%s'",
+				   arg);
+		a->source = (enum bs_waste_source)(src < 0 ? 0 : src);
 		break;
+	}
 	case OPT_PERIOD:
 		if (parse_period(arg, &a->period))
 			argp_error(

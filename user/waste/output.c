@@ -29,6 +29,26 @@ static json_object *cmd_json(char **cmd, pid_t pid)
 	return json_object_new_string(buf);
 }
 
+/* The period over time (trace/waste_blocks.h, struct bs_waste_period_step). */
+static json_object *periods_json(const struct bs_waste_run *w)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < w->nsteps; i++) {
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "t_ns", json_object_new_uint64(w->steps[i].t_ns));
+		json_object_object_add(s, "period", json_object_new_uint64(w->steps[i].period));
+		json_object_object_add(s, "window_pct",
+				       isnan(w->steps[i].window_pct)
+					   ? NULL
+					   : json_object_new_double(w->steps[i].window_pct));
+		json_object_array_add(a, s);
+	}
+	return a;
+}
+
 /* Open @path (a file, or stdout for "-") and run @put on it; 0, or 1 after one error line. */
 static int write_one(const char *path,
 		     void (*put)(FILE *f, const struct bs_waste_result *res, json_object *j),
@@ -111,10 +131,10 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	json_object_object_add(sum, "source", json_object_new_string(bs_waste_source_name(w->src)));
 	json_object_object_add(
 	    sum, "period_ns",
-	    json_object_new_double(w->src == BS_SRC_SOFT ? (double)w->period0 : NAN));
+	    json_object_new_double(w->src == BS_SRC_TIMER ? (double)w->period0 : NAN));
 	json_object_object_add(
 	    sum, "final_period_ns",
-	    json_object_new_double(w->src == BS_SRC_SOFT ? (double)w->period : NAN));
+	    json_object_new_double(w->src == BS_SRC_TIMER ? (double)w->period : NAN));
 	json_object_object_add(sum, "period", json_object_new_uint64(w->period0));
 	json_object_object_add(sum, "final_period", json_object_new_uint64(w->period));
 	{
@@ -180,6 +200,9 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 		json_object_object_add(ov, "traps", json_object_new_double(traps));
 		json_object_object_add(ov, "budget_pct", json_object_new_double(a->overhead_pct));
 		json_object_object_add(ov, "estimated_pct", json_object_new_double(est));
+		json_object_object_add(ov, "periods", periods_json(w));
+		json_object_object_add(ov, "periods_dropped",
+				       json_object_new_uint64(w->steps_dropped));
 		json_object_object_add(ov, "maxrss_kib", json_object_new_int64(w->maxrss));
 		json_object_object_add(ov, "baseline_maxrss_kib",
 				       json_object_new_int64(w->base_rss));

@@ -13,6 +13,7 @@
 
 #include "util/monotime.h"
 #include "waste.skel.h"
+#include "waste/ibs.h"
 #include "waste/overhead.h"
 #include "waste/threads.h"
 #include "waste/watch.h"
@@ -100,8 +101,11 @@ void bs_waste_adapt(struct bs_waste_run *w, double trap_ns, double freeze_ns, ui
 	} else if (frac < budget / 3 && w->period > w->period0) {
 		np = (uint64_t)fmax((double)w->period0, (double)w->period / 1.5);
 	}
+	if (w->src == BS_SRC_IBS)
+		np = bs_waste_ibs_period(np);
 	if (np != w->period) {
 		w->period = np;
+		bs_waste_note_period(w, now, np, frac * 100);
 		for (i = 0; i < BS_WASTE_MAX_THREADS; i++)
 			if (w->th[i].used && w->th[i].sfd >= 0)
 				bs_waste_set_period(w->th[i].sfd, np);
@@ -110,6 +114,22 @@ void bs_waste_adapt(struct bs_waste_run *w, double trap_ns, double freeze_ns, ui
 	*last_traps = traps;
 	*last_stop = w->c.stops;
 	*last_stop_ns = w->c.stop_ns;
+}
+
+void bs_waste_note_period(struct bs_waste_run *w, uint64_t now_ns, uint64_t period,
+			  double window_pct)
+{
+	if (!w->steps)
+		w->steps = calloc(BS_WASTE_MAX_STEPS, sizeof(*w->steps));
+	if (!w->steps || w->nsteps >= BS_WASTE_MAX_STEPS) {
+		w->steps_dropped++;
+		return;
+	}
+	w->steps[w->nsteps++] = (struct bs_waste_period_step){
+	    .t_ns = now_ns > w->t_start ? now_ns - w->t_start : 0,
+	    .period = period,
+	    .window_pct = window_pct,
+	};
 }
 
 /* Peak RSS (VmHWM, KiB) of @pid so far, or 0. */

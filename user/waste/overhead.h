@@ -28,12 +28,23 @@ double bs_waste_measure_trap_ns(struct bs_waste_run *w);
  * the BPF side * @trap_ns, plus per frozen sample its handling time and
  * @freeze_ns) as a fraction of the time passed: over --overhead the
  * period grows (up to 8 times at once), under a third of it the period
- * shrinks back towards the first one; every sampler gets the new period.
+ * shrinks back towards the first one; every sampler gets the new period,
+ * and the change is recorded (bs_waste_note_period) with the fraction
+ * measured.
  * *@last_ns, *@last_traps, *@last_stop, *@last_stop_ns: the state of the
  * last action (start: the run's start time and zeros).
  */
 void bs_waste_adapt(struct bs_waste_run *w, double trap_ns, double freeze_ns, uint64_t *last_ns,
 		    uint64_t *last_traps, uint64_t *last_stop, uint64_t *last_stop_ns);
+
+/**
+ * bs_waste_note_period - record that @period is in force from @now_ns
+ * (CLOCK_MONOTONIC) on, after a window whose estimated overhead was
+ * @window_pct (NaN: the start) into w->steps; beyond BS_WASTE_MAX_STEPS
+ * (or out of memory) only counted in w->steps_dropped.
+ */
+void bs_waste_note_period(struct bs_waste_run *w, uint64_t now_ns, uint64_t period,
+			  double window_pct);
 
 /** bs_waste_read_hwm - the peak RSS (VmHWM, KiB) of @pid so far, or 0. */
 long bs_waste_read_hwm(pid_t pid);

@@ -28,6 +28,7 @@
 #include "waste/decode.h"
 #include "waste/events.h"
 #include "waste/freeze.h"
+#include "waste/ibs.h"
 #include "waste/overhead.h"
 #include "waste/profiler.h"
 #include "waste/sym.h"
@@ -68,26 +69,27 @@ int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a)
 	return 0;
 }
 
-static int open_first_sampler_source(struct bs_waste_run *w)
+/* The source --source resolves to here (w->src); -1 with w->err when it does not open. */
+static int pick_source(struct bs_waste_run *w)
 {
-	int fd;
+	struct bs_waste_sources s;
+	int src;
 
-	if (w->a->source != BS_SRC_SOFT) {
-		fd = bs_waste_open_sampler(0, BS_SRC_PMU, 1000000, true);
-		if (fd >= 0) {
-			close(fd);
-			w->src = BS_SRC_PMU;
-			return 0;
-		}
-		if (w->a->source == BS_SRC_PMU) {
-			snprintf(w->err, sizeof(w->err),
-				 "--source pmu: this CPU offers no precise memory-access sampling "
-				 "here (%s); use --source soft",
-				 strerror(-fd));
-			return fd;
-		}
+	if (w->a->source == BS_SRC_TIMER) {
+		w->src = BS_SRC_TIMER;
+		return 0;
 	}
-	w->src = BS_SRC_SOFT;
+	bs_waste_sources_probe(&s);
+	src = bs_waste_source_pick(w->a->source, &s);
+	if (src < 0) {
+		snprintf(w->err, sizeof(w->err),
+			 "--source %s: no such address sampling on this machine (PEBS: %s; IBS: "
+			 "%s); use --source timer (see benchscope doctor)",
+			 bs_waste_source_name(w->a->source), s.pebs_err ? s.pebs_why : "opens",
+			 s.ibs_err ? s.ibs_why : "opens");
+		return -1;
+	}
+	w->src = (enum bs_waste_source)src;
 	return 0;
 }
 
@@ -105,11 +107,13 @@ int bs_waste_load(struct bs_waste_run *w)
 			    : "");
 		return BS_EXIT_RUNTIME;
 	}
-	if (open_first_sampler_source(w)) {
+	if (pick_source(w)) {
 		fprintf(stderr, "benchscope waste: %s\n", w->err);
 		return BS_EXIT_UNSUPPORTED;
 	}
-	w->period0 = w->period = a->period ? a->period : w->src == BS_SRC_PMU ? 20000 : 4000000;
+	w->period0 = w->period = a->period ? a->period : w->src == BS_SRC_TIMER ? 4000000 : 20000;
+	if (w->src == BS_SRC_IBS)
+		w->period0 = w->period = bs_waste_ibs_period(w->period);
 	w->trap_ns = bs_waste_measure_trap_ns(w);
 	if (isnan(w->trap_ns)) {
 		fprintf(stderr, "benchscope waste: %s\n", w->err);
@@ -239,8 +243,10 @@ int bs_waste_attach(struct bs_waste_run *w)
 			"benchscope waste: source %s, period %" PRIu64
 			"%s, %d watchpoints per thread, trap %.2f µs here%s\n",
 			bs_waste_source_name(w->src), w->period,
-			w->src == BS_SRC_PMU ? " events" : " ns", w->th[0].nbp, w->trap_ns / 1e3,
-			a->freeze ? "" : ", no freeze");
+			w->src == BS_SRC_PEBS  ? " events"
+			: w->src == BS_SRC_IBS ? " ops"
+					       : " ns",
+			w->th[0].nbp, w->trap_ns / 1e3, a->freeze ? "" : ", no freeze");
 	return 0;
 }
 
@@ -253,6 +259,7 @@ void bs_waste_loop(struct bs_waste_run *w, const volatile sig_atomic_t *interrup
 	int err;
 
 	last_ns = w->t_start;
+	bs_waste_note_period(w, w->t_start, w->period, NAN);
 	for (;;) {
 		err = ring_buffer__poll(w->rb, w->root_exit_ns ? 2 : 20);
 		if (err < 0 && err != -EINTR)
@@ -351,4 +358,5 @@ void bs_waste_close(struct bs_waste_run *w)
 	free(w->th);
 	free(w->procs);
 	free(w->ctxs);
+	free(w->steps);
 }

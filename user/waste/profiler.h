@@ -34,11 +34,14 @@ struct bs_waste_thread;
 struct ring_buffer;
 struct waste_bpf;
 
+/** Period changes kept per run for the report (about 7 minutes of changes every 100 ms). */
+#define BS_WASTE_MAX_STEPS 4096
+
 /** The options of `benchscope waste`, as user/cmd/waste.c parses them. */
 struct bs_waste_args {
 	unsigned kinds; /* bits 1 << enum bs_waste_kind (waste/class.h) */
 	enum bs_waste_source source;
-	uint64_t period;	     /* ns (soft) or events (pmu); 0: default of the source */
+	uint64_t period;	     /* ns (timer), events (pebs) or ops (ibs); 0: default */
 	double overhead_pct, fp_tol; /* fp_tol: a fraction (--fp-tolerance / 100) */
 	int regs, top, depth;
 	bool freeze, freeze_set, baseline, quiet;
@@ -81,7 +84,12 @@ struct bs_waste_run {
 	uint64_t t_start, t_end;   /* CLOCK_MONOTONIC ns: the program's run */
 	double run_ns, base_ns;	   /* its length; the baseline run's (NAN: none) */
 	long base_rss;		   /* the baseline run's peak RSS, KiB */
-	int status, exit_code;	   /* CMD's wait status; its exit code (128 + signal) */
+	/* the period over time: the first, then each change the controller made
+	 * (at most BS_WASTE_MAX_STEPS; later changes counted in steps_dropped) */
+	struct bs_waste_period_step *steps;
+	size_t nsteps;
+	uint64_t steps_dropped;
+	int status, exit_code; /* CMD's wait status; its exit code (128 + signal) */
 };
 
 /** BS_DEBUG set: diagnostics on stderr (read once, at start, by the command). */
@@ -95,12 +103,13 @@ extern bool bs_waste_debug;
 int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a);
 
 /**
- * bs_waste_load - load the BPF programs; pick the sampling source (pmu
- * where a precise memory event opens, unless --source soft) and the first
- * period (--period, else 20000 events or 4 ms); measure the cost of one
+ * bs_waste_load - load the BPF programs; pick the sampling source
+ * (--source; auto: PEBS, else IBS, else the timer: bs_waste_source_pick)
+ * and the first period (--period, else 20000 events or ops, or 4 ms);
+ * measure the cost of one
  * trap here (w->trap_ns) and, when freezing, of one stop and continue
  * (w->freeze_ns; 1 ms when it cannot be measured). 0, BS_EXIT_RUNTIME, or
- * BS_EXIT_UNSUPPORTED (--source pmu where no precise event opens).
+ * BS_EXIT_UNSUPPORTED (--source pebs, ibs or pmu where it does not open).
  */
 int bs_waste_load(struct bs_waste_run *w);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "util/sparkline.h"
 #include "util/table.h"
 #include "waste/report.h"
 
@@ -205,7 +206,7 @@ static int load_event(struct bs_waste_result *r, const void *payload, uint32_t l
 	case BS_WBLK_SUMMARY: /* the last one counts */
 		bs_waste_summary_free(&r->sum);
 		r->sum = b.u.summary;
-		b.u.summary.json = NULL;
+		memset(&b.u.summary, 0, sizeof(b.u.summary)); /* moved: r->sum owns it now */
 		ret = 0;
 		break;
 	default:
@@ -318,15 +319,21 @@ static void print_facts(FILE *f, const struct bs_waste_summary *s)
 	fprintf(f, "  command     %s\n", or_unknown(s->command));
 	fmt_time(a, sizeof(a), s->period_ns);
 	fmt_time(b, sizeof(b), s->final_period_ns);
-	if (s->source && !strcmp(s->source, "pmu"))
+	/* "pmu" and "soft": traces of earlier builds (PEBS, the timer) */
+	if (s->source && (!strcmp(s->source, "pebs") || !strcmp(s->source, "pmu")))
+		fprintf(f,
+			"  source      pebs (Intel precise mem-loads with data addresses), period "
+			"%" PRIu64 " events\n",
+			s->period);
+	else if (s->source && !strcmp(s->source, "ibs"))
 		fprintf(
 		    f,
-		    "  source      pmu (precise memory events with data addresses), period %" PRIu64
-		    " events\n",
+		    "  source      ibs (AMD IBS op sampling with data addresses), period %" PRIu64
+		    " ops\n",
 		    s->period);
 	else
 		fprintf(f,
-			"  source      soft (task-clock timer, instruction at the sampled ip "
+			"  source      timer (task-clock timer, instruction at the sampled ip "
 			"decoded with capstone), period %s of CPU time (at the end %s)\n",
 			a, b);
 	fprintf(f, "  watchpoints %" PRId64 " per thread, %s; kinds %s\n", s->debug_registers,
@@ -376,9 +383,85 @@ static void print_kinds(FILE *f, const struct bs_waste_result *r)
 	bs_table_print(f, header, cells, BS_WK_N, 5, right, &style);
 }
 
-/* the overhead of the run, when the summary has it */
-static void print_overhead(FILE *f, const struct bs_waste_overhead *o)
+/* a period in its unit: CPU time (timer), events (PEBS), ops (IBS) */
+static void fmt_period(char *b, size_t n, double p, bool is_time, const char *unit)
 {
+	if (is_time)
+		fmt_time(b, n, p);
+	else
+		snprintf(b, n, "%.0f %s", p, unit);
+}
+
+void bs_waste_period_slices(const struct bs_waste_period_step *st, size_t n, double end_ns,
+			    double *v, size_t width)
+{
+	size_t k, i = 0;
+
+	for (k = 0; k < width; k++) {
+		double a = end_ns * (double)k / (double)width;
+		double b = end_ns * (double)(k + 1) / (double)width, acc = 0, t = a;
+
+		v[k] = NAN;
+		if (!n || !(end_ns > 0))
+			continue;
+		/* the step in force at a: the last one that began at or before it */
+		while (i + 1 < n && (double)st[i + 1].t_ns <= a)
+			i++;
+		for (size_t j = i; t < b; j++) {
+			double until = j + 1 < n ? fmin(b, (double)st[j + 1].t_ns) : b;
+
+			if (until > t)
+				acc += log((double)(st[j].period ? st[j].period : 1)) * (until - t);
+			t = fmax(t, until);
+			if (j + 1 >= n)
+				break;
+		}
+		v[k] = acc / (b - a);
+	}
+}
+
+/* "overhead 3.80 % of a 5.0 % budget", then the period over the run as bars */
+static void print_controller(FILE *f, const struct bs_waste_summary *s)
+{
+	const struct bs_waste_overhead *o = &s->overhead;
+	bool is_time = !s->source || (strcmp(s->source, "pebs") && strcmp(s->source, "pmu") &&
+				      strcmp(s->source, "ibs"));
+	const char *unit = s->source && !strcmp(s->source, "ibs") ? "ops" : "events";
+	double v[BS_WASTE_SPARK_WIDTH];
+	char a[64], b[64], bars[BS_WASTE_SPARK_WIDTH * 3 + 1];
+	size_t i;
+
+	fprintf(f,
+		"  controller  overhead %.2f %% of a %.1f %% budget (estimated: traps x trap cost "
+		"+ stops)\n",
+		o->estimated_pct, o->budget_pct);
+	if (!o->nperiods)
+		return;
+	fmt_period(a, sizeof(a), (double)o->periods[0].period, is_time, unit);
+	fmt_period(b, sizeof(b), (double)o->periods[o->nperiods - 1].period, is_time, unit);
+	bs_waste_period_slices(o->periods, o->nperiods, o->run_ns, v, BS_WASTE_SPARK_WIDTH);
+	bs_sparkline(v, BS_WASTE_SPARK_WIDTH, bs_sparkline_utf8(f), bars, sizeof(bars));
+	fprintf(f,
+		"  period      %s at start, %s at the end, %zu change%s: |%s| (log scale, over the "
+		"run)\n",
+		a, b, o->nperiods - 1, o->nperiods == 2 ? "" : "s", bars);
+	for (i = 1; i < o->nperiods && i <= 8; i++) {
+		char t[64];
+
+		fmt_time(t, sizeof(t), (double)o->periods[i].t_ns);
+		fmt_period(a, sizeof(a), (double)o->periods[i].period, is_time, unit);
+		fprintf(f, "              at %s: %s (window overhead %.2f %%)\n",
+			o->periods[i].t_ns ? t : "0", a, o->periods[i].window_pct);
+	}
+	if (o->nperiods > 9)
+		fprintf(f, "              ... %zu more changes (--json has them all)\n",
+			o->nperiods - 9);
+}
+
+/* the overhead of the run, when the summary has it */
+static void print_overhead(FILE *f, const struct bs_waste_summary *s)
+{
+	const struct bs_waste_overhead *o = &s->overhead;
 	char a[64], b[64], c[64];
 
 	fprintf(f, "\nOverhead\n");
@@ -394,9 +477,9 @@ static void print_overhead(FILE *f, const struct bs_waste_overhead *o)
 	fmt_time(c, sizeof(c), o->handling_ns);
 	fprintf(f,
 		"  costs here  %s per watchpoint trap, %s per stop of the program (both "
-		"measured at start; handling %s per sample), budget %.1f %%, estimated "
-		"%.2f %%\n",
-		a, b, c, o->budget_pct, o->estimated_pct);
+		"measured at start; handling %s per sample)\n",
+		a, b, c);
+	print_controller(f, s);
 	if (o->maxrss_kib)
 		fprintf(f,
 			"  memory      peak RSS %" PRId64 " KiB with, %" PRId64
@@ -431,7 +514,7 @@ void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth
 	if (!shown)
 		fprintf(f, "  none found\n");
 	if (r->sum.has_overhead)
-		print_overhead(f, &r->sum.overhead);
+		print_overhead(f, &r->sum);
 }
 
 static void folded_frames(FILE *f, const char *frames)

@@ -64,9 +64,25 @@ int bs_waste_trace_summary(struct bs_trace_writer *w, json_object *summary);
  */
 int bs_waste_load_trace(const char *path, struct bs_waste_result *r, char *err, size_t errlen);
 
+/** Bars of the period-over-time line of the report. */
+#define BS_WASTE_SPARK_WIDTH 32
+
+/**
+ * bs_waste_period_slices - the period over a run of @end_ns ns cut into
+ * @width equal slices: v[k] the time-weighted mean of ln(period) over slice
+ * k, from the steps @st[0..n) (each in force from its t_ns to the next's;
+ * the first also before its t_ns). NaN for every slice when @n is 0 or
+ * @end_ns not positive. Pure.
+ */
+void bs_waste_period_slices(const struct bs_waste_period_step *st, size_t n, double end_ns,
+			    double *v, size_t width);
+
 /**
  * bs_waste_print - the human report: run facts, per-kind fractions, the top
- * @top pairs with both stacks (at most @depth frames each).
+ * @top pairs with both stacks (at most @depth frames each), the overhead:
+ * the controller's estimate next to the budget, and the period over the
+ * run as bars (UTF-8 on a UTF-8 terminal, else ASCII: util/sparkline.h)
+ * with its first changes.
  */
 void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth);
 

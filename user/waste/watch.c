@@ -11,6 +11,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "waste/ibs.h"
 #include "waste/watch.h"
 
 #ifndef PERF_EVENT_IOC_MODIFY_ATTRIBUTES
@@ -20,9 +21,27 @@
 /* The address a disarmed breakpoint points at (never accessed: page 0). */
 #define PARK_ADDR 0x8ull
 
+static const char *const source_names[] = {
+    [BS_SRC_AUTO] = "auto", [BS_SRC_TIMER] = "timer", [BS_SRC_PEBS] = "pebs",
+    [BS_SRC_IBS] = "ibs",   [BS_SRC_PMU] = "pmu",
+};
+
 const char *bs_waste_source_name(enum bs_waste_source s)
 {
-	return s == BS_SRC_SOFT ? "soft" : s == BS_SRC_PMU ? "pmu" : "auto";
+	return (unsigned)s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s]
+									    : "auto";
+}
+
+int bs_waste_source_parse(const char *s)
+{
+	unsigned i;
+
+	if (!strcmp(s, "soft"))
+		return BS_SRC_TIMER;
+	for (i = 0; i < sizeof(source_names) / sizeof(source_names[0]); i++)
+		if (!strcmp(s, source_names[i]))
+			return (int)i;
+	return -1;
 }
 
 static int perf_open(struct perf_event_attr *a, pid_t tid)
@@ -69,6 +88,42 @@ static int pmu_event(const char *name, uint64_t *config, uint64_t *config1, uint
 	return 0;
 }
 
+/* The ibs_op PMU's type and whether its format has cnt_ctl; -ENOENT without it. */
+static int ibs_op_pmu(uint32_t *type, bool *cnt_ctl)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/ibs_op/type", "re");
+	int ok;
+
+	if (!f)
+		return -ENOENT;
+	ok = fscanf(f, "%u", type) == 1;
+	fclose(f);
+	*cnt_ctl = access("/sys/bus/event_source/devices/ibs_op/format/cnt_ctl", F_OK) == 0;
+	return ok ? 0 : -ENOENT;
+}
+
+static int open_ibs(struct perf_event_attr *a, pid_t tid)
+{
+	bool cnt_ctl;
+	int err = ibs_op_pmu(&a->type, &cnt_ctl), fd;
+
+	if (err)
+		return err;
+	a->config = cnt_ctl ? BS_IBS_OP_CNT_CTL : 0;
+	a->sample_period = bs_waste_ibs_period(a->sample_period);
+	a->sample_type |= PERF_SAMPLE_ADDR;
+	/* the software filter (config2 bit 0, "swfilt") is what lets ibs_op take
+	 * exclude_kernel; kernels without it refuse exclude_* with EINVAL */
+	a->config2 = 1;
+	fd = perf_open(a, tid);
+	if (fd != -EINVAL)
+		return fd;
+	a->config2 = 0;
+	a->exclude_kernel = 0;
+	a->exclude_hv = 0;
+	return perf_open(a, tid);
+}
+
 int bs_waste_open_sampler(pid_t tid, enum bs_waste_source src, uint64_t period, bool loads)
 {
 	struct perf_event_attr a;
@@ -81,7 +136,9 @@ int bs_waste_open_sampler(pid_t tid, enum bs_waste_source src, uint64_t period, 
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.disabled = 1;
-	if (src == BS_SRC_PMU) {
+	if (src == BS_SRC_IBS)
+		return open_ibs(&a, tid);
+	if (src == BS_SRC_PEBS) {
 		uint64_t c = 0, c1 = 0;
 
 		err = pmu_event(loads ? "mem-loads" : "mem-stores", &c, &c1, &a.type);
@@ -96,6 +153,55 @@ int bs_waste_open_sampler(pid_t tid, enum bs_waste_source src, uint64_t period, 
 		a.config = PERF_COUNT_SW_TASK_CLOCK;
 	}
 	return perf_open(&a, tid);
+}
+
+void bs_waste_sources_probe(struct bs_waste_sources *s)
+{
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	fd = bs_waste_open_sampler(0, BS_SRC_PEBS, 100000, true);
+	if (fd >= 0)
+		close(fd);
+	s->pebs_err = fd < 0 ? fd : 0;
+	if (fd < 0)
+		snprintf(s->pebs_why, sizeof(s->pebs_why), "cpu/mem-loads does not open: %s",
+			 strerrorname_np(-fd) ? strerrorname_np(-fd) : strerror(-fd));
+	fd = bs_waste_open_sampler(0, BS_SRC_IBS, 100000, true);
+	if (fd >= 0)
+		close(fd);
+	s->ibs_err = fd < 0 ? fd : 0;
+	if (fd == -ENOENT)
+		snprintf(s->ibs_why, sizeof(s->ibs_why), "no ibs_op PMU");
+	else if (fd < 0)
+		snprintf(s->ibs_why, sizeof(s->ibs_why), "ibs_op does not open: %s",
+			 strerrorname_np(-fd) ? strerrorname_np(-fd) : strerror(-fd));
+}
+
+int bs_waste_source_pick(enum bs_waste_source want, const struct bs_waste_sources *s)
+{
+	switch (want) {
+	case BS_SRC_TIMER:
+		return BS_SRC_TIMER;
+	case BS_SRC_PEBS:
+		return s->pebs_err ? -1 : BS_SRC_PEBS;
+	case BS_SRC_IBS:
+		return s->ibs_err ? -1 : BS_SRC_IBS;
+	case BS_SRC_PMU:
+		return !s->pebs_err ? BS_SRC_PEBS : !s->ibs_err ? BS_SRC_IBS : -1;
+	default:
+		return !s->pebs_err ? BS_SRC_PEBS : !s->ibs_err ? BS_SRC_IBS : BS_SRC_TIMER;
+	}
+}
+
+void bs_waste_sources_explain(const struct bs_waste_sources *s, char *buf, size_t len)
+{
+	int src = bs_waste_source_pick(BS_SRC_AUTO, s);
+
+	snprintf(buf, len, "auto: %s + watchpoints would be used; PEBS: %s%s%s; IBS: %s%s%s",
+		 bs_waste_source_name((enum bs_waste_source)src), s->pebs_err ? "no (" : "yes",
+		 s->pebs_err ? s->pebs_why : "", s->pebs_err ? ")" : "",
+		 s->ibs_err ? "no (" : "yes", s->ibs_err ? s->ibs_why : "", s->ibs_err ? ")" : "");
 }
 
 int bs_waste_set_period(int fd, uint64_t period)
