@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/output.h"
+
 /* a number, or an empty field when it is not finite */
 static void num(FILE *f, double v)
 {
@@ -13,22 +15,6 @@ static void num(FILE *f, double v)
 		fprintf(f, ",%.9g", v);
 	else
 		fputc(',', f);
-}
-
-/* the name quoted as RFC 4180 wants when it holds a comma, quote or newline */
-static void name(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 int bs_cmp_render_csv(FILE *f, const struct bs_cmp_result *r)
@@ -41,7 +27,7 @@ int bs_cmp_render_csv(FILE *f, const struct bs_cmp_result *r)
 		const struct bs_cmp_row *w = &r->rows[i];
 		bool ok = !w->problem;
 
-		name(f, w->name);
+		bs_output_csv_field(f, w->name);
 		fprintf(f, ",%s,%zu,%zu,%zu,%zu", w->a->per_op ? "ns/op" : "ns/iteration",
 			w->a->n_runs, w->a->n, w->b->n_runs, w->b->n);
 		num(f, ok ? w->mean_a.point : NAN);

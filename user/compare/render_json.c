@@ -7,23 +7,20 @@
 
 #include <json-c/json.h>
 
-/* A double, or JSON null when it is not finite (JSON has no NaN). */
-static json_object *jd(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
+#include "util/json.h"
 
+/* A fraction as a percentage (JSON null when not finite). */
 static json_object *jpct(double frac)
 {
-	return jd(frac * 100);
+	return bs_json_double(frac * 100);
 }
 
 static json_object *jci(const struct bs_ci *c)
 {
 	json_object *a = json_object_new_array();
 
-	json_object_array_add(a, jd(c->lo));
-	json_object_array_add(a, jd(c->hi));
+	json_object_array_add(a, bs_json_double(c->lo));
+	json_object_array_add(a, bs_json_double(c->hi));
 	return a;
 }
 
@@ -31,7 +28,7 @@ static json_object *side_json(const struct bs_cmp_bench *b, const struct bs_ci *
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "mean_ns", mean ? jd(mean->point) : NULL);
+	json_object_object_add(o, "mean_ns", mean ? bs_json_double(mean->point) : NULL);
 	json_object_object_add(o, "mean_ci_ns", mean ? jci(mean) : NULL);
 	json_object_object_add(o, "runs", json_object_new_int64((int64_t)b->n_runs));
 	json_object_object_add(o, "iterations", json_object_new_int64((int64_t)b->n));
@@ -48,7 +45,7 @@ static json_object *noise_json(const struct bs_cmp_noise *n)
 	json_object_object_add(o, "runs_flagged", json_object_new_int64((int64_t)n->n_flagged));
 	json_object_object_add(o, "max_preempted_pct", jpct(n->preempted));
 	json_object_object_add(o, "max_steal_pct", jpct(n->steal));
-	json_object_object_add(o, "max_migrations_per_s", jd(n->migr_per_s));
+	json_object_object_add(o, "max_migrations_per_s", bs_json_double(n->migr_per_s));
 	return o;
 }
 
@@ -62,11 +59,11 @@ static json_object *row_json(const struct bs_cmp_row *r)
 			       json_object_new_string(r->a->per_op ? "ns/op" : "ns/iteration"));
 	json_object_object_add(o, "a", side_json(r->a, ok ? &r->mean_a : NULL));
 	json_object_object_add(o, "b", side_json(r->b, ok ? &r->mean_b : NULL));
-	json_object_object_add(o, "ratio", ok ? jd(r->ratio.point) : NULL);
+	json_object_object_add(o, "ratio", ok ? bs_json_double(r->ratio.point) : NULL);
 	json_object_object_add(o, "ratio_ci", ok ? jci(&r->ratio) : NULL);
 	json_object_object_add(o, "delta_pct", ok ? jpct(r->ratio.point - 1) : NULL);
 	/* compare.py's "Time" column: (new - old) / old as a fraction */
-	json_object_object_add(o, "time_rel", ok ? jd(r->ratio.point - 1) : NULL);
+	json_object_object_add(o, "time_rel", ok ? bs_json_double(r->ratio.point - 1) : NULL);
 	if (ok) {
 		u = json_object_new_object();
 		json_object_object_add(
@@ -74,9 +71,9 @@ static json_object *row_json(const struct bs_cmp_row *r)
 		    json_object_new_string(r->unit == BS_CMP_UNIT_RUNS ? "runs" : "iterations"));
 		json_object_object_add(u, "n_a", json_object_new_int64((int64_t)r->u_na));
 		json_object_object_add(u, "n_b", json_object_new_int64((int64_t)r->u_nb));
-		json_object_object_add(u, "U_a", jd(r->u.u1));
-		json_object_object_add(u, "p", jd(r->u.p));
-		json_object_object_add(u, "p_min", jd(r->mds.p_min));
+		json_object_object_add(u, "U_a", bs_json_double(r->u.u1));
+		json_object_object_add(u, "p", bs_json_double(r->u.p));
+		json_object_object_add(u, "p_min", bs_json_double(r->mds.p_min));
 		json_object_object_add(u, "needed_per_side",
 				       r->u_needed ? json_object_new_int64((int64_t)r->u_needed)
 						   : NULL);
@@ -117,12 +114,12 @@ int bs_cmp_render_json(FILE *f, const struct bs_cmp_input *in, const struct bs_c
 	json_object_object_add(root, "a", json_object_new_string(in->path[0]));
 	json_object_object_add(root, "b", json_object_new_string(in->path[1]));
 	opt = json_object_new_object();
-	json_object_object_add(opt, "level", jd(r->opts.level));
+	json_object_object_add(opt, "level", bs_json_double(r->opts.level));
 	json_object_object_add(opt, "resamples",
 			       json_object_new_int64((int64_t)r->opts.n_resamples));
-	json_object_object_add(opt, "alpha", jd(r->opts.alpha));
+	json_object_object_add(opt, "alpha", bs_json_double(r->opts.alpha));
 	json_object_object_add(opt, "seed", json_object_new_int64((int64_t)r->opts.seed));
-	json_object_object_add(opt, "fail_on_regression_pct", jd(r->opts.fail_pct));
+	json_object_object_add(opt, "fail_on_regression_pct", bs_json_double(r->opts.fail_pct));
 	json_object_object_add(root, "options", opt);
 	rows = json_object_new_array();
 	for (size_t i = 0; i < r->n_rows; i++)
@@ -132,7 +129,7 @@ int bs_cmp_render_json(FILE *f, const struct bs_cmp_input *in, const struct bs_c
 	json_object_object_add(root, "only_b", names_json(r->only_b, r->n_only_b));
 	if (r->has_geomean) {
 		g = json_object_new_object();
-		json_object_object_add(g, "ratio", jd(r->geomean.point));
+		json_object_object_add(g, "ratio", bs_json_double(r->geomean.point));
 		json_object_object_add(g, "ratio_ci", jci(&r->geomean));
 		json_object_object_add(g, "benchmarks",
 				       json_object_new_int64((int64_t)r->n_geomean));

@@ -11,22 +11,7 @@
 #include <string.h>
 
 #include "duet/render.h"
-
-/* a CSV field, quoted when it needs to be */
-static void field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+#include "util/output.h"
 
 static void paired_with(FILE *f, const struct bs_dmres *r, size_t k, int side, size_t i)
 {
@@ -66,9 +51,9 @@ int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c)
 					for (size_t i = 0; i < dr->side[s].n; i++) {
 						const struct bs_iter_rec *x = dr->side[s].rec[i];
 
-						field(f, suite);
+						bs_output_csv_field(f, suite);
 						fputc(',', f);
-						field(f, bench->name);
+						bs_output_csv_field(f, bench->name);
 						fprintf(f,
 							",%s,%d,%c,%zu,%" PRId64 ",%" PRId64
 							",%" PRId64,

@@ -9,29 +9,13 @@
 
 #include "trace/trace.h"
 #include "trace/trace_schema.h"
+#include "util/json.h"
 
 const char *bs_fleet_kind_of(json_object *context)
 {
 	const char *mode = bs_json_str(context, "mode", NULL);
 
 	return mode && !strcmp(mode, "duet") ? "duet" : "run";
-}
-
-static json_object *parse_object(const void *p, uint32_t len)
-{
-	json_tokener *tok = json_tokener_new();
-	json_object *o;
-
-	if (!tok)
-		return NULL;
-	o = json_tokener_parse_ex(tok, p, (int)len);
-	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
-		  !json_object_is_type(o, json_type_object))) {
-		json_object_put(o);
-		o = NULL;
-	}
-	json_tokener_free(tok);
-	return o;
 }
 
 int bs_trace_is_fleet(const char *path)
@@ -45,7 +29,7 @@ int bs_trace_is_fleet(const char *path)
 		return 0;
 	for (int i = 0; i < 2 && bs_trace_next(r, &kind, &p, &len, NULL, 0) > 0; i++) {
 		if (kind == BS_BLK_CONTEXT) {
-			json_object *o = parse_object(p, len);
+			json_object *o = bs_json_parse_object(p, len);
 			const char *mode = bs_json_str(o, "mode", NULL);
 
 			fleet = mode && !strcmp(mode, "fleet");
@@ -93,7 +77,7 @@ static int start_member(struct bs_fleet *f, const void *p, uint32_t len,
 			struct bs_dataset_builder **b, size_t *blocks_want, char *err,
 			size_t errlen)
 {
-	json_object *o = parse_object(p, len);
+	json_object *o = bs_json_parse_object(p, len);
 	struct bs_fleet_member *m, *nm;
 	const char *src, *fmt;
 	int64_t idx, blocks;
@@ -170,7 +154,7 @@ int bs_fleet_each(const char *path, member_fn fn, void *ctx, struct bs_fleet **o
 		} else if (nblk == 2) {
 			const char *mode;
 
-			f->context = kind == BS_BLK_CONTEXT ? parse_object(p, len) : NULL;
+			f->context = kind == BS_BLK_CONTEXT ? bs_json_parse_object(p, len) : NULL;
 			mode = bs_json_str(f->context, "mode", NULL);
 			if (!mode || strcmp(mode, "fleet")) {
 				snprintf(err, errlen, "%s is not a fleet trace", path);

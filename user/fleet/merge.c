@@ -36,24 +36,6 @@ struct scan {
 	size_t n, cap;
 };
 
-static json_object *parse_object(const void *p, uint32_t len)
-{
-	json_tokener *tok = json_tokener_new();
-	json_object *o;
-
-	if (!tok)
-		return NULL;
-	o = json_tokener_parse_ex(tok, p, (int)len);
-	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
-		  !json_object_is_type(o, json_type_object) ||
-		  (size_t)json_tokener_get_parse_end(tok) != len)) {
-		json_object_put(o);
-		o = NULL;
-	}
-	json_tokener_free(tok);
-	return o;
-}
-
 static struct mem *add_mem(struct scan *s, const char *file, const char *source)
 {
 	struct mem *m;
@@ -98,7 +80,7 @@ static int check_block(uint32_t kind, const void *p, uint32_t len, char *e, size
 		break;
 	case BS_BLK_EVENT:
 	case BS_BLK_END:
-		o = parse_object(p, len);
+		o = bs_json_parse_object(p, len);
 		if (!o) {
 			snprintf(e, elen, "corrupted %s block: not a JSON object",
 				 bs_trace_block_name(kind));
@@ -148,7 +130,8 @@ static int scan_input(struct scan *s, const char *path, char *e, size_t elen)
 			if (ret == -1)
 				snprintf(e, elen, "first block is not the schema");
 		} else if (nblk == 2) {
-			json_object *ctx = kind == BS_BLK_CONTEXT ? parse_object(p, len) : NULL;
+			json_object *ctx =
+			    kind == BS_BLK_CONTEXT ? bs_json_parse_object(p, len) : NULL;
 			const char *mode = bs_json_str(ctx, "mode", NULL);
 
 			ret = -EINVAL;
@@ -169,7 +152,7 @@ static int scan_input(struct scan *s, const char *path, char *e, size_t elen)
 				ret = 0;
 			}
 		} else if (fleet && kind == BS_BLK_MEMBER) {
-			json_object *o = parse_object(p, len);
+			json_object *o = bs_json_parse_object(p, len);
 			const char *src = bs_json_str(o, "source", NULL);
 
 			if (m)
@@ -193,7 +176,7 @@ static int scan_input(struct scan *s, const char *path, char *e, size_t elen)
 				need_off = 0;
 			}
 			if (fleet && m->blocks == 1 && kind == BS_BLK_CONTEXT)
-				m->ctx = parse_object(p, len);
+				m->ctx = bs_json_parse_object(p, len);
 			ret = check_block(kind, p, len, e, elen);
 			m->blocks++;
 		}

@@ -9,13 +9,9 @@
 #include "report/lines_check.h"
 #include "report/render.h"
 #include "util/units.h"
+#include "util/json.h"
 
 /* A double, or JSON null when it is not finite (JSON has no NaN). */
-static json_object *jd(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
 static json_object *ju(uint64_t u)
 {
 	return json_object_new_int64(u > INT64_MAX ? INT64_MAX : (int64_t)u);
@@ -38,16 +34,16 @@ static json_object *stats_json(const struct bs_summary *m)
 	json_object *o = json_object_new_object();
 
 	add(o, "n", ju(m->n));
-	add(o, "mean", jd(m->mean));
-	add(o, "median", jd(m->median));
-	add(o, "sd", jd(m->sd));
-	add(o, "cv", jd(m->cv));
-	add(o, "min", jd(m->min));
-	add(o, "max", jd(m->max));
-	add(o, "q1", jd(m->q1));
-	add(o, "q3", jd(m->q3));
-	add(o, "mean_trimmed", jd(m->mean_trimmed));
-	add(o, "geomean", jd(m->geomean));
+	add(o, "mean", bs_json_double(m->mean));
+	add(o, "median", bs_json_double(m->median));
+	add(o, "sd", bs_json_double(m->sd));
+	add(o, "cv", bs_json_double(m->cv));
+	add(o, "min", bs_json_double(m->min));
+	add(o, "max", bs_json_double(m->max));
+	add(o, "q1", bs_json_double(m->q1));
+	add(o, "q3", bs_json_double(m->q3));
+	add(o, "mean_trimmed", bs_json_double(m->mean_trimmed));
+	add(o, "geomean", bs_json_double(m->geomean));
 	return o;
 }
 
@@ -70,7 +66,7 @@ static json_object *interference_json(const struct bs_interference *t)
 		snprintf(key, sizeof(key), "%s_ns", times[i].name);
 		add(o, key, ju(times[i].ns));
 		add(share, times[i].name,
-		    t->wall_ns ? jd((double)times[i].ns / (double)t->wall_ns) : NULL);
+		    t->wall_ns ? bs_json_double((double)times[i].ns / (double)t->wall_ns) : NULL);
 	}
 	add(o, "nvcsw", ju(t->nvcsw));
 	add(o, "nivcsw", ju(t->nivcsw));
@@ -118,11 +114,11 @@ static json_object *stoppage_json(const struct bs_dataset *ds, const struct bs_r
 	add(o, "fork_bound_hit", json_object_new_boolean(t->fork_bound));
 	add(o, "warmup_bound_hits", ju(t->n_warmup_bound));
 	add(o, "short_forks", ju(t->n_short));
-	add(o, "warmup_mean", jd(t->warmup_mean));
+	add(o, "warmup_mean", bs_json_double(t->warmup_mean));
 	add(o, "checkpoints", ju(t->n_checkpoints));
 	add(o, "compute_ns", ju(t->compute_ns));
 	add(o, "wall_ns", ju(t->wall_ns));
-	add(o, "compute_share", jd(t->compute_share));
+	add(o, "compute_share", bs_json_double(t->compute_share));
 	for (size_t i = 0; i < t->n_forks; i++) {
 		const struct bs_fork_event *f = &t->forks[i];
 		json_object *fo = json_object_new_object();
@@ -177,8 +173,8 @@ static json_object *summary_json(const struct bs_run_summary *s)
 	} else {
 		add(o, "benchmarks", NULL);
 	}
-	add(o, "probe_cost_per_iteration_ns", jd(s->probe_cost_ns));
-	add(o, "perturbation", jd(s->perturbation));
+	add(o, "probe_cost_per_iteration_ns", bs_json_double(s->probe_cost_ns));
+	add(o, "perturbation", bs_json_double(s->perturbation));
 	add(o, "lost_total", s->has_lost ? ju(s->lost_total) : NULL);
 	return o;
 }
@@ -197,7 +193,7 @@ static json_object *interferers_json(const struct bs_dataset *ds, const struct b
 		add(x, "pid", ju(s->top[i].pid));
 		add(x, "tid", ju(s->top[i].tid));
 		add(x, "ns", ju(s->top[i].ns));
-		add(x, "share", jd(s->top[i].share));
+		add(x, "share", bs_json_double(s->top[i].share));
 		json_object_array_add(top, x);
 	}
 	add(o, "top", top);
@@ -231,7 +227,7 @@ static json_object *iterations_json(const struct bs_dataset *ds)
 			add(it, cols[c].name,
 			    !v.present		     ? NULL
 			    : v.kind == BS_COL_UINT  ? ju(v.u)
-			    : v.kind == BS_COL_FLOAT ? jd(v.d)
+			    : v.kind == BS_COL_FLOAT ? bs_json_double(v.d)
 						     : json_object_new_string(v.text));
 		}
 		json_object_array_add(arr, it);

@@ -15,11 +15,7 @@
 #include "util/output.h"
 #include "util/table.h"
 #include "util/units.h"
-
-static json_object *jd(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
+#include "util/json.h"
 
 static json_object *result_json(const struct bs_replay_result *r, const struct bs_stop_plan *p)
 {
@@ -28,7 +24,7 @@ static json_object *result_json(const struct bs_replay_result *r, const struct b
 		    *ci = json_object_new_array();
 
 	json_object_object_add(o, "criterion", json_object_new_string(bs_stop_crit_name(r->crit)));
-	json_object_object_add(o, "threshold", jd(bs_stop_plan_threshold(p)));
+	json_object_object_add(o, "threshold", bs_json_double(bs_stop_plan_threshold(p)));
 	json_object_object_add(o, "forks_used", json_object_new_int64((int64_t)r->forks_used));
 	for (size_t i = 0; i < r->forks_used; i++) {
 		json_object_array_add(w, json_object_new_int64((int64_t)r->warmup[i]));
@@ -38,22 +34,23 @@ static json_object *result_json(const struct bs_replay_result *r, const struct b
 	json_object_object_add(o, "warmup_iterations", w);
 	json_object_object_add(o, "measurement_iterations", m);
 	json_object_object_add(o, "warmup_stable", ws);
-	json_object_object_add(o, "warmup_mean", jd(r->warmup_mean));
+	json_object_object_add(o, "warmup_mean", bs_json_double(r->warmup_mean));
 	json_object_object_add(o, "forks_stable", json_object_new_boolean(r->forks_stable));
 	json_object_object_add(o, "fork_bound_hit", json_object_new_boolean(r->fork_bound));
 	json_object_object_add(o, "short_forks", json_object_new_int64((int64_t)r->n_short));
 	json_object_object_add(o, "checkpoints", json_object_new_int64((int64_t)r->n_checkpoints));
 	json_object_object_add(o, "compute_ns", json_object_new_int64((int64_t)r->compute_ns));
-	json_object_object_add(o, "compute_share", jd((double)r->compute_ns / r->t_dyn_ns));
-	json_object_object_add(o, "time_static_ns", jd(r->t_static_ns));
-	json_object_object_add(o, "time_dynamic_ns", jd(r->t_dyn_ns));
-	json_object_object_add(o, "time_saved", jd(r->saved));
-	json_object_object_add(o, "mean_static", jd(r->mean_static));
-	json_object_object_add(o, "mean_dynamic", jd(r->mean_dyn));
-	json_object_object_add(o, "change_rate", jd(r->change_rate));
-	json_object_array_add(ci, jd(r->aa_err ? NAN : r->aa.lo));
-	json_object_array_add(ci, jd(r->aa_err ? NAN : r->aa.hi));
-	json_object_object_add(o, "aa_ratio", jd(r->aa_err ? NAN : r->aa.point));
+	json_object_object_add(o, "compute_share",
+			       bs_json_double((double)r->compute_ns / r->t_dyn_ns));
+	json_object_object_add(o, "time_static_ns", bs_json_double(r->t_static_ns));
+	json_object_object_add(o, "time_dynamic_ns", bs_json_double(r->t_dyn_ns));
+	json_object_object_add(o, "time_saved", bs_json_double(r->saved));
+	json_object_object_add(o, "mean_static", bs_json_double(r->mean_static));
+	json_object_object_add(o, "mean_dynamic", bs_json_double(r->mean_dyn));
+	json_object_object_add(o, "change_rate", bs_json_double(r->change_rate));
+	json_object_array_add(ci, bs_json_double(r->aa_err ? NAN : r->aa.lo));
+	json_object_array_add(ci, bs_json_double(r->aa_err ? NAN : r->aa.hi));
+	json_object_object_add(o, "aa_ratio", bs_json_double(r->aa_err ? NAN : r->aa.point));
 	json_object_object_add(o, "aa_ci", ci);
 	json_object_object_add(o, "aa_unchanged", json_object_new_boolean(r->aa_same));
 	return o;
@@ -235,21 +232,25 @@ int bs_replay_write_json(const struct bs_replay_set *s, const char *path)
 		json_object_object_add(o, "criterion",
 				       json_object_new_string(bs_stop_crit_name(s->crits[c])));
 		json_object_object_add(o, "benchmarks", json_object_new_int64((int64_t)t->n));
-		json_object_object_add(o, "time_static_ns", jd(t->t_static));
-		json_object_object_add(o, "time_dynamic_ns", jd(t->t_dyn));
-		json_object_object_add(o, "time_saved", jd(1 - t->t_dyn / t->t_static));
-		json_object_object_add(o, "unchanged", jd((double)t->same / (double)t->n));
-		json_object_object_add(o, "change_rate_mean", jd(t->cr_sum / (double)t->n));
-		json_object_object_add(o, "change_rate_sd", jd(total_cr_sd(t)));
+		json_object_object_add(o, "time_static_ns", bs_json_double(t->t_static));
+		json_object_object_add(o, "time_dynamic_ns", bs_json_double(t->t_dyn));
+		json_object_object_add(o, "time_saved", bs_json_double(1 - t->t_dyn / t->t_static));
+		json_object_object_add(o, "unchanged",
+				       bs_json_double((double)t->same / (double)t->n));
+		json_object_object_add(o, "change_rate_mean",
+				       bs_json_double(t->cr_sum / (double)t->n));
+		json_object_object_add(o, "change_rate_sd", bs_json_double(total_cr_sd(t)));
 		json_object_object_add(o, "change_below_1pct",
-				       jd((double)t->below[0] / (double)t->n));
+				       bs_json_double((double)t->below[0] / (double)t->n));
 		json_object_object_add(o, "change_below_2pct",
-				       jd((double)t->below[1] / (double)t->n));
+				       bs_json_double((double)t->below[1] / (double)t->n));
 		json_object_object_add(o, "change_below_3pct",
-				       jd((double)t->below[2] / (double)t->n));
-		json_object_object_add(o, "warmup_mean", jd(t->warm_sum / (double)t->n));
-		json_object_object_add(o, "forks_mean", jd(t->forks_sum / (double)t->n));
-		json_object_object_add(o, "compute_share", jd(t->compute / t->t_dyn));
+				       bs_json_double((double)t->below[2] / (double)t->n));
+		json_object_object_add(o, "warmup_mean",
+				       bs_json_double(t->warm_sum / (double)t->n));
+		json_object_object_add(o, "forks_mean",
+				       bs_json_double(t->forks_sum / (double)t->n));
+		json_object_object_add(o, "compute_share", bs_json_double(t->compute / t->t_dyn));
 		json_object_array_add(jtotals, o);
 	}
 	json_object_object_add(root, "traces", jtraces);

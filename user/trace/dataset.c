@@ -9,6 +9,7 @@
 
 #include "trace/trace.h"
 #include "trace/trace_schema.h"
+#include "util/json.h"
 
 /* Append one fixed-size record to a growable array. */
 static int push(void **arr, size_t *n, size_t *cap, const void *rec, size_t size)
@@ -25,24 +26,6 @@ static int push(void **arr, size_t *n, size_t *cap, const void *rec, size_t size
 	memcpy((char *)*arr + *n * size, rec, size);
 	(*n)++;
 	return 0;
-}
-
-static json_object *parse_object(const void *text, uint32_t len)
-{
-	json_tokener *tok = json_tokener_new();
-	json_object *o;
-
-	if (!tok)
-		return NULL;
-	o = json_tokener_parse_ex(tok, text, (int)len);
-	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
-		  !json_object_is_type(o, json_type_object) ||
-		  (size_t)json_tokener_get_parse_end(tok) != len)) {
-		json_object_put(o);
-		o = NULL;
-	}
-	json_tokener_free(tok);
-	return o;
 }
 
 struct bs_dataset_builder {
@@ -131,7 +114,7 @@ static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t le
 	case BS_BLK_CONTEXT:
 	case BS_BLK_EVENT:
 	case BS_BLK_END:
-		o = parse_object(p, len);
+		o = bs_json_parse_object(p, len);
 		if (!o) {
 			snprintf(err, errlen, "corrupted %s block #%zu: not a JSON object",
 				 bs_trace_block_name(kind), ds->n_blocks + 1);

@@ -44,4 +44,17 @@ int64_t bs_json_int(json_object *o, const char *key, int64_t def);
  */
 uint64_t bs_json_count(json_object *v);
 
+/**
+ * bs_json_parse_object - @len bytes of @text (not NUL-terminated) parsed as
+ * exactly one JSON object, nothing after it. Returns a new reference, or
+ * NULL when the text is not that (or out of memory).
+ */
+json_object *bs_json_parse_object(const void *text, uint32_t len);
+
+/**
+ * bs_json_double - a new JSON number for @d, or NULL (JSON null) when @d is
+ * NaN or infinite, which JSON cannot hold.
+ */
+json_object *bs_json_double(double d);
+
 #endif

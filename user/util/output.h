@@ -34,4 +34,11 @@ FILE *bs_output_open(const char *path, char *err, size_t errlen);
  */
 int bs_output_close(FILE *f);
 
+/**
+ * bs_output_csv_field - write the text @s to @f as one CSV field: as is, or
+ * in double quotes with quotes doubled when it holds a comma, a quote or a
+ * line break (RFC 4180 section 2).
+ */
+void bs_output_csv_field(FILE *f, const char *s);
+
 #endif
