@@ -204,6 +204,26 @@ static void test_report_outlier(void)
 			CHECK_INT_EQ((long)b->cell[m].iters, 600);
 		}
 		CHECK_NEAR(b->cell[2].ci.point, 150, 2, 0);
+
+		/* CSV: RFC 4180 fields; a hostname with a comma and a quote is
+		 * quoted and its quote doubled, the others bare */
+		struct bs_fleet_render_opts ro = {.csv_path = p("o.csv"), .no_table = true};
+		char line[512];
+		FILE *c;
+		int rows = 0, quoted = 0;
+
+		snprintf(a->machines[4].hostname, sizeof(a->machines[4].hostname), "h\"5,x");
+		CHECK_INT_EQ(bs_fleet_render(a, &ro, err, sizeof(err)), 0);
+		c = fopen(p("o.csv"), "r");
+		CHECK(c != NULL);
+		while (c && fgets(line, sizeof(line), c)) {
+			rows++;
+			quoted += strstr(line, ",5,\"h\"\"5,x\",3,600,") != NULL;
+		}
+		if (c)
+			fclose(c);
+		CHECK_INT_EQ(rows, 1 + 1 + 8);
+		CHECK_INT_EQ(quoted, 1);
 	}
 	bs_fleet_analysis_free(a);
 	bs_fleet_free(f);

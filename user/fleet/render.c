@@ -270,7 +270,8 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 				   : fb->per_op ? "ns/invocation"
 						: "ns/iteration";
 
-		fprintf(f, "\"%s\",fleet,,,,%.10g,%.10g,%.10g,%s\n", fb->name,
+		bs_output_csv_field(f, fb->name);
+		fprintf(f, ",fleet,,,,%.10g,%.10g,%.10g,%s\n",
 			fb->has_ci ? fb->combined.point : NAN, fb->has_ci ? fb->combined.lo : NAN,
 			fb->has_ci ? fb->combined.hi : NAN, unit);
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
@@ -278,8 +279,10 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 
 			if (!cl->present)
 				continue;
-			fprintf(f, "\"%s\",%zu,\"%s\",%zu,%zu,%.10g,%.10g,%.10g,%s\n", fb->name,
-				m + 1, a->machines[m].hostname, cl->runs, cl->iters,
+			bs_output_csv_field(f, fb->name);
+			fprintf(f, ",%zu,", m + 1);
+			bs_output_csv_field(f, a->machines[m].hostname);
+			fprintf(f, ",%zu,%zu,%.10g,%.10g,%.10g,%s\n", cl->runs, cl->iters,
 				cl->has_ci ? cl->ci.point : NAN, cl->has_ci ? cl->ci.lo : NAN,
 				cl->has_ci ? cl->ci.hi : NAN, unit);
 		}
