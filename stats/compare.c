@@ -64,6 +64,25 @@ static int min_p(size_t na, size_t nb, double *p)
 	return err;
 }
 
+double bs_ci_mds(const struct bs_ci *ratio, double step, double max_s)
+{
+	size_t n_steps;
+
+	if (!ratio || !(ratio->point > 0) || !(ratio->lo > 0) || !isfinite(ratio->point) ||
+	    !isfinite(ratio->lo) || !(step >= 0) || !(max_s >= 0))
+		return NAN;
+	step = step ? step : 0.001;
+	max_s = max_s ? max_s : 1.0;
+	n_steps = (size_t)floor(max_s / step + 1e-9);
+	for (size_t k = 1; k <= n_steps; k++) {
+		double s = (double)k * step;
+
+		if ((1 + s) * ratio->lo / ratio->point > 1)
+			return s;
+	}
+	return NAN;
+}
+
 int bs_shift_mds(const double *a, size_t na, const double *b, size_t nb, const struct bs_ci *ratio,
 		 double alpha, double step, double max_s, struct bs_shift_mds *out)
 {
@@ -86,7 +105,8 @@ int bs_shift_mds(const double *a, size_t na, const double *b, size_t nb, const s
 		err = bs_check_finite(b, nb);
 	if (err)
 		return err;
-	out->mds = out->mds_ci = out->mds_u = NAN;
+	out->mds = out->mds_u = NAN;
+	out->mds_ci = bs_ci_mds(ratio, step, max_s);
 	err = min_p(na, nb, &out->p_min);
 	if (err)
 		return err;
@@ -96,11 +116,9 @@ int bs_shift_mds(const double *a, size_t na, const double *b, size_t nb, const s
 	n_steps = (size_t)floor(max_s / step + 1e-9);
 	for (size_t k = 1; k <= n_steps; k++) {
 		double s = (double)k * step;
-		int ci = (1 + s) * ratio->lo / ratio->point > 1;
+		int ci = !isnan(out->mds_ci) && s >= out->mds_ci;
 		struct bs_mwu u;
 
-		if (ci && isnan(out->mds_ci))
-			out->mds_ci = s;
 		if (out->p_min < alpha && (isnan(out->mds_u) || (ci && isnan(out->mds)))) {
 			for (size_t i = 0; i < nb; i++)
 				y[i] = b[i] / ratio->point * (1 + s);

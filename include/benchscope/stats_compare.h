@@ -33,6 +33,20 @@
 int bs_geomean_ci_from_replicates(const double *rep, size_t k, size_t nrep, const double *points,
 				  double level, struct bs_ci *out);
 
+/**
+ * bs_ci_mds - the MDS of a verdict made by a ratio CI alone (B/A, > 1: B
+ * slower): B is brought to A's level (its ratio divided by @ratio->point)
+ * and slowed by s = step, 2 step, ... up to max_s; with the same
+ * resamples, a bootstrap CI of a ratio of means scales by (1 + s) / point,
+ * so the verdict "B slower" (the CI above 1) holds from the first grid s
+ * with (1 + s) * ratio->lo / ratio->point > 1 on. The search starts at
+ * s = step: the MDS is never 0. Defaults when 0: step 0.001, max_s 1.0.
+ * Returns that s (a fraction: 0.03 = 3 %); NAN when none <= max_s or the
+ * arguments are invalid (NULL, point or lo not > 0 and finite, step or
+ * max_s < 0).
+ */
+double bs_ci_mds(const struct bs_ci *ratio, double step, double max_s);
+
 /** Result of bs_shift_mds. Slowdowns are fractions (0.03 = 3 %). */
 struct bs_shift_mds {
 	double mds;    /**< smallest grid s where both tests detect; NAN if none <= max_s */
@@ -48,9 +62,7 @@ struct bs_shift_mds {
  * brought to A's level (every value divided by @ratio->point, the observed
  * B/A), then slowed by s = step, 2 step, ... up to max_s (every value
  * times 1 + s), and both tests of the verdict are repeated:
- *   - the ratio CI: with the same resamples, the CI of B(1+s)/point over A
- *     is (1 + s) / point times @ratio's, so it excludes 1 from
- *     s > point / ratio->lo - 1 on;
+ *   - the ratio CI (bs_ci_mds);
  *   - the two-sided U test of a against the shifted b, p < alpha.
  * The search starts at s = step: the MDS is never 0 (a comparison that
  * cannot tell a 0 % change from none detects nothing at 0).

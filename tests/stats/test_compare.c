@@ -109,6 +109,24 @@ static void test_mds_construction(void)
 		     BS_EEMPTY);
 }
 
+/* bs_ci_mds by hand: B at A's level needs (1 + s) 0.99 / 1.02 > 1, so
+ * s > 1.02 / 0.99 - 1 = 0.030303...: 0.031 on the 0.1 % grid, 0.04 on a
+ * 1 % grid; a CI already at 1 still needs one step; none within max_s or
+ * bad arguments give NAN */
+static void test_ci_mds(void)
+{
+	struct bs_ci r = {.point = 1.02, .lo = 0.99, .hi = 1.05, .level = 0.95};
+
+	CHECK_NEAR(bs_ci_mds(&r, 0, 0), 0.031, 1e-12, 0);
+	CHECK_NEAR(bs_ci_mds(&r, 0.01, 0.5), 0.04, 1e-12, 0);
+	CHECK(isnan(bs_ci_mds(&r, 0.001, 0.03)));
+	CHECK_NEAR(bs_ci_mds(&(struct bs_ci){.point = 1, .lo = 1}, 0, 0), 0.001, 1e-15, 0);
+	CHECK(isnan(bs_ci_mds(&(struct bs_ci){.point = 1, .lo = 0}, 0, 0)));
+	CHECK(isnan(bs_ci_mds(&(struct bs_ci){.point = NAN, .lo = 1}, 0, 0)));
+	CHECK(isnan(bs_ci_mds(NULL, 0, 0)));
+	CHECK(isnan(bs_ci_mds(&r, -1, 0)));
+}
+
 /* the replicates kept equal those of bs_hier_ratio_ci with the same seed,
  * and one benchmark's geometric mean CI is its own ratio CI */
 static void test_ratio_replicates(void)
@@ -145,6 +163,7 @@ int main(void)
 	RUN_TEST(test_gmean_vs_scipy);
 	RUN_TEST(test_mds_vs_scipy);
 	RUN_TEST(test_mds_construction);
+	RUN_TEST(test_ci_mds);
 	RUN_TEST(test_ratio_replicates);
 	return test_summary("stats-compare");
 }

@@ -81,10 +81,10 @@ static void write_trace(const char *path, int m, double factor, const char *cmd,
 	CHECK_INT_EQ(bs_trace_close(w), 0);
 }
 
-/* DIR/name; the same name gives the same pointer (64 names at most). */
+/* DIR/name; the same name gives the same pointer (160 names at most). */
 static const char *p(const char *name)
 {
-	static char buf[64][512];
+	static char buf[160][512];
 	static size_t n;
 	char want[512];
 
@@ -92,7 +92,7 @@ static const char *p(const char *name)
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(buf[i], want))
 			return buf[i];
-	if (n == 64)
+	if (n == 160)
 		abort();
 	snprintf(buf[n], sizeof(buf[n]), "%s", want);
 	return buf[n++];
@@ -350,6 +350,109 @@ static void test_duet_fleet(void)
 	bs_fleet_free(f);
 }
 
+/*
+ * A synthetic duet fleet of @n machines (Renaissance CSV layout, imported):
+ * machine m runs 1 + 10 % x (m mod 4) slower, 3 runs of 20 iterations a
+ * side, each 1 s x exp(N(0, 0.03^2)), B's times @b_scale x A's. The same
+ * draws for the same @n (the generator restarts), so that only @b_scale
+ * differs between two calls. Returns the analysis (NULL on failure).
+ */
+static struct bs_fleet_analysis *synth_duet_fleet(size_t n, double b_scale, const char *tag)
+{
+	const char *in[8];
+	char name[8][64], out[64];
+	struct bs_import_opts io = {0};
+	struct bs_import_result ir;
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	char err[512];
+	int ok = 1;
+
+	rs = 0x9E3779B97F4A7C15ull;
+	for (size_t m = 0; m < n && ok; m++) {
+		char csv[64];
+		FILE *c;
+
+		snprintf(csv, sizeof(csv), "%s%zu.csv", tag, m + 1);
+		snprintf(name[m], sizeof(name[m]), "%s%zu.trace", tag, m + 1);
+		in[m] = p(name[m]);
+		c = fopen(p(csv), "w");
+		if (!c)
+			return NULL;
+		fprintf(c,
+			"benchmark,runid,pair,iteration,epoch_start_ms,iteration_time_ns,machine,"
+			"provider,jdk,jdk_version\n");
+		for (int r = 0; r < 3; r++)
+			for (int side = 0; side < 2; side++)
+				for (int i = 0; i < 20; i++) {
+					double ns = 1e9 * (1 + 0.1 * (double)(m % 4)) *
+						    exp(0.03 * gauss()) * (side ? b_scale : 1);
+
+					fprintf(c, "synth,%d,%c,%d,%d,%.0f,vm-%zu,,,\n", r,
+						side ? 'B' : 'A', i, 1000 + r, ns, m + 1);
+				}
+		fclose(c);
+		ok = bs_import_duet_csv(p(csv), in[m], &io, &ir, err, sizeof(err)) == 0;
+		CHECK(ok);
+	}
+	snprintf(out, sizeof(out), "%s.fleet", tag);
+	ok = ok && bs_fleet_merge(in, n, p(out), &res, err, sizeof(err)) == 0;
+	ok = ok && bs_fleet_load(p(out), &f, err, sizeof(err)) == 0;
+	ok = ok && bs_fleet_analyze(f, 1, &a, err, sizeof(err)) == 0;
+	CHECK(ok);
+	if (!ok)
+		fprintf(stderr, "synth_duet_fleet: %s\n", err);
+	bs_fleet_free(f);
+	return a;
+}
+
+/* The duet fleet's MDS is the slowdown its verdict detects: an A/A fleet
+ * with B slowed by the MDS (brought to A's level first) reads "B slower",
+ * one grid step less does not; it is never 0, and 8 machines detect a
+ * smaller slowdown than 2 of them. */
+static void test_duet_fleet_mds(void)
+{
+	struct bs_fleet_analysis *aa = synth_duet_fleet(8, 1.0, "aa"), *two, *at, *below;
+	double mds, point;
+	char v[128];
+
+	if (!aa)
+		return;
+	CHECK(aa->benches[0].has_ci);
+	mds = aa->benches[0].mds;
+	point = aa->benches[0].combined.point;
+	CHECK(mds > 0 && mds < 0.1);
+	for (size_t m = 0; m < 8; m++)
+		CHECK(aa->benches[0].cell[m].mds > mds);
+	at = synth_duet_fleet(8, (1 + mds) / point, "at");
+	below = synth_duet_fleet(8, (1 + mds - 0.001) / point, "below");
+	if (at && below) {
+		bs_fleet_verdict(&at->benches[0].combined, v, sizeof(v));
+		CHECK(strstr(v, "B slower") != NULL);
+		bs_fleet_verdict(&below->benches[0].combined, v, sizeof(v));
+		CHECK(strstr(v, "no difference") != NULL);
+	}
+	two = synth_duet_fleet(2, 1.0, "two");
+	if (two) {
+		double lo = 1, hi = 0;
+
+		CHECK(two->benches[0].has_ci);
+		CHECK(!(two->benches[0].mds <= mds)); /* larger, or none up to 100 % */
+		for (size_t m = 0; m < 8; m++) {
+			lo = fmin(lo, aa->benches[0].cell[m].mds);
+			hi = fmax(hi, aa->benches[0].cell[m].mds);
+		}
+		printf("note: A/A duet fleet MDS: 8 machines %.1f %%, 2 machines %.1f %%, one "
+		       "machine %.1f-%.1f %%\n",
+		       100 * mds, 100 * two->benches[0].mds, 100 * lo, 100 * hi);
+	}
+	bs_fleet_analysis_free(aa);
+	bs_fleet_analysis_free(at);
+	bs_fleet_analysis_free(below);
+	bs_fleet_analysis_free(two);
+}
+
 int main(void)
 {
 	char rm[128];
@@ -364,6 +467,7 @@ int main(void)
 	RUN_TEST(test_refusals);
 	RUN_TEST(test_kinds_and_shards);
 	RUN_TEST(test_duet_fleet);
+	RUN_TEST(test_duet_fleet_mds);
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	if (system(rm))
 		fprintf(stderr, "could not remove %s\n", dir);

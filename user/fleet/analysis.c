@@ -312,6 +312,7 @@ static int intervals(struct acc *c, size_t b)
 
 		fb->err = bs_hierk_ci(&h, &o, c->rng, &fb->combined);
 		fb->has_ci = fb->err == BS_OK;
+		fb->mds = two && fb->has_ci ? bs_ci_mds(&fb->combined, 0, 0) : NAN;
 		if (fb->err == BS_ENOMEM)
 			return -ENOMEM;
 	}
@@ -336,6 +337,7 @@ static int intervals(struct acc *c, size_t b)
 		cl->iters = nx;
 		cl->err = bs_hierk_ci(&h, &o, c->rng, &cl->ci);
 		cl->has_ci = cl->err == BS_OK;
+		cl->mds = two && cl->has_ci ? bs_ci_mds(&cl->ci, 0, 0) : NAN;
 		if (cl->err == BS_ENOMEM)
 			return -ENOMEM;
 		run0 += runs;

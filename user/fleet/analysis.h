@@ -8,8 +8,10 @@
  * machine -> run (process) -> iteration (bs_hierk_ci); duet fleets give the
  * ratio of means B / A, the same way, each run's A and B iterations drawn
  * within the run (the primary method's ok runs: the first method of the
- * duet with runs). Each member gets its own row from the same resampling
- * below the machine level (run -> iteration).
+ * duet with runs), and the minimal detectable slowdown of that verdict
+ * (bs_ci_mds: B brought to A's level, slowed until the interval clears 1),
+ * which a fleet narrows as machines are added. Each member gets its own row from the same
+ * resampling below the machine level (run -> iteration).
  *
  * The noise table: per member, its machine (hostname, CPU model,
  * hypervisor), its speed relative to the fleet (geometric mean over the
@@ -45,16 +47,20 @@ struct bs_fleet_cell {
 	bool has_ci;	    /**< ci is valid */
 	size_t runs, iters; /**< runs (processes / duet runs) and iterations (A's for duets) */
 	struct bs_ci ci;    /**< its mean (run) or B/A ratio (duet), run -> iteration */
+	double mds;	    /**< duet: bs_ci_mds of ci (fraction); NAN for runs or !has_ci */
 	int err;	    /**< bs_hierk_ci's error when !has_ci */
 };
 
 struct bs_fleet_bench {
 	char *name;
-	bool per_op;		    /**< run: values are ns per invocation (else duration ns) */
-	size_t members;		    /**< members that ran it */
-	bool has_ci;		    /**< combined is valid */
-	struct bs_ci combined;	    /**< machines as units */
-	int err;		    /**< bs_hierk_ci's error when !has_ci */
+	bool per_op;	       /**< run: values are ns per invocation (else duration ns) */
+	size_t members;	       /**< members that ran it */
+	bool has_ci;	       /**< combined is valid */
+	struct bs_ci combined; /**< machines as units */
+	double mds;	       /**< duet: the smallest slowdown of B the combined verdict detects,
+				*   bs_ci_mds of combined (fraction, 0.1 % grid, never 0); NAN for
+				*   runs, without an interval, or none up to 100 % */
+	int err;	       /**< bs_hierk_ci's error when !has_ci */
 	struct bs_fleet_cell *cell; /**< [n_members] */
 };
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/json.h"
 #include "util/output.h"
 #include "util/table.h"
 #include "util/units.h"
@@ -25,15 +26,27 @@ static void fig(const struct bs_fleet_analysis *a, double v, char *buf, size_t l
 		bs_fmt_ns(v, buf, len);
 }
 
+/* A duet MDS (fraction) as text: "1.2 %"; "n/a" without an interval or
+ * when no slowdown up to 100 % is detected. */
+static void mds(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.1f %%", 100 * v);
+}
+
 static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct bs_fleet_bench *b)
 {
-	static const char *const hdr[] = {"member", "host",   "runs",	 "iterations",
-					  "",	    "CI low", "CI high", "vs fleet"};
-	static const int right[] = {1, 0, 1, 1, 1, 1, 1, 1};
+	static const char *const hdr[] = {"member", "host",    "runs",	   "iterations", "",
+					  "CI low", "CI high", "vs fleet", "MDS"};
+	static const int right[] = {1, 0, 1, 1, 1, 1, 1, 1, 1};
+	enum { NC = 9 };
 	const struct bs_fleet *fl = a->fleet;
-	char(*c)[CELL] = calloc(fl->n_members * 8, CELL);
-	const char **cells = calloc(fl->n_members * 8, sizeof(*cells));
-	const char *h[8];
+	const int ncols = a->duet ? NC : NC - 1; /* MDS: duets only */
+	char(*c)[CELL] = calloc(fl->n_members * NC, CELL);
+	const char **cells = calloc(fl->n_members * NC, sizeof(*cells));
+	const char *h[NC];
 	char lo[32], hi[32], pt[32], verdict[128];
 	size_t rows = 0;
 
@@ -52,11 +65,13 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 	if (a->duet && b->has_ci) {
 		bs_fleet_verdict(&b->combined, verdict, sizeof(verdict));
 		fprintf(f, ": %s", verdict);
+		mds(b->mds, verdict, sizeof(verdict));
+		fprintf(f, "; MDS %s", verdict);
 	}
 	fprintf(f, "%s\n", b->has_ci ? "" : " (no interval: too few machines or values)");
 	for (size_t m = 0; m < fl->n_members; m++) {
 		const struct bs_fleet_cell *cl = &b->cell[m];
-		char(*r)[CELL] = &c[rows * 8];
+		char(*r)[CELL] = &c[rows * NC];
 
 		if (!cl->present)
 			continue;
@@ -74,13 +89,15 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 				 100 * (cl->ci.point / b->combined.point - 1));
 		else
 			snprintf(r[7], CELL, "n/a");
-		for (int k = 0; k < 8; k++)
-			cells[rows * 8 + (size_t)k] = r[k];
+		mds(cl->mds, r[8], CELL);
+		for (int k = 0; k < ncols; k++)
+			cells[rows * (size_t)ncols + (size_t)k] = r[k];
 		rows++;
 	}
 	if (a->duet)
 		h[7] = "verdict";
-	bs_table_print(f, h, cells, rows, 8, right, &(struct bs_table_style){.indent = "  "});
+	bs_table_print(f, h, cells, rows, (size_t)ncols, right,
+		       &(struct bs_table_style){.indent = "  "});
 	free(c);
 	free(cells);
 }
@@ -212,6 +229,8 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 									   : "ns/iteration"));
 		json_object_object_add(bo, "machines", json_object_new_int64((int64_t)fb->members));
 		json_object_object_add(bo, "combined", ci_json(a, &fb->combined, fb->has_ci));
+		if (a->duet)
+			json_object_object_add(bo, "mds_pct", bs_json_double(100 * fb->mds));
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
 			const struct bs_fleet_cell *cl = &fb->cell[m];
 			json_object *co;
@@ -225,6 +244,9 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 			json_object_object_add(co, "iterations",
 					       json_object_new_int64((int64_t)cl->iters));
 			json_object_object_add(co, "ci", ci_json(a, &cl->ci, cl->has_ci));
+			if (a->duet)
+				json_object_object_add(co, "mds_pct",
+						       bs_json_double(100 * cl->mds));
 			json_object_array_add(pm, co);
 		}
 		json_object_object_add(bo, "per_member", pm);
@@ -263,7 +285,7 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 
 static void csv(FILE *f, const struct bs_fleet_analysis *a)
 {
-	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit\n");
+	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit,mds_pct\n");
 	for (size_t b = 0; b < a->n_benches; b++) {
 		const struct bs_fleet_bench *fb = &a->benches[b];
 		const char *unit = a->duet	? "ratio"
@@ -271,9 +293,9 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 						: "ns/iteration";
 
 		bs_output_csv_field(f, fb->name);
-		fprintf(f, ",fleet,,,,%.10g,%.10g,%.10g,%s\n",
+		fprintf(f, ",fleet,,,,%.10g,%.10g,%.10g,%s,%.10g\n",
 			fb->has_ci ? fb->combined.point : NAN, fb->has_ci ? fb->combined.lo : NAN,
-			fb->has_ci ? fb->combined.hi : NAN, unit);
+			fb->has_ci ? fb->combined.hi : NAN, unit, 100 * fb->mds);
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
 			const struct bs_fleet_cell *cl = &fb->cell[m];
 
@@ -282,9 +304,9 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 			bs_output_csv_field(f, fb->name);
 			fprintf(f, ",%zu,", m + 1);
 			bs_output_csv_field(f, a->machines[m].hostname);
-			fprintf(f, ",%zu,%zu,%.10g,%.10g,%.10g,%s\n", cl->runs, cl->iters,
+			fprintf(f, ",%zu,%zu,%.10g,%.10g,%.10g,%s,%.10g\n", cl->runs, cl->iters,
 				cl->has_ci ? cl->ci.point : NAN, cl->has_ci ? cl->ci.lo : NAN,
-				cl->has_ci ? cl->ci.hi : NAN, unit);
+				cl->has_ci ? cl->ci.hi : NAN, unit, 100 * cl->mds);
 		}
 	}
 }
