@@ -79,13 +79,17 @@ fi
 # without privileges: one line, exit 6
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	asnobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$@"; }
+	# nobody runs a copy of the array script: the checkout may sit where
+	# nobody cannot read (a clone in a mode-700 directory)
+	chmod 755 "$tmp"
+	install -m 755 examples/slurm/benchscope-array.sh "$tmp/benchscope-array.sh"
 	rm -f "$tmp/args"
 	o=$(asnobody env JOB_COMPLETION_INDEX=0 SHARDS=4 PATH="$tmp/bin:$PATH" sh -c "$script" 2>&1)
 	rc=$?
 	if [ $rc = 6 ] && [ "$(wc -l <<<"$o")" = 1 ] && grep -q "needs root or CAP_BPF" <<<"$o" &&
 		[ ! -e "$tmp/args" ]; then ok; else bad "the Job's script as nobody: exit $rc, '$o'"; fi
 	o=$(asnobody env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=4 BENCHSCOPE="$tmp/bin/benchscope" \
-		examples/slurm/benchscope-array.sh /bin/true 2>&1)
+		"$tmp/benchscope-array.sh" /bin/true 2>&1)
 	rc=$?
 	if [ $rc = 6 ] && [ "$(wc -l <<<"$o")" = 1 ] && grep -q "needs root or CAP_BPF" <<<"$o"; then
 		ok
@@ -106,17 +110,17 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		bad "the Job's script as nobody with CAP_BPF + CAP_PERFMON did not run benchscope"
 	rm -f "$tmp/nb/args"
 	withcaps env SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_COUNT=4 BENCHSCOPE="$tmp/nb/benchscope" \
-		BS_OUT=/out examples/slurm/benchscope-array.sh /bin/true
+		BS_OUT=/out "$tmp/benchscope-array.sh" /bin/true
 	[ "$(tr '\n' ' ' <"$tmp/nb/args" 2>/dev/null)" = "run -q --preset gbench --shard 3/4 -o /out/shard-3.trace -- /bin/true " ] &&
 		ok || bad "benchscope-array.sh as nobody with CAP_BPF + CAP_PERFMON: $(cat "$tmp/nb/args" 2>&1)"
 	# with CAP_BPF alone: refused, exit 6
 	o=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+bpf --ambient-caps=+bpf \
 		env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=4 BENCHSCOPE="$tmp/nb/benchscope" \
-		examples/slurm/benchscope-array.sh /bin/true 2>&1)
+		"$tmp/benchscope-array.sh" /bin/true 2>&1)
 	rc=$?
 	[ $rc = 6 ] && [ "$(wc -l <<<"$o")" = 1 ] && ok || bad "with CAP_BPF alone: exit $rc, '$o'"
 	# not an array task: one line, exit 2
-	o=$(env -u SLURM_ARRAY_TASK_ID examples/slurm/benchscope-array.sh /bin/true 2>&1)
+	o=$(env -u SLURM_ARRAY_TASK_ID "$tmp/benchscope-array.sh" /bin/true 2>&1)
 	rc=$?
 	[ $rc = 2 ] && [ "$(wc -l <<<"$o")" = 1 ] && ok || bad "benchscope-array.sh outside an array: exit $rc, '$o'"
 else

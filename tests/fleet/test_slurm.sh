@@ -160,10 +160,13 @@ set -- $got
 [ "${1:-}" = 4 ] && [ "${2:-0}" -ge 4 ] && [ "${3:-}" = 1 ] && ok ||
 	bad "suite.trace's report: members, benchmarks, most machines per benchmark: '$got', want 4, >= 4, 1"
 
-# without privileges: one line, exit 6, before anything runs
+# without privileges: one line, exit 6, before anything runs (nobody runs
+# a copy: the checkout may sit where nobody cannot read)
+chmod 755 "$tmp"
+install -m 755 examples/slurm/benchscope-array.sh "$tmp/benchscope-array.sh"
 out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
 	env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=4 \
-	examples/slurm/benchscope-array.sh "$prog" 2>&1)
+	"$tmp/benchscope-array.sh" "$prog" 2>&1)
 rc=$?
 if [ $rc = 6 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
 	printf '%s' "$out" | grep -q "needs root or CAP_BPF and CAP_PERFMON"; then
