@@ -146,17 +146,66 @@ n=$(awk '$4 == 1' "$T/want" | wc -l)
 check_import jmh "$FIX/jmh-hollow-result.json.gz" && grep -q "thrpt-mode scores" "$T/err" &&
 	ok "jmh: throughput scores named as dropped" || bad "jmh: warning: $(cat "$T/err")"
 
-# --- compare takes two imports (when this build has it) ---
-if "$BS" compare --help >/dev/null 2>&1 && [ -e "$T/go.trace" ]; then
-	if "$BS" compare "$T/go.trace" "$T/go.trace" >"$T/cmp" 2>&1; then
-		ok "compare: an import against itself"
+# --- compare on two imports: Google Benchmark's own figures are the truth ---
+# A (gbench_example) and B (gbench_example_b, more work per invocation),
+# imported from their JSON: per benchmark, compare's means (ns/op) and ratio
+# B/A equal the JSON's mean real_time and their ratio (the import keeps
+# every repetition); its verdict "slower" exactly when the ratio CI is above
+# 1 and p < 0.05; --fail-on-regression 0 exits 5 exactly when one is
+# slower; A against itself: ratio 1, no regression, exit 0.
+GBB=$BUILD/progs/gbench_example_b
+if [ -x "$GB" ] && [ -x "$GBB" ]; then
+	for s in a b; do
+		prog=$GB
+		[ $s = b ] && prog=$GBB
+		"$prog" --benchmark_repetitions=5 --benchmark_min_time=0.01 --benchmark_out_format=json \
+			--benchmark_out="$T/cmp-$s.json" >/dev/null 2>&1
+		"$BS" import --format gbench "$T/cmp-$s.json" -o "$T/cmp-$s.trace" >/dev/null 2>&1 ||
+			bad "compare: import of $s"
+	done
+	"$BS" compare "$T/cmp-a.trace" "$T/cmp-b.trace" --json "$T/cmp.json" >/dev/null 2>"$T/err"
+	if python3 - "$T/cmp-a.json" "$T/cmp-b.json" "$T/cmp.json" >"$T/cmpcheck" 2>&1 <<'EOF'; then
+import json, sys
+def means(path):
+    m = {}
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("run_type", "iteration") == "iteration":
+            m.setdefault(b["run_name"], []).append(b["real_time"])
+    return [sum(v) / len(v) for v in m.values()]
+ga, gb = means(sys.argv[1]), means(sys.argv[2])
+c = json.load(open(sys.argv[3]))
+rows = c["benchmarks"]
+assert len(rows) == len(ga) == len(gb) > 0, (len(rows), len(ga), len(gb))
+slower = 0
+for row, ma, mb in zip(rows, ga, gb):
+    for got, want in ((row["a"]["mean_ns"], ma), (row["b"]["mean_ns"], mb), (row["ratio"], mb / ma)):
+        assert abs(got / want - 1) < 1e-4, (row["name"], got, want)
+    s = row["verdict"] == "slower"
+    assert s == (row["ratio_ci"][0] > 1 and row["u_test"]["p"] < 0.05), row
+    slower += s
+    print(row["name"], "B/A %.4f (Google Benchmark's %.4f)" % (row["ratio"], mb / ma), row["verdict"])
+print("slower", slower)
+EOF
+		ok "compare on imports: means and B/A as Google Benchmark's ($(grep -v slower "$T/cmpcheck" | head -n 1))"
 	else
-		rc=$?
-		[ $rc -eq 5 ] && bad "compare: a regression against itself" ||
-			ok "compare ran on imports (exit $rc: $(tail -n 1 "$T/cmp"))"
+		bad "compare on imports: $(tail -n 3 "$T/cmpcheck")"
 	fi
+	n_slower=$(awk '$1 == "slower" { print $2 }' "$T/cmpcheck")
+	"$BS" compare -q --fail-on-regression 0 "$T/cmp-a.trace" "$T/cmp-b.trace" >/dev/null 2>&1
+	rc=$?
+	want=0
+	[ "${n_slower:-0}" -gt 0 ] && want=5
+	[ $rc -eq $want ] && ok "compare --fail-on-regression 0 on imports: exit $rc ($n_slower slower)" ||
+		bad "compare --fail-on-regression 0 on imports: exit $rc, want $want"
+	"$BS" compare --fail-on-regression 0 "$T/cmp-a.trace" "$T/cmp-a.trace" --json "$T/self.json" \
+		>/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && python3 -c 'import json, sys
+assert all(abs(r["ratio"] - 1) < 1e-12 and r["verdict"] != "slower" for r in json.load(open(sys.argv[1]))["benchmarks"])' \
+		"$T/self.json" && ok "compare: an import against itself: ratio 1, exit 0" ||
+		bad "compare: an import against itself: exit $rc"
 else
-	skp "compare: not in this build, or no go trace"
+	skp "compare on imports: no $GB or $GBB (make examples)"
 fi
 
 # --- bad input: one line, exit 2, no trace left ---
