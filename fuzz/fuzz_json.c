@@ -32,25 +32,7 @@
 #include "trace/events.h"
 #include "trace/format.h"
 #include "trace/waste_blocks.h"
-
-/* One complete JSON object, as dataset.c accepts a block; NULL otherwise. */
-static json_object *parse_object(const uint8_t *data, size_t size)
-{
-	json_tokener *tok = json_tokener_new();
-	json_object *o;
-
-	if (!tok)
-		abort();
-	o = json_tokener_parse_ex(tok, (const char *)data, (int)size);
-	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
-		  !json_object_is_type(o, json_type_object) ||
-		  (size_t)json_tokener_get_parse_end(tok) != size)) {
-		json_object_put(o);
-		o = NULL;
-	}
-	json_tokener_free(tok);
-	return o;
-}
+#include "util/json.h"
 
 static void run_blocks(json_object *doc)
 {
@@ -128,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > BS_TRACE_MAX_BLOCK)
 		return 0;
-	doc = parse_object(data, size);
+	doc = bs_json_parse_object(data, (uint32_t)size); /* as dataset.c reads a block */
 	if (!doc)
 		return 0;
 	run_blocks(doc);
