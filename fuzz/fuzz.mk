@@ -26,8 +26,11 @@ FUZZ_CFLAGS := $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_IMPORTERS := \
 	duet_csv:bs_import_duet_csv:import/duet.h
 
+# The run-trace formats of user/import/formats.h (gbench, hyperfine,
+# criterion, go, pyperf, jmh) share one harness, fuzz_import_formats
+# (fuzz/fuzz_import_formats.c): its first input byte picks the format.
 FUZZ_HARNESSES := trace trace_blocks json probe_site \
-	$(foreach i,$(FUZZ_IMPORTERS),import_$(firstword $(subst :, ,$(i))))
+	$(foreach i,$(FUZZ_IMPORTERS),import_$(firstword $(subst :, ,$(i)))) import_formats
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_HARNESSES))
 FUZZ_ONLY ?= $(FUZZ_HARNESSES)
 
@@ -59,6 +62,10 @@ $(FUZZ_DIR)/fuzz_json: fuzz/fuzz_json.c $(FUZZ_LIB) $(FUZZ_HDRS)
 	$(call msg,LINK-FUZZ,$@)
 	$(Q)$(FUZZ_LINK) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 $(FUZZ_DIR)/fuzz_probe_site: fuzz/fuzz_probe_site.c $(FUZZ_LIB) $(FUZZ_HDRS)
+	$(call msg,LINK-FUZZ,$@)
+	$(Q)$(FUZZ_LINK) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+# an explicit rule: it wins over the pattern rule of fuzz_import_NAME below
+$(FUZZ_DIR)/fuzz_import_formats: fuzz/fuzz_import_formats.c $(FUZZ_LIB) $(FUZZ_HDRS)
 	$(call msg,LINK-FUZZ,$@)
 	$(Q)$(FUZZ_LINK) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 # fuzz_import_NAME: the importer FUNCTION of HEADER, from the FUZZ_IMPORTERS line NAME:FUNCTION:HEADER

@@ -114,9 +114,11 @@ static int one_sample_file(struct bs_imp *imp, const char *path)
 	}
 	n = json_object_array_length(iters);
 	if (n != json_object_array_length(times)) {
+		/* the message before the put: times is doc's */
+		ret =
+		    bs_imp_bad(imp, "%zu iters but %zu times", n, json_object_array_length(times));
 		json_object_put(doc);
-		return bs_imp_bad(imp, "%zu iters but %zu times", n,
-				  json_object_array_length(times));
+		return ret;
 	}
 	snprintf(tmp, sizeof(tmp), "%s", path);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));

@@ -129,7 +129,7 @@ int bs_import_gotest(struct bs_imp *imp, const char *path)
 	struct result *res = NULL, r;
 	size_t n = 0, lineno = 0, cap = 0;
 	long procs = -1;
-	char *line = NULL, name[256], where[300];
+	char *line = NULL, where[300];
 	size_t len = 0;
 	int ret = 0;
 
@@ -170,16 +170,17 @@ int bs_import_gotest(struct bs_imp *imp, const char *path)
 	for (size_t i = 0; i < n && !ret; i++) {
 		long bench, proc;
 
-		snprintf(name, sizeof(name), "%s", res[i].name);
-		if (procs > 0)
-			name[strlen(name) - strlen(strrchr(name, '-'))] = 0;
 		if (!res[i].n) {
 			ret = bs_imp_drop(imp, "%.60s: a result with 0 iterations (skipped)",
 					  res[i].name);
 			continue;
 		}
 		snprintf(where, sizeof(where), "line %zu (%.100s)", res[i].line, res[i].name);
-		if ((bench = bs_imp_bench(imp, name)) < 0 ||
+		/* the whole name, its "-P" cut (every name has one: procs_suffix); a name
+		 * too long for a BENCH record is bs_imp_bench's to shorten */
+		if (procs > 0)
+			*strrchr(res[i].name, '-') = 0;
+		if ((bench = bs_imp_bench(imp, res[i].name)) < 0 ||
 		    (proc = bs_imp_bench_proc(imp, bench)) < 0) {
 			ret = bench < 0 ? (int)bench : -ENOMEM;
 			break;

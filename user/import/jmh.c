@@ -101,15 +101,16 @@ static int histogram(struct bs_imp *imp, json_object *h, long bench, double scal
 				    imp, "%.200s: rawDataHistogram[%zu][%zu] is not an array", name,
 				    f, i);
 			for (size_t k = 0; k < json_object_array_length(bins) && !ret; k++) {
-				json_object *bin = json_object_array_get_idx(bins, k);
-				json_object *t = json_object_array_get_idx(bin, 0);
-				json_object *c = json_object_array_get_idx(bin, 1);
+				json_object *bin = json_object_array_get_idx(bins, k), *t, *c;
 				int64_t n;
 
 				snprintf(where, sizeof(where),
 					 "%.200s fork %zu iteration %zu bin %zu", name, f, i, k);
-				if (!json_object_is_type(bin, json_type_array) || !t || !c ||
-				    !is_num(t) || !json_object_is_type(c, json_type_int))
+				/* json-c asserts an array: bin's type first */
+				if (!json_object_is_type(bin, json_type_array) ||
+				    !is_num((t = json_object_array_get_idx(bin, 0))) ||
+				    !json_object_is_type((c = json_object_array_get_idx(bin, 1)),
+							 json_type_int))
 					return bs_imp_bad(imp, "%s is not [time, count]", where);
 				if ((n = json_object_get_int64(c)) < 1)
 					return bs_imp_bad(imp, "%s: count %lld < 1", where,

@@ -80,12 +80,13 @@ static int run(struct bs_imp *imp, json_object *m[3], json_object *r, long bench
 	if ((ret = meta_count(imp, m, "inner_loops", false, where, &inner)))
 		return ret;
 	for (size_t i = 0; warm && i < json_object_array_length(warm) && !ret; i++) {
-		json_object *w = json_object_array_get_idx(warm, i);
-		json_object *l = json_object_array_get_idx(w, 0);
+		json_object *w = json_object_array_get_idx(warm, i), *l;
 
 		snprintf(where, sizeof(where), "benchmark %.100s run %zu warmup %zu", name, k, i);
+		/* json-c asserts an array: w's type first */
 		if (!json_object_is_type(w, json_type_array) || json_object_array_length(w) != 2 ||
-		    !json_object_is_type(l, json_type_int) || json_object_get_int64(l) < 1)
+		    !json_object_is_type((l = json_object_array_get_idx(w, 0)), json_type_int) ||
+		    json_object_get_int64(l) < 1)
 			return bs_imp_bad(imp, "%s is not [loops, value]", where);
 		ret = add_value(imp, proc, bench, json_object_array_get_idx(w, 1),
 				(uint64_t)json_object_get_int64(l), inner, true, where);

@@ -42,9 +42,12 @@ void bs_imp_free(struct bs_imp *imp)
 	for (size_t i = 0; i < imp->n_drops; i++)
 		free(imp->drops[i].text);
 	free(imp->drops);
-	for (size_t i = 0; i < imp->n_benches; i++)
+	for (size_t i = 0; i < imp->n_benches; i++) {
 		free(imp->benches[i]);
+		free(imp->full[i]);
+	}
 	free(imp->benches);
+	free(imp->full);
 	free(imp->bench_proc);
 	free(imp->s);
 	memset(imp, 0, sizeof(*imp));
@@ -75,45 +78,63 @@ uint32_t bs_imp_proc(struct bs_imp *imp)
 	return imp->n_procs++;
 }
 
+/* the index of the benchmark whose BENCH name is @shown, or -1 */
+static long shown_as(const struct bs_imp *imp, const char *shown)
+{
+	for (size_t i = 0; i < imp->n_benches; i++)
+		if (!strcmp(imp->benches[i], shown))
+			return (long)i;
+	return -1;
+}
+
 long bs_imp_bench(struct bs_imp *imp, const char *name)
 {
+	char shrt[BS_BENCH_NAME_LEN], **b, **full;
+	bool too_long = strlen(name) >= BS_BENCH_NAME_LEN;
+	size_t n = imp->n_benches;
 	long *bp;
-	char **b;
 
-	for (size_t i = 0; i < imp->n_benches; i++)
-		if (!strcmp(imp->benches[i], name))
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(imp->full[i] ? imp->full[i] : imp->benches[i], name))
 			return (long)i;
 	if (!*name)
 		return bs_imp_bad(imp, "empty benchmark name");
-	b = realloc(imp->benches, (imp->n_benches + 1) * sizeof(*b));
-	if (!b)
+	if (!(b = realloc(imp->benches, (n + 1) * sizeof(*b))))
 		return -ENOMEM;
 	imp->benches = b;
-	bp = realloc(imp->bench_proc, (imp->n_benches + 1) * sizeof(*bp));
-	if (!bp)
+	if (!(full = realloc(imp->full, (n + 1) * sizeof(*full))))
+		return -ENOMEM;
+	imp->full = full;
+	if (!(bp = realloc(imp->bench_proc, (n + 1) * sizeof(*bp))))
 		return -ENOMEM;
 	imp->bench_proc = bp;
-	bp[imp->n_benches] = -1;
-	if (!(b[imp->n_benches] = strdup(name)))
-		return -ENOMEM;
-	if (strlen(name) >= BS_BENCH_NAME_LEN) {
-		/* a BENCH record keeps 103 bytes: a short unique name, the full one in CONTEXT */
-		char shrt[BS_BENCH_NAME_LEN];
-
-		snprintf(shrt, sizeof(shrt), "%.*s~%zu", BS_BENCH_NAME_LEN - 12, name,
-			 imp->n_benches);
-		if (!imp->long_names && !(imp->long_names = json_object_new_object()))
+	bp[n] = -1;
+	full[n] = NULL;
+	if (!too_long && shown_as(imp, name) < 0) {
+		if (!(b[n] = strdup(name)))
 			return -ENOMEM;
-		json_object_object_add(imp->long_names, shrt, json_object_new_string(name));
-		free(b[imp->n_benches]);
-		if (!(b[imp->n_benches] = strdup(shrt)) ||
-		    bs_imp_drop(imp,
-				"benchmark names longer than %d bytes: shortened (\"~N\"), "
-				"the full ones in CONTEXT import.names",
-				BS_BENCH_NAME_LEN - 1))
-			return -ENOMEM;
+		return (long)imp->n_benches++;
 	}
-	return (long)imp->n_benches++;
+	/* a BENCH record keeps 103 bytes (or the name is another's "~N"): a short
+	 * unique name, the full one in CONTEXT */
+	for (size_t k = n; k == n || shown_as(imp, shrt) >= 0; k++)
+		snprintf(shrt, sizeof(shrt), "%.*s~%zu", BS_BENCH_NAME_LEN - 12, name, k);
+	if (!imp->long_names && !(imp->long_names = json_object_new_object()))
+		return -ENOMEM;
+	if (!(b[n] = strdup(shrt)) || !(full[n] = strdup(name))) {
+		free(b[n]);
+		return -ENOMEM;
+	}
+	imp->n_benches++;
+	json_object_object_add(imp->long_names, shrt, json_object_new_string(name));
+	if (bs_imp_drop(imp,
+			too_long ? "benchmark names longer than %d bytes: shortened (\"~N\"), the "
+				   "full ones in CONTEXT import.names"
+				 : "benchmark names equal to another's shortened name (%d bytes "
+				   "kept): renamed \"~N\", the full ones in CONTEXT import.names",
+			BS_BENCH_NAME_LEN - 1))
+		return -ENOMEM;
+	return (long)n;
 }
 
 long bs_imp_bench_proc(struct bs_imp *imp, long bench)

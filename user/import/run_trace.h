@@ -66,7 +66,8 @@ struct bs_imp {
 	json_object *long_names;   /**< object: shortened name -> full name, or NULL */
 	struct bs_imp_drop *drops;
 	size_t n_drops;
-	char **benches; /**< names, index = bench */
+	char **benches; /**< names as BENCH records keep them, index = bench */
+	char **full;	/**< n_benches: the file's name where benches[] is shortened, else NULL */
 	size_t n_benches;
 	long *bench_proc; /**< n_benches: bs_imp_bench_proc's process, -1 before */
 	uint32_t n_procs;
@@ -93,9 +94,10 @@ int bs_imp_source(struct bs_imp *imp, const char *path);
 uint32_t bs_imp_proc(struct bs_imp *imp);
 
 /**
- * bs_imp_bench - the index of benchmark @name (added on first use). A name
- * longer than a BENCH record keeps (BS_BENCH_NAME_LEN - 1 bytes) is cut to
- * a unique "prefix~INDEX", the full name kept in CONTEXT import.names.
+ * bs_imp_bench - the index of benchmark @name (added on first use; names
+ * compared in full). A name longer than a BENCH record keeps
+ * (BS_BENCH_NAME_LEN - 1 bytes), or one equal to another's shortened name,
+ * is given a unique "prefix~N", the full name kept in CONTEXT import.names.
  * Returns the index, or -EINVAL (empty name; message in err), -ENOMEM.
  */
 long bs_imp_bench(struct bs_imp *imp, const char *name);
