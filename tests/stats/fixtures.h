@@ -9,6 +9,7 @@
 #ifndef BENCHSCOPE_TEST_FIXTURES_H
 #define BENCHSCOPE_TEST_FIXTURES_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,22 @@ static inline const double *fix_get(const struct fixture *f, const char *name, s
 	if (n)
 		*n = 0;
 	return NULL;
+}
+
+/*
+ * fix_getf - fix_get() of the record whose name is printf(@fmt, ...),
+ * e.g. fix_getf(&f, &n, "%s.data", cases[c]); a name is at most 95 bytes.
+ */
+__attribute__((format(printf, 3, 4))) static inline const double *
+fix_getf(const struct fixture *f, size_t *n, const char *fmt, ...)
+{
+	char name[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	return fix_get(f, name, n);
 }
 
 #endif

@@ -53,8 +53,7 @@ static void test_vs_scipy(void)
 		size_t n;
 		const double *x;
 
-		snprintf(k, sizeof(k), "%s.%s.data", cases[c][0], cases[c][1]);
-		x = fix_get(&f, k, &n);
+		x = fix_getf(&f, &n, "%s.%s.data", cases[c][0], cases[c][1]);
 		CHECK(x != NULL);
 		if (!x)
 			continue;
@@ -103,19 +102,14 @@ static void test_bca_fixed_replicates(void)
 	if (fix_load(&f, "boot.txt"))
 		SKIP("fixture boot.txt missing");
 	for (size_t c = 0; c < 4; c++) {
-		char k[96];
 		size_t n, nr;
 		const double *x, *rep, *ref, *pr;
 		struct bs_ci ci;
 
-		snprintf(k, sizeof(k), "rep.%s.%s.data", cases[c][0], cases[c][1]);
-		x = fix_get(&f, k, &n);
-		snprintf(k, sizeof(k), "rep.%s.%s.replicates", cases[c][0], cases[c][1]);
-		rep = fix_get(&f, k, &nr);
-		snprintf(k, sizeof(k), "rep.%s.%s.bca", cases[c][0], cases[c][1]);
-		ref = fix_get(&f, k, NULL);
-		snprintf(k, sizeof(k), "rep.%s.%s.percentile", cases[c][0], cases[c][1]);
-		pr = fix_get(&f, k, NULL);
+		x = fix_getf(&f, &n, "rep.%s.%s.data", cases[c][0], cases[c][1]);
+		rep = fix_getf(&f, &nr, "rep.%s.%s.replicates", cases[c][0], cases[c][1]);
+		ref = fix_getf(&f, NULL, "rep.%s.%s.bca", cases[c][0], cases[c][1]);
+		pr = fix_getf(&f, NULL, "rep.%s.%s.percentile", cases[c][0], cases[c][1]);
 		CHECK(x && rep && ref && pr);
 		if (!x || !rep || !ref || !pr)
 			continue;
@@ -306,15 +300,12 @@ static void test_block_and_acf(void)
 	const char *names[] = {"iters", "skewed"};
 
 	for (int i = 0; i < 2; i++) {
-		char k[64];
 		size_t n;
 		double r1;
 
-		snprintf(k, sizeof(k), "%s.mean.data", names[i]);
-		const double *x = fix_get(&f, k, &n);
+		const double *x = fix_getf(&f, &n, "%s.mean.data", names[i]);
 
-		snprintf(k, sizeof(k), "acf1.%s", names[i]);
-		const double *ref = fix_get(&f, k, NULL);
+		const double *ref = fix_getf(&f, NULL, "acf1.%s", names[i]);
 
 		CHECK(x && ref);
 		if (!x || !ref)

@@ -147,7 +147,6 @@ static void test_numpy_reference(void)
 {
 	struct fixture f;
 	size_t nq, n, m;
-	char k[96];
 
 	if (fix_load(&f, "desc.txt"))
 		SKIP("fixture desc.txt missing");
@@ -158,10 +157,8 @@ static void test_numpy_reference(void)
 		const double *x = fix_get(&f, DS[d], &n), *s, *q;
 		struct bs_summary r;
 
-		snprintf(k, sizeof(k), "%s.summary", DS[d]);
-		s = fix_get(&f, k, &m);
-		snprintf(k, sizeof(k), "%s.quantiles", DS[d]);
-		q = fix_get(&f, k, NULL);
+		s = fix_getf(&f, &m, "%s.summary", DS[d]);
+		q = fix_getf(&f, NULL, "%s.quantiles", DS[d]);
 		CHECK(x && s && q && m == 11);
 		if (!x || !s || !q)
 			continue;
@@ -184,8 +181,7 @@ static void test_numpy_reference(void)
 			CHECK_NEAR(v, q[i], 0, 1e-14);
 		}
 		/* scipy.stats.trim_mean at 0, 0.1, 0.2, 0.25, 0.45 */
-		snprintf(k, sizeof(k), "%s.trim", DS[d]);
-		q = fix_get(&f, k, &m);
+		q = fix_getf(&f, &m, "%s.trim", DS[d]);
 		CHECK(q && m == 5);
 		for (size_t i = 0; q && i < m; i++) {
 			static const double frac[] = {0.0, 0.1, 0.2, 0.25, 0.45};
@@ -195,8 +191,7 @@ static void test_numpy_reference(void)
 			CHECK_NEAR(v, q[i], 0, 1e-12);
 		}
 		/* scipy.stats.mstats.trimmed_stde at the same proportions */
-		snprintf(k, sizeof(k), "%s.trim_se", DS[d]);
-		q = fix_get(&f, k, &m);
+		q = fix_getf(&f, &m, "%s.trim_se", DS[d]);
 		CHECK(q && m == 5);
 		for (size_t i = 0; q && i < m; i++) {
 			static const double frac[] = {0.0, 0.1, 0.2, 0.25, 0.45};
@@ -213,8 +208,7 @@ static void test_numpy_reference(void)
 			size_t idx[5000], nr, nk, ne;
 			const double *e;
 
-			snprintf(k, sizeof(k), "%s.out_%s", DS[d], rn[r2]);
-			e = fix_get(&f, k, &ne);
+			e = fix_getf(&f, &ne, "%s.out_%s", DS[d], rn[r2]);
 			CHECK_INT_EQ(
 			    bs_outliers(x, n, rules[r2], 0, NULL, NULL, &nk, NULL, idx, &nr),
 			    BS_OK);

@@ -313,10 +313,8 @@ static void test_real_duet(void)
 		SKIP("fixture duet.txt missing");
 	for (int r = 0; r < 2; r++)
 		for (int p = 0; p < 2; p++) {
-			char k[32];
 
-			snprintf(k, sizeof(k), "run%d.%c", r, p ? 'B' : 'A');
-			const double *v = fix_get(&f, k, &n);
+			const double *v = fix_getf(&f, &n, "run%d.%c", r, p ? 'B' : 'A');
 
 			CHECK(v && n == 20);
 			if (!v || n != 20)
@@ -327,13 +325,11 @@ static void test_real_duet(void)
 	/* overlaps: same pairs, bounds and rates as the brute force in Python */
 	for (int r = 0; r < 2; r++) {
 		struct bs_overlap o[20];
-		char k[32];
 		size_t no, ne;
 
 		runs[r] =
 		    (struct bs_duet_run){.a = it[2 * r], .na = 10, .b = it[2 * r + 1], .nb = 10};
-		snprintf(k, sizeof(k), "run%d.overlaps", r);
-		const double *e = fix_get(&f, k, &ne);
+		const double *e = fix_getf(&f, &ne, "run%d.overlaps", r);
 
 		CHECK(e != NULL);
 		if (!e)

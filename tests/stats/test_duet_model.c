@@ -74,18 +74,13 @@ struct fcase {
 
 static int load_case(const struct fixture *f, const char *name, struct fcase *c)
 {
-	char k[96];
 	size_t nl, np, na, nb, off = 0;
 	const double *len, *lr, *ca, *cb;
 
-	snprintf(k, sizeof(k), "%s.len", name);
-	len = fix_get(f, k, &nl);
-	snprintf(k, sizeof(k), "%s.log_ratio", name);
-	lr = fix_get(f, k, &np);
-	snprintf(k, sizeof(k), "%s.cpu_a", name);
-	ca = fix_get(f, k, &na);
-	snprintf(k, sizeof(k), "%s.cpu_b", name);
-	cb = fix_get(f, k, &nb);
+	len = fix_getf(f, &nl, "%s.len", name);
+	lr = fix_getf(f, &np, "%s.log_ratio", name);
+	ca = fix_getf(f, &na, "%s.cpu_a", name);
+	cb = fix_getf(f, &nb, "%s.cpu_b", name);
 	if (!len || !lr || !ca || !cb || na != np || nb != np || nl > MAX_RUNS ||
 	    np > MAX_RUNS * MAX_PAIRS)
 		return -1;
@@ -112,16 +107,12 @@ static void test_vs_numpy(void)
 		const double *ref, *opt, *eff;
 		struct bs_dmodel_result r;
 		struct bs_dmodel_opts o;
-		char k[96];
 		size_t ne;
 
 		CHECK_INT_EQ(load_case(&f, cases[i], &c), 0);
-		snprintf(k, sizeof(k), "%s.opts", cases[i]);
-		opt = fix_get(&f, k, NULL);
-		snprintf(k, sizeof(k), "%s.ref", cases[i]);
-		ref = fix_get(&f, k, NULL);
-		snprintf(k, sizeof(k), "%s.effects", cases[i]);
-		eff = fix_get(&f, k, &ne);
+		opt = fix_getf(&f, NULL, "%s.opts", cases[i]);
+		ref = fix_getf(&f, NULL, "%s.ref", cases[i]);
+		eff = fix_getf(&f, &ne, "%s.effects", cases[i]);
 		CHECK(opt && ref && eff);
 		if (!opt || !ref || !eff)
 			continue;

@@ -29,18 +29,13 @@ static void test_vs_numpy(void)
 	CHECK(par != NULL);
 	gsl_rng_set(rng, 7);
 	for (size_t c = 0; par && c < 2; c++) {
-		char k[64];
 		size_t n0, n1, nx, ny = 0, nyc = 0;
 		const double *c0, *c1, *x, *y = NULL, *yc = NULL, *ref;
 
-		snprintf(k, sizeof(k), "%s.c0", cases[c]);
-		c0 = fix_get(&f, k, &n0);
-		snprintf(k, sizeof(k), "%s.c1", cases[c]);
-		c1 = fix_get(&f, k, &n1);
-		snprintf(k, sizeof(k), "%s.x", cases[c]);
-		x = fix_get(&f, k, &nx);
-		snprintf(k, sizeof(k), "%s.ci", cases[c]);
-		ref = fix_get(&f, k, NULL);
+		c0 = fix_getf(&f, &n0, "%s.c0", cases[c]);
+		c1 = fix_getf(&f, &n1, "%s.c1", cases[c]);
+		x = fix_getf(&f, &nx, "%s.x", cases[c]);
+		ref = fix_getf(&f, NULL, "%s.ci", cases[c]);
 		if (c == 1) {
 			y = fix_get(&f, "ratio.y", &ny);
 			yc = fix_get(&f, "ratio.yc", &nyc);

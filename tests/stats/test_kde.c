@@ -16,11 +16,9 @@ static void test_bandwidth_and_density(void)
 	if (fix_load(&f, "kld.txt") || fix_load(&d, "desc.txt"))
 		SKIP("fixtures kld.txt/desc.txt missing");
 	for (int i = 0; i < 6; i++) {
-		char k[64];
 		double h;
 
-		snprintf(k, sizeof(k), "bw.%s", ds[i]);
-		const double *ref = fix_get(&f, k, NULL);
+		const double *ref = fix_getf(&f, NULL, "bw.%s", ds[i]);
 		const double *x = fix_get(&d, ds[i], &n);
 
 		CHECK(ref && x);
@@ -59,18 +57,14 @@ static void test_kld_vs_reference(void)
 	if (fix_load(&f, "kld.txt"))
 		SKIP("fixture kld.txt missing");
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		char k[64];
 		size_t n1, n2;
 		struct bs_kld r;
 
-		snprintf(k, sizeof(k), "kld.%s.d1", cases[c]);
-		const double *a = fix_get(&f, k, &n1);
+		const double *a = fix_getf(&f, &n1, "kld.%s.d1", cases[c]);
 
-		snprintf(k, sizeof(k), "kld.%s.d2", cases[c]);
-		const double *b = fix_get(&f, k, &n2);
+		const double *b = fix_getf(&f, &n2, "kld.%s.d2", cases[c]);
 
-		snprintf(k, sizeof(k), "kld.%s.p", cases[c]);
-		const double *p = fix_get(&f, k, NULL);
+		const double *p = fix_getf(&f, NULL, "kld.%s.p", cases[c]);
 
 		CHECK(a && b && p);
 		if (!a || !b || !p)

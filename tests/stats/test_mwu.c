@@ -27,10 +27,8 @@ static void test_vs_scipy(void)
 		size_t n1, n2;
 		const double *x, *y;
 
-		snprintf(k, sizeof(k), "%s.x", cases[c]);
-		x = fix_get(&f, k, &n1);
-		snprintf(k, sizeof(k), "%s.y", cases[c]);
-		y = fix_get(&f, k, &n2);
+		x = fix_getf(&f, &n1, "%s.x", cases[c]);
+		y = fix_getf(&f, &n2, "%s.y", cases[c]);
 		CHECK(x && y);
 		if (!x || !y)
 			continue;

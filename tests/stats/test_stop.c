@@ -62,14 +62,11 @@ static void test_warmup_vs_reference(void)
 
 	gsl_rng_set(rng, 11);
 	for (size_t u = 12; K && u <= 40; u += 28) {
-		char k[64];
 		double v[5];
 
-		snprintf(k, sizeof(k), "warm.inv.rciw.%zu.mean", u);
-		const double *m = fix_get(&f, k, NULL);
+		const double *m = fix_getf(&f, NULL, "warm.inv.rciw.%zu.mean", u);
 
-		snprintf(k, sizeof(k), "warm.inv.rciw.%zu.sd", u);
-		const double *sd = fix_get(&f, k, NULL);
+		const double *sd = fix_getf(&f, NULL, "warm.inv.rciw.%zu.sd", u);
 
 		CHECK(m && sd);
 		if (!m || !sd)

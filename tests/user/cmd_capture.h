@@ -49,6 +49,26 @@ static inline int cap_run(int (*cmd)(int, char **), const char *name, const char
 	return WEXITSTATUS(status);
 }
 
+/**
+ * cap_slurp - the contents of the file @path (its first 64 KiB - 1 bytes),
+ * NUL-terminated, in a static buffer that the next call overwrites; ""
+ * when it cannot be opened.
+ */
+static inline char *cap_slurp(const char *path)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 /** Number of newline characters in s. */
 static inline int cap_count_lines(const char *s)
 {

@@ -100,21 +100,6 @@ static int write_side(const char *path, const struct side_spec *sp)
 	return ret ? -1 : 0;
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 16];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	buf[0] = 0;
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 static char pa[512], pb[512], out[512], errp[512];
 
 static int run(const char *const *args)
@@ -152,7 +137,7 @@ static void test_known_truth(void)
 	CHECK_INT_EQ(write_side(pa, &a), 0);
 	CHECK_INT_EQ(write_side(pb, &b), 0);
 	CHECK_INT_EQ(run((const char *const[]){"--json", "-", pa, pb, NULL}), 0);
-	root = json_tokener_parse(slurp(out));
+	root = json_tokener_parse(cap_slurp(out));
 	CHECK(root != NULL);
 	if (!root)
 		return;
@@ -203,19 +188,20 @@ static void test_known_truth(void)
 	/* the gate: 10 % is beyond 5 %, not beyond 20 % */
 	CHECK_INT_EQ(run((const char *const[]){"-q", "--fail-on-regression", "5", pa, pb, NULL}),
 		     5);
-	CHECK(strstr(slurp(errp), "compare: slow is ") && strstr(slurp(errp), "% slower (CI ["));
+	CHECK(strstr(cap_slurp(errp), "compare: slow is ") &&
+	      strstr(cap_slurp(errp), "% slower (CI ["));
 	CHECK_INT_EQ(run((const char *const[]){"-q", "--fail-on-regression", "20", pa, pb, NULL}),
 		     0);
 	/* B against A: faster, no gate */
 	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "1", pb, pa, NULL}), 0);
-	CHECK(strstr(slurp(out), "B faster") != NULL);
+	CHECK(strstr(cap_slurp(out), "B faster") != NULL);
 	/* the table and CSV */
 	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 0);
-	CHECK(strstr(slurp(out), "only in A (1, not compared): gone") != NULL);
-	CHECK(strstr(slurp(out), "geomean (2)") != NULL);
+	CHECK(strstr(cap_slurp(out), "only in A (1, not compared): gone") != NULL);
+	CHECK(strstr(cap_slurp(out), "geomean (2)") != NULL);
 	CHECK_INT_EQ(run((const char *const[]){"--csv", "-", pa, pb, NULL}), 0);
-	CHECK_INT_EQ(cap_count_lines(slurp(out)), 3);
-	CHECK(strncmp(slurp(out), "benchmark,unit,", 15) == 0);
+	CHECK_INT_EQ(cap_count_lines(cap_slurp(out)), 3);
+	CHECK(strncmp(cap_slurp(out), "benchmark,unit,", 15) == 0);
 }
 
 /* one process a side: the iterations are the samples, and the output says so */
@@ -227,9 +213,9 @@ static void test_one_run(void)
 	CHECK_INT_EQ(write_side(pa, &a), 0);
 	CHECK_INT_EQ(write_side(pb, &b), 0);
 	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 0);
-	CHECK(strstr(slurp(out), "20+20 iters") != NULL);
-	CHECK(strstr(slurp(out), "variation between processes is not covered") != NULL);
-	CHECK(strstr(slurp(out), "B slower") != NULL);
+	CHECK(strstr(cap_slurp(out), "20+20 iters") != NULL);
+	CHECK(strstr(cap_slurp(out), "variation between processes is not covered") != NULL);
+	CHECK(strstr(cap_slurp(out), "B slower") != NULL);
 }
 
 /* 2 runs a side: the U test can never reach 0.05, and says how many it needs */
@@ -241,7 +227,7 @@ static void test_two_runs(void)
 	CHECK_INT_EQ(write_side(pa, &a), 0);
 	CHECK_INT_EQ(write_side(pb, &b), 0);
 	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "1", pa, pb, NULL}), 0);
-	CHECK(strstr(slurp(out), "the U test needs >= 4 runs a side") != NULL);
+	CHECK(strstr(cap_slurp(out), "the U test needs >= 4 runs a side") != NULL);
 }
 
 static void test_bad_input(void)
@@ -255,18 +241,18 @@ static void test_bad_input(void)
 	/* empty: no iteration */
 	CHECK_INT_EQ(write_side(pb, &none), 0);
 	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 2);
-	e = slurp(errp);
+	e = cap_slurp(errp);
 	CHECK(strstr(e, "no measurement iteration") && cap_count_lines(e) == 1);
 	/* truncated: a prefix of a trace */
 	CHECK_INT_EQ(write_side(pb, &a), 0);
 	fx_path(dq, sizeof(dq), "trunc.trace");
 	CHECK_INT_EQ(fx_copy_prefix(pb, dq, fx_file_size(pb) * 2 / 3), 0);
 	CHECK_INT_EQ(run((const char *const[]){pa, dq, NULL}), 2);
-	e = slurp(errp);
+	e = cap_slurp(errp);
 	CHECK(cap_count_lines(e) == 1 && strstr(e, "benchscope compare: "));
 	/* not a trace at all */
 	CHECK_INT_EQ(run((const char *const[]){pa, "/etc/hostname", NULL}), 2);
-	CHECK_INT_EQ(cap_count_lines(slurp(errp)), 1);
+	CHECK_INT_EQ(cap_count_lines(cap_slurp(errp)), 1);
 	/* a duet trace */
 	fx_path(dq, sizeof(dq), "duet.trace");
 	{
@@ -279,7 +265,7 @@ static void test_bad_input(void)
 			bs_trace_close(w);
 	}
 	CHECK_INT_EQ(run((const char *const[]){pa, dq, NULL}), 2);
-	e = slurp(errp);
+	e = cap_slurp(errp);
 	CHECK(strstr(e, "is a duet trace") && strstr(e, "benchscope report") &&
 	      cap_count_lines(e) == 1);
 	/* no benchmark in common: both sets named */
@@ -297,7 +283,7 @@ static void test_bad_input(void)
 		}
 	}
 	CHECK_INT_EQ(run((const char *const[]){pa, pb, NULL}), 2);
-	e = slurp(errp);
+	e = cap_slurp(errp);
 	CHECK(strstr(e, "no benchmark in common: A has same, slow; B has other") != NULL);
 	/* usage */
 	CHECK_INT_EQ(run((const char *const[]){pa, NULL}), 2);

@@ -347,6 +347,66 @@ static void test_bad_input(void)
 		 "is not a number");
 }
 
+/* inputs fuzz_import_formats found (fuzz/corpus/import_formats/regress-*) */
+static void test_fuzz_regressions(void)
+{
+	struct bs_imp imp;
+	char err[600], text[400], want[320];
+	json_object *full;
+
+	/* criterion: the length message read times after its document was freed */
+	bad_case("criterion", "{\"iters\": [1, 2], \"times\": [5]}", "2 iters but 1 times");
+	/* pyperf, jmh: json-c asserted an array where the file had a number */
+	bad_case("pyperf",
+		 "{\"version\": \"1.0\", \"benchmarks\": [{\"metadata\": {\"name\": \"b\", "
+		 "\"loops\": 1}, \"runs\": [{\"warmups\": [3], \"values\": [1e-6]}]}]}",
+		 "warmup 0 is not [loops, value]");
+	bad_case("jmh",
+		 "[{\"benchmark\": \"b\", \"primaryMetric\": {\"scoreUnit\": \"ns/op\", "
+		 "\"rawDataHistogram\": [[[5]]]}}]",
+		 "bin 0 is not [time, count]");
+	/* go: a name past 255 bytes lost its "-P" to a buffer, then strrchr gave NULL */
+	snprintf(want, sizeof(want), "Benchmark%0300d", 7);
+	snprintf(text, sizeof(text), "%s-4 \t 10 \t 5 ns/op\n", want);
+	CHECK_INT_EQ(import_text(&imp, err, sizeof(err), "go", "long.txt", text), 0);
+	CHECK_INT_EQ(imp.n, 1);
+	CHECK_INT_EQ(imp.n_benches, 1);
+	CHECK(imp.long_names && imp.n_benches == 1 &&
+	      json_object_object_get_ex(imp.long_names, imp.benches[0], &full) &&
+	      !strcmp(json_object_get_string(full), want));
+	bs_imp_free(&imp);
+}
+
+/* names past a BENCH record's 103 bytes: one benchmark per full name, shown names unique */
+static void test_long_names(void)
+{
+	struct bs_imp imp;
+	char err[600], text[1200], lng[130], clash[110];
+
+	/* gbench repetitions of one long-named benchmark: one benchmark, one process */
+	snprintf(lng, sizeof(lng), "BM_%0120d", 1);
+	snprintf(text, sizeof(text),
+		 "{\"benchmarks\": [{\"name\": \"%s\", \"iterations\": 10, \"real_time\": 5}, "
+		 "{\"name\": \"%s\", \"iterations\": 10, \"real_time\": 6}]}",
+		 lng, lng);
+	CHECK_INT_EQ(import_text(&imp, err, sizeof(err), "gbench", "long.json", text), 0);
+	CHECK_INT_EQ(imp.n, 2);
+	CHECK_INT_EQ(imp.n_benches, 1);
+	CHECK_INT_EQ(imp.n_procs, 1);
+	bs_imp_free(&imp);
+	/* a short name equal to the long one's shortened name: two benchmarks, two names */
+	snprintf(clash, sizeof(clash), "%.*s~0", BS_BENCH_NAME_LEN - 12, lng);
+	snprintf(text, sizeof(text),
+		 "{\"results\": [{\"command\": \"%s\", \"times\": [0.1]}, "
+		 "{\"command\": \"%s\", \"times\": [0.2]}]}",
+		 lng, clash);
+	CHECK_INT_EQ(import_text(&imp, err, sizeof(err), "hyperfine", "clash.json", text), 0);
+	CHECK_INT_EQ(imp.n_benches, 2);
+	CHECK(imp.n_benches == 2 && strcmp(imp.benches[0], imp.benches[1]));
+	CHECK(dropped(&imp, "equal to another's shortened name"));
+	bs_imp_free(&imp);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/bs-test-import-run-XXXXXX");
@@ -362,6 +422,8 @@ int main(void)
 	RUN_TEST(test_criterion);
 	RUN_TEST(test_write_read);
 	RUN_TEST(test_bad_input);
+	RUN_TEST(test_fuzz_regressions);
+	RUN_TEST(test_long_names);
 	{
 		char cmd[128];
 

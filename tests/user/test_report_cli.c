@@ -17,22 +17,6 @@ static int run_report(const char *const *args)
 	return cap_run(cmd_report, "report", args, out_path, err_path);
 }
 
-/* Contents of a file (static buffer). */
-static const char *slurp(const char *path)
-{
-	static char buf[1 << 16];
-	FILE *f = fopen(path, "rb");
-	size_t n = 0;
-
-	buf[0] = 0;
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-	return buf;
-}
-
 static void test_exports(void)
 {
 	char trace[300], json[300], csv[300], md[300];
@@ -46,13 +30,13 @@ static void test_exports(void)
 				   "--md", md,	     "--top", "1",     NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 	}
-	CHECK(strstr(slurp(out_path), "Iterations: 8 in 2 processes") != NULL);
-	CHECK(strstr(slurp(out_path), "Top interferers (1 of 2 threads") != NULL);
-	CHECK(strcmp(slurp(err_path), "") == 0);
-	CHECK_INT_EQ(cap_count_lines(slurp(csv)), 10);
-	CHECK(strncmp(slurp(md), "# benchscope: ./bench --fast", 28) == 0);
+	CHECK(strstr(cap_slurp(out_path), "Iterations: 8 in 2 processes") != NULL);
+	CHECK(strstr(cap_slurp(out_path), "Top interferers (1 of 2 threads") != NULL);
+	CHECK(strcmp(cap_slurp(err_path), "") == 0);
+	CHECK_INT_EQ(cap_count_lines(cap_slurp(csv)), 10);
+	CHECK(strncmp(cap_slurp(md), "# benchscope: ./bench --fast", 28) == 0);
 	{
-		json_object *root = json_tokener_parse(slurp(json));
+		json_object *root = json_tokener_parse(cap_slurp(json));
 
 		CHECK(root != NULL);
 		CHECK_INT_EQ(json_object_array_length(json_object_object_get(
@@ -64,18 +48,19 @@ static void test_exports(void)
 	{
 		const char *a[] = {trace, "--csv", "-", NULL};
 		CHECK_INT_EQ(run_report(a), 0);
-		CHECK(strncmp(slurp(out_path), "index,pid,tid,", 14) == 0);
-		CHECK_INT_EQ(cap_count_lines(slurp(out_path)), 10);
+		CHECK(strncmp(cap_slurp(out_path), "index,pid,tid,", 14) == 0);
+		CHECK_INT_EQ(cap_count_lines(cap_slurp(out_path)), 10);
 	}
 	{
 		const char *a[] = {trace, "--top", "0", NULL};
 		CHECK_INT_EQ(run_report(a), 0);
-		CHECK(strstr(slurp(out_path), "2 threads, 4.500 µs in all (none listed: --top 0)"));
+		CHECK(strstr(cap_slurp(out_path),
+			     "2 threads, 4.500 µs in all (none listed: --top 0)"));
 	}
 	{
 		const char *a[] = {"--quiet", trace, NULL};
 		CHECK_INT_EQ(run_report(a), 0);
-		CHECK(strcmp(slurp(out_path), "") == 0);
+		CHECK(strcmp(cap_slurp(out_path), "") == 0);
 	}
 }
 
@@ -100,7 +85,7 @@ static void test_errors(void)
 		int rc = run_report(i == 4 ? two : cases[i]);
 
 		CHECK_INT_EQ(rc, 2);
-		e = slurp(err_path);
+		e = cap_slurp(err_path);
 		CHECK(strncmp(e, "benchscope report: ", 19) == 0);
 		CHECK_INT_EQ(cap_count_lines(e), 1);
 	}
@@ -110,24 +95,24 @@ static void test_errors(void)
 	{
 		const char *a[] = {bad, NULL};
 		CHECK_INT_EQ(run_report(a), 2);
-		e = slurp(err_path);
+		e = cap_slurp(err_path);
 		CHECK(strstr(e, "not a benchscope trace (bad magic)") != NULL);
 		CHECK_INT_EQ(cap_count_lines(e), 1);
 	}
 	{
 		const char *a[] = {"/nonexistent/x.trace", NULL};
 		CHECK_INT_EQ(run_report(a), 2);
-		CHECK(strstr(slurp(err_path), "No such file or directory") != NULL);
+		CHECK(strstr(cap_slurp(err_path), "No such file or directory") != NULL);
 	}
 	{
 		const char *a[] = {trace, "--json", "/nonexistent/dir/x.json", NULL};
 		CHECK_INT_EQ(run_report(a), 1);
-		CHECK(strstr(slurp(err_path), "cannot write /nonexistent/dir/x.json") != NULL);
+		CHECK(strstr(cap_slurp(err_path), "cannot write /nonexistent/dir/x.json") != NULL);
 	}
 	{
 		const char *a[] = {"--help", NULL};
 		CHECK_INT_EQ(run_report(a), 0);
-		CHECK(strstr(slurp(out_path), "Usage: benchscope report TRACE") != NULL);
+		CHECK(strstr(cap_slurp(out_path), "Usage: benchscope report TRACE") != NULL);
 	}
 }
 
@@ -145,8 +130,9 @@ static void test_truncated_warning(void)
 		const char *a[] = {cut, NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 	}
-	CHECK(strstr(slurp(err_path), "trace truncated after 18 records (the run did not finish)"));
-	CHECK(strstr(slurp(out_path), "(truncated: the run did not finish)") != NULL);
+	CHECK(strstr(cap_slurp(err_path),
+		     "trace truncated after 18 records (the run did not finish)"));
+	CHECK(strstr(cap_slurp(out_path), "(truncated: the run did not finish)") != NULL);
 }
 
 int main(void)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* test_util.c - the shared helpers of user/util: bs_parse_range (cli.h), the
+/* test_util.c - the shared helpers of user/util: bs_parse_range and
+ * bs_parse_u64 (cli.h), the
  * output sink (output.h) and the json-c accessors (json.h). */
 #include <errno.h>
 #include <json-c/json.h>
@@ -33,6 +34,26 @@ static void test_parse_range(void)
 	CHECK_INT_EQ(bs_parse_range("0:3", 2, 1, 100, v), -ERANGE);
 	CHECK_INT_EQ(v[0], -7); /* untouched on error */
 	CHECK_INT_EQ(v[1], -7);
+}
+
+/* the whole unsigned 64-bit range; '-' refused (strtoull would wrap it) */
+static void test_parse_u64(void)
+{
+	uint64_t v = 7;
+
+	CHECK_INT_EQ(bs_parse_u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
+	CHECK(v == UINT64_MAX);
+	CHECK_INT_EQ(bs_parse_u64("0", 0, 10, &v), 0);
+	CHECK(v == 0);
+	v = 7;
+	CHECK_INT_EQ(bs_parse_u64("18446744073709551616", 0, UINT64_MAX, &v), -ERANGE);
+	CHECK_INT_EQ(bs_parse_u64("11", 0, 10, &v), -ERANGE);
+	CHECK_INT_EQ(bs_parse_u64("0", 1, 10, &v), -ERANGE);
+	const char *bad[] = {"-1", "-0", "", "5x", "x", " "};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_INT_EQ(bs_parse_u64(bad[i], 0, UINT64_MAX, &v), -EINVAL);
+	CHECK_INT_EQ(bs_parse_u64(NULL, 0, 10, &v), -EINVAL);
+	CHECK(v == 7); /* untouched on error */
 }
 
 static void test_output(void)
@@ -97,6 +118,7 @@ static void test_json(void)
 int main(void)
 {
 	RUN_TEST(test_parse_range);
+	RUN_TEST(test_parse_u64);
 	RUN_TEST(test_output);
 	RUN_TEST(test_json);
 	fx_cleanup();

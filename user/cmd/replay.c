@@ -115,9 +115,7 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 		a->set.st.f = (size_t)v[2];
 		break;
 	case OPT_THRESHOLD:
-		a->set.plan.threshold = strtod(arg, &e);
-		if (e == arg || *e || !isfinite(a->set.plan.threshold) ||
-		    a->set.plan.threshold <= 0 || a->set.plan.threshold > 1)
+		if (bs_stop_threshold_parse(arg, &a->set.plan.threshold))
 			argp_error(state, "--threshold takes a number in (0, 1], not '%s'", arg);
 		a->threshold_given = true;
 		break;

@@ -39,6 +39,17 @@ int bs_stop_crit_parse(const char *s)
 	return -1;
 }
 
+int bs_stop_threshold_parse(const char *s, double *out)
+{
+	char *e;
+	double t = strtod(s, &e);
+
+	if (e == s || *e || !isfinite(t) || t <= 0 || t > 1)
+		return -EINVAL;
+	*out = t;
+	return 0;
+}
+
 double bs_stop_plan_threshold(const struct bs_stop_plan *p)
 {
 	if (p->threshold > 0)

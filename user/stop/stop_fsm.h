@@ -44,6 +44,13 @@ struct bs_stop_plan bs_stop_plan_default(int crit);
 const char *bs_stop_crit_name(int crit);
 int bs_stop_crit_parse(const char *s);
 
+/**
+ * bs_stop_threshold_parse - the text of a --threshold: a finite number in
+ * (0, 1] (the plan check narrows KLD's to (0, 1)), the whole string.
+ * Returns 0, or -EINVAL with *out untouched.
+ */
+int bs_stop_threshold_parse(const char *s, double *out);
+
 /** The threshold in effect: plan->threshold, or the criterion's default. */
 double bs_stop_plan_threshold(const struct bs_stop_plan *p);
 

@@ -3,9 +3,7 @@
 #include "stop/stop_options.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "util/cli.h"
 
@@ -96,15 +94,10 @@ static error_t stop_parse(int key, char *arg, struct argp_state *state)
 		a->plan.window = (size_t)v;
 		break;
 	}
-	case OPT_THRESHOLD: {
-		char *e;
-		double t = strtod(arg, &e);
-
-		if (e == arg || *e || !isfinite(t) || t <= 0 || t > 1)
+	case OPT_THRESHOLD:
+		if (bs_stop_threshold_parse(arg, &a->plan.threshold))
 			argp_error(state, "--threshold takes a number in (0, 1], not '%s'", arg);
-		a->plan.threshold = t;
 		break;
-	}
 	case OPT_GRACE:
 		if (bs_parse_long(arg, 0, 600000, &a->grace_ms))
 			argp_error(state, "--grace takes milliseconds from 0 to 600000, not '%s'",

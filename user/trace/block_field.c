@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int bs_field_error(const struct bs_block_field *f, const char *key, const char *why)
 {
@@ -181,4 +182,34 @@ int bs_field_arr(const struct bs_block_field *f, json_object *o, const char *key
 		 enum bs_field_need need, json_object **out)
 {
 	return member(f, o, key, need, K_ARRAY, out);
+}
+
+int bs_field_strings(const struct bs_block_field *f, json_object *o, const char *key,
+		     enum bs_field_need need, const char *what, const char ***out, size_t *n)
+{
+	json_object *a;
+	int ret = member(f, o, key, need, K_ARRAY, &a);
+	size_t len;
+	char why[96];
+
+	if (ret <= 0)
+		return ret;
+	len = json_object_array_length(a);
+	*out = calloc(len ? len : 1, sizeof(**out));
+	if (!*out) {
+		if (f->err && f->errlen)
+			snprintf(f->err, f->errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < len; i++) {
+		json_object *w = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(w, json_type_string)) {
+			snprintf(why, sizeof(why), "holds %s that is not a string", what);
+			return bs_field_error(f, key, why);
+		}
+		(*out)[i] = json_object_get_string(w);
+	}
+	*n = len;
+	return 1;
 }

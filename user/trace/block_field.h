@@ -79,6 +79,18 @@ int bs_field_arr(const struct bs_block_field *f, json_object *o, const char *key
 		 enum bs_field_need need, json_object **out);
 
 /**
+ * bs_field_strings - a JSON array of strings: *out receives a calloc'ed
+ * array of its n elements' texts (at least one slot; the texts belong to
+ * @o), set before the elements are checked so that the caller frees it
+ * whatever the result; *n the count, set only on success. An element that
+ * is not a string is an error "holds WHAT that is not a string" (@what:
+ * "a name", "a word", "an element"). Returns as bs_field_str; -ENOMEM ("out of
+ * memory" in f->err).
+ */
+int bs_field_strings(const struct bs_block_field *f, json_object *o, const char *key,
+		     enum bs_field_need need, const char *what, const char ***out, size_t *n);
+
+/**
  * bs_field_error - format the one-line message "corrupted BLOCK: "PREFIXKEY" WHY"
  * into f->err; returns -EBADMSG.
  */

@@ -26,6 +26,23 @@ int bs_parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+int bs_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || end == s)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int bs_parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;

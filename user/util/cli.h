@@ -6,12 +6,21 @@
 #include <argp.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /**
  * Parse a whole decimal number in [min, max] (no trailing garbage, unlike atoi).
  * Returns 0, or -EINVAL (not a number) / -ERANGE (out of range); *out untouched on error.
  */
 int bs_parse_long(const char *s, long min, long max, long *out);
+
+/**
+ * bs_parse_u64 - parse a whole decimal number in [min, max] of the full
+ * unsigned 64-bit range (a seed, a count): as bs_parse_long, but a leading
+ * '-' is refused (strtoull would wrap it). Returns 0, -EINVAL or -ERANGE;
+ * *out untouched on error.
+ */
+int bs_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /** Parse a finite floating-point number in [min, max]. 0, -EINVAL or -ERANGE. */
 int bs_parse_double(const char *s, double min, double max, double *out);

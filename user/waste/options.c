@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "benchscope/waste_record.h"
+#include "util/cli.h"
 #include "util/exit_status.h"
 #include "waste/class.h"
 #include "waste/options.h"
@@ -92,21 +93,6 @@ static const char waste_doc[] =
     "Needs hardware watchpoints that fire (benchscope doctor), root or CAP_BPF + "
     "CAP_PERFMON.\n" BS_EXIT_STATUS_HELP;
 
-static int parse_u64(const char *s, uint64_t *v, uint64_t lo, uint64_t hi)
-{
-	char *end;
-	unsigned long long x;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno || *end || x < lo || x > hi)
-		return -1;
-	*v = x;
-	return 0;
-}
-
 /* "500us", "2ms", "1s", "100000" (ns) -> ns */
 static int parse_period(const char *s, uint64_t *ns)
 {
@@ -149,7 +135,7 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 			    arg);
 		break;
 	case 'p':
-		if (parse_u64(arg, &v, 1, 1u << 22))
+		if (bs_parse_u64(arg, 1, 1u << 22, &v))
 			argp_error(state, "-p takes a process id, not '%s'", arg);
 		a->pid = (pid_t)v;
 		break;
@@ -183,22 +169,22 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 		a->fp_tol /= 100;
 		break;
 	case OPT_REGS:
-		if (parse_u64(arg, &v, 1, 4))
+		if (bs_parse_u64(arg, 1, 4, &v))
 			argp_error(state, "--regs takes 1 to 4, not '%s'", arg);
 		a->regs = (int)v;
 		break;
 	case OPT_TOP:
-		if (parse_u64(arg, &v, 0, 100000))
+		if (bs_parse_u64(arg, 0, 100000, &v))
 			argp_error(state, "--top takes a whole number, not '%s'", arg);
 		a->top = (int)v;
 		break;
 	case OPT_DEPTH:
-		if (parse_u64(arg, &v, 1, BS_WASTE_STACK))
+		if (bs_parse_u64(arg, 1, BS_WASTE_STACK, &v))
 			argp_error(state, "--depth takes 1 to %d, not '%s'", BS_WASTE_STACK, arg);
 		a->depth = (int)v;
 		break;
 	case OPT_SEED:
-		if (parse_u64(arg, &a->seed, 0, UINT64_MAX))
+		if (bs_parse_u64(arg, 0, UINT64_MAX, &a->seed))
 			argp_error(state, "--seed takes a whole number, not '%s'", arg);
 		break;
 	case OPT_FREEZE:
