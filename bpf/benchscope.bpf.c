@@ -213,6 +213,33 @@ static __always_inline struct bs_counters *ctrs(void)
 	return bpf_map_lookup_elem(&counters, &zero);
 }
 
+/*
+ * A boundary probe hit in process `tgid`: its tracked entry, or NULL for a
+ * process not measured that runs the same binary (probes are set on the
+ * file, for every process; that one paid the trap for nothing), counted in
+ * foreign_hits. Only for probe programs: a scheduler handler sees untracked
+ * tasks all the time.
+ */
+static __always_inline struct bs_tracked_proc *probe_tracked(__u32 tgid)
+{
+	struct bs_tracked_proc *tp = bpf_map_lookup_elem(&tracked, &tgid);
+	struct bs_counters *c;
+
+	if (!tp && (c = ctrs()))
+		c->foreign_hits++;
+	return tp;
+}
+
+/* An end probe hit in process `tgid` on a thread with no open iteration:
+ * end_without_begin if the process is measured, else a foreign hit. */
+static __always_inline void probe_end_unopened(__u32 tgid)
+{
+	struct bs_counters *c;
+
+	if (probe_tracked(tgid) && (c = ctrs()))
+		c->end_without_begin++;
+}
+
 /* This CPU's cpu_cur (never NULL, see cpu_wait_of). */
 static __always_inline struct cpu_cur *this_cpu_cur(void)
 {
@@ -394,7 +421,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags, bool task_c
 	struct bs_tracked_proc *tp;
 	struct bs_counters *c;
 
-	tp = bpf_map_lookup_elem(&tracked, &tgid);
+	tp = task_ctx ? probe_tracked(tgid) : bpf_map_lookup_elem(&tracked, &tgid);
 	if (!tp)
 		return 0;
 	iter_mark_process(tgid);
@@ -473,7 +500,7 @@ static __always_inline __attribute__((unused)) void bench_name_emit_at(const voi
 	struct bs_bench_rec *r;
 	long err;
 
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	if (!probe_tracked(tgid))
 		return;
 	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	if (!r) {
@@ -528,7 +555,9 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	if (!ts) {
 		__u32 tgid = BPF_CORE_READ(task, tgid);
 
-		if (bpf_map_lookup_elem(&tracked, &tgid) && (c = ctrs()))
+		if (task_ctx)
+			probe_end_unopened(tgid);
+		else if (bpf_map_lookup_elem(&tracked, &tgid) && (c = ctrs()))
 			c->end_without_begin++;
 		return;
 	}
@@ -613,7 +642,7 @@ int BPF_KPROBE(iter_end_gbench1, void *state)
 	void *timer = NULL;
 	struct bs_counters *c;
 
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	if (!probe_tracked(tgid))
 		return 0;
 	if (bpf_probe_read_user(&timer, sizeof(timer), state + cfg_gb_off_timer) || !timer ||
 	    bpf_probe_read_user(&start, sizeof(start), timer + cfg_gb_tt_start_real) ||
@@ -667,7 +696,7 @@ int BPF_KPROBE(catch2_call, void *self, void *impl, __u64 k)
 	__u32 tgid = id >> 32, tid = (__u32)id;
 	struct c2_chrono c = {.impl = (__u64)impl, .k = (__s32)k};
 
-	if (bpf_map_lookup_elem(&tracked, &tgid))
+	if (probe_tracked(tgid))
 		bpf_map_update_elem(&c2_chrono, &tid, &c, BPF_ANY);
 	return 0;
 }

@@ -66,7 +66,7 @@ static __always_inline bool crit_tracked(void)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
+	return probe_tracked(tgid) != NULL;
 }
 
 SEC("uprobe")
@@ -118,7 +118,8 @@ int BPF_KRETPROBE(crit_warmup_exit)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
-	bpf_map_delete_elem(&crit_warm, &tid);
+	if (bpf_map_delete_elem(&crit_warm, &tid))
+		probe_tracked(bpf_get_current_pid_tgid() >> 32); /* counts a foreign hit */
 	return 0;
 }
 

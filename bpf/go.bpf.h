@@ -352,7 +352,7 @@ int go_runn(struct pt_regs *ctx)
 	struct bs_counters *c;
 	struct go_iter *gi;
 
-	if (!bpf_map_lookup_elem(&tracked, &key.tgid))
+	if (!probe_tracked(key.tgid))
 		return 0;
 	/* Go runs one benchmark at a time (testing.benchmarkLock), but b.Run
 	 * lets go of the lock: an iteration of this process open now belongs
@@ -361,8 +361,12 @@ int go_runn(struct pt_regs *ctx)
 		struct go_mark_ctx x = {.tgid = key.tgid};
 
 		bpf_for_each_map_elem(&go_iters, go_mark_parent, &x, 0);
-		for (int i = 0; i < 4 && i < (int)x.marked; i++)
-			go_pass_turn(key.tgid);
+		/* unrolled: 6.1's verifier refuses the loop clang may lay out
+		 * with a fall-through back edge */
+#pragma clang loop unroll(full)
+		for (int i = 0; i < 4; i++)
+			if (i < (int)x.marked)
+				go_pass_turn(key.tgid);
 	}
 	if (!bpf_probe_read_user(&ptr, sizeof(ptr), b + cfg_go_off_name + cfg_go_str_ptr) &&
 	    !bpf_probe_read_user(&len, sizeof(len), b + cfg_go_off_name + cfg_go_str_len) &&
@@ -401,7 +405,11 @@ int go_start(struct pt_regs *ctx)
 		gi->paused = 1;
 		return 0;
 	}
-	if (!gi || gi->state != GO_ARMED)
+	if (!gi) {
+		probe_tracked(key.tgid); /* counts a foreign hit */
+		return 0;
+	}
+	if (gi->state != GO_ARMED)
 		return 0; /* runN unseen */
 	go_vacate(tid, key.tgid, t, key.g);
 	iter_open(gi->n, gi->n ? BS_ITER_F_INVOC : BS_ITER_F_INVOC_BAD, true);
@@ -440,7 +448,7 @@ static __always_inline int go_stop_onep(struct pt_regs *ctx)
 	__u8 timer_on = 1;
 	struct bs_counters *c;
 
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	if (!probe_tracked(tgid))
 		return 0;
 	if (!bpf_probe_read_user(&has_sub, sizeof(has_sub), b + cfg_go_off_has_sub) && has_sub)
 		return 0; /* a B with sub-benchmarks: not a measurement of Go's */
@@ -501,8 +509,7 @@ int go_stop(struct pt_regs *ctx)
 	if (!gi || gi->state != GO_OPEN) {
 		if (gi)
 			bpf_map_delete_elem(&go_iters, &key); /* armed, never begun */
-		if (bpf_map_lookup_elem(&tracked, &key.tgid) && (c = ctrs()))
-			c->end_without_begin++;
+		probe_end_unopened(key.tgid);
 		return 0;
 	}
 	ts = go_attach(gi, &key, tid, t);
@@ -551,7 +558,11 @@ int go_reset(struct pt_regs *ctx)
 	struct thread_state *ts;
 	struct go_iter *gi = bpf_map_lookup_elem(&go_iters, &key);
 
-	if (!gi || gi->state != GO_OPEN)
+	if (!gi) {
+		probe_tracked(key.tgid); /* counts a foreign hit */
+		return 0;
+	}
+	if (gi->state != GO_OPEN)
 		return 0;
 	ts = go_attach(gi, &key, tid, t);
 	if (!ts)
@@ -576,8 +587,10 @@ int go_goexit(struct pt_regs *ctx)
 	struct go_key key = {.tgid = id >> 32, .g = ctx->r14};
 	struct go_iter *gi = bpf_map_lookup_elem(&go_iters, &key);
 
-	if (!gi)
+	if (!gi) {
+		probe_tracked(key.tgid); /* counts a foreign hit */
 		return 0;
+	}
 	if (gi->state == GO_OPEN) {
 		go_pass_turn(key.tgid); /* the turn it began (interleaved duet) */
 		go_drop(gi, &key);

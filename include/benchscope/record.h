@@ -201,7 +201,11 @@ struct bs_counters {
 	__u64 interferer_full;	 /**< interferer time dropped (map full) */
 	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
 	__u64 bench_lost;	 /**< benchmark-name records lost (ring buffer full or bad read) */
-	__u64 line_lost; /**< output-line records lost (ring buffer full, unreadable bytes) */
+	__u64 line_lost;    /**< output-line records lost (ring buffer full, unreadable bytes) */
+	__u64 foreign_hits; /**< probe hits in processes not measured: uprobes and USDT
+			     *   probes are set on the file, for every process that maps
+			     *   it; another run of the same binary pays the trap, and
+			     *   nothing of it is recorded */
 };
 
 /** Modes of the duet barrier (the BPF global bar_active). */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,12 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <math.h>
 
 #include "duet/data.h"
 #include "probe/caps.h"
 #include "trace/dataset.h"
+#include "util/json.h"
 #include "test.h"
 
 /*
@@ -135,6 +138,22 @@ static inline const char *ktest_build(void)
 {
 	const char *b = getenv("BS_BUILD");
 	return b ? b : "build";
+}
+
+static inline int kcmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorted in place); NaN when n is 0. */
+static inline double kmedian(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), kcmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Path of a file in the build dir, in a static rotating buffer. */
@@ -285,6 +304,122 @@ static inline struct bs_duet_data *kduet_model(const struct bs_dataset *ds, size
 		return NULL;
 	}
 	return d;
+}
+
+/*
+ * Run benchscope (argv) expecting a usage error: exit status 2, @want on
+ * stderr, and stderr ending a line; with @one_line, exactly one line (its
+ * only '\n' at its end; not so where argp adds its "Try --help" line to
+ * an option's bad value). A failed check is reported with stderr.
+ */
+static inline void kexpect_usage(char *const argv[], const char *want, bool one_line)
+{
+	struct kresult r;
+	const char *nl;
+
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 2);
+	nl = strchr(r.err, '\n');
+	if (!nl || (one_line && nl[1]))
+		FAILF("stderr is not %s: '%s'", one_line ? "one line" : "lines", r.err);
+	if (!strstr(r.err, want))
+		FAILF("stderr lacks '%s': %s", want, r.err);
+}
+
+/*
+ * The events of a trace (ds->events) of kind @kind ("fork", "duet_run"),
+ * in trace order: the first @max of them into out[] (out may be NULL when
+ * max is 0). Returns how many there are in all, which may exceed @max.
+ */
+static inline size_t kevents(const struct bs_dataset *ds, const char *kind, json_object **out,
+			     size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(ds->events); i++) {
+		json_object *ev = json_object_array_get_idx(ds->events, i);
+
+		if (!strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", kind)) {
+			if (n < max)
+				out[n] = ev;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The event of kind @kind number @nth (from 0) in trace order, or NULL. */
+static inline json_object *knth_event(const struct bs_dataset *ds, const char *kind, size_t nth)
+{
+	for (size_t i = 0; i < json_object_array_length(ds->events); i++) {
+		json_object *ev = json_object_array_get_idx(ds->events, i);
+
+		if (!strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", kind) &&
+		    nth-- == 0)
+			return ev;
+	}
+	return NULL;
+}
+
+/* One result line of a Go benchmark binary, "BenchmarkX-4  1000  1234 ns/op". */
+struct kgoline {
+	char name[128]; /* without the -GOMAXPROCS suffix (testing.B's b.name) */
+	long long n;	/* b.N */
+	double ns_op;
+};
+
+/*
+ * kparse_go - the result lines ("Benchmark... N T ns/op") of a Go
+ * benchmark binary's output @out, in order, into g[0..max). Returns how
+ * many were read (at most @max).
+ */
+static inline size_t kparse_go(const char *out, struct kgoline *g, size_t max)
+{
+	size_t k = 0;
+
+	for (const char *p = out; p && *p && k < max; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char unit[16] = "";
+		char *dash;
+
+		if (strncmp(p, "Benchmark", 9) ||
+		    sscanf(p, "%127s %lld %lf %15s", g[k].name, &g[k].n, &g[k].ns_op, unit) != 4 ||
+		    strcmp(unit, "ns/op"))
+			continue;
+		/* Go appends -GOMAXPROCS when it is not 1 (testing.benchmarkName) */
+		dash = strrchr(g[k].name, '-');
+		if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
+			*dash = 0;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * kgb_repetition - element @b of the "benchmarks" array of Google
+ * Benchmark's JSON output (--benchmark_out_format=json), when it is one
+ * repetition (run_type "iteration"; false for an aggregate such as the
+ * mean): *iters its iteration count, *real_ns its real_time in ns (its
+ * time_unit applied: ns, us, ms or s), *run_name its run_name ("" when
+ * absent; the text belongs to @b). Any of them may be NULL.
+ */
+static inline bool kgb_repetition(json_object *b, int64_t *iters, double *real_ns,
+				  const char **run_name)
+{
+	const char *unit = bs_json_str(b, "time_unit", "ns");
+	double scale = !strcmp(unit, "us")   ? 1e3
+		       : !strcmp(unit, "ms") ? 1e6
+		       : !strcmp(unit, "s")  ? 1e9
+					     : 1;
+
+	if (strcmp(bs_json_str(b, "run_type", ""), "iteration"))
+		return false;
+	if (iters)
+		*iters = json_object_get_int64(bs_json_get(b, "iterations"));
+	if (real_ns)
+		*real_ns = json_object_get_double(bs_json_get(b, "real_time")) * scale;
+	if (run_name)
+		*run_name = bs_json_str(b, "run_name", "");
+	return true;
 }
 
 static inline double dur_ns(const struct bs_iter_rec *r)

@@ -49,7 +49,7 @@ static int record(const char *prog, const char *trace, const char *gbjson)
 /* mean real_time (ns) of the repetitions of the @k-th benchmark (from 0) */
 static double gb_mean(json_object *root, size_t k)
 {
-	json_object *benches, *v;
+	json_object *benches;
 	double sum = 0;
 	size_t n = 0, seen = 0;
 	const char *last = NULL;
@@ -57,26 +57,17 @@ static double gb_mean(json_object *root, size_t k)
 	if (!json_object_object_get_ex(root, "benchmarks", &benches))
 		return NAN;
 	for (size_t i = 0; i < json_object_array_length(benches); i++) {
-		json_object *b = json_object_array_get_idx(benches, i);
-		const char *name, *unit = "ns";
+		const char *name;
+		double real_ns;
 
-		if (!json_object_object_get_ex(b, "run_type", &v) ||
-		    strcmp(json_object_get_string(v), "iteration"))
+		if (!kgb_repetition(json_object_array_get_idx(benches, i), NULL, &real_ns, &name))
 			continue;
-		json_object_object_get_ex(b, "run_name", &v);
-		name = json_object_get_string(v);
 		if (last && strcmp(last, name))
 			seen++;
 		last = name;
 		if (seen != k)
 			continue;
-		if (json_object_object_get_ex(b, "time_unit", &v))
-			unit = json_object_get_string(v);
-		json_object_object_get_ex(b, "real_time", &v);
-		sum += json_object_get_double(v) * (!strcmp(unit, "us")	  ? 1e3
-						    : !strcmp(unit, "ms") ? 1e6
-						    : !strcmp(unit, "s")  ? 1e9
-									  : 1);
+		sum += real_ns;
 		n++;
 	}
 	return n == REPS ? sum / n : NAN;

@@ -31,33 +31,6 @@ static json_object *ev_member(json_object *ev, const char *a, const char *b)
 	return bs_json_get(bs_json_get(ev, a), b);
 }
 
-static size_t count_events(const struct bs_dataset *ds, const char *kind)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < json_object_array_length(ds->events); i++) {
-		json_object *k = bs_json_get(json_object_array_get_idx(ds->events, i), "kind");
-
-		if (k && !strcmp(json_object_get_string(k), kind))
-			n++;
-	}
-	return n;
-}
-
-static json_object *nth_event(const struct bs_dataset *ds, const char *kind, size_t nth)
-{
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(ds->events); i++) {
-		json_object *ev = json_object_array_get_idx(ds->events, i);
-		json_object *k = bs_json_get(ev, "kind");
-
-		if (k && !strcmp(json_object_get_string(k), kind) && nth-- == 0)
-			return ev;
-	}
-	return NULL;
-}
-
 /* The analysis the report prints: the verdict of `method` of benchmark 0. */
 static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, struct bs_dmres *out)
 {
@@ -241,7 +214,7 @@ static void test_aa_no_difference(void)
 		return;
 	CHECK(json_object_get_boolean(ev_member(ds->context, "duet", "aa")));
 	CHECK(json_object_get_boolean(ev_member(ds->context, "duet", "crossover")));
-	CHECK_INT_EQ(count_events(ds, "duet_run"), 10);
+	CHECK_INT_EQ(kevents(ds, "duet_run", NULL, 0), 10);
 	CHECK_INT_EQ(json_object_get_int(ev_member(ds->end, "status_runs", "ok")), 10);
 	busy = runq_share(ds) > BUSY_SHARE;
 	if (!verdict_of(ds, BS_DM_ASYNC, &v)) {
@@ -421,7 +394,7 @@ static void test_sync_release_skew(void)
 	if (!ds)
 		return;
 	for (e = 0; e < 3; e++) {
-		json_object *ev = nth_event(ds, "duet_run", e), *bar = bs_json_get(ev, "barrier");
+		json_object *ev = knth_event(ds, "duet_run", e), *bar = bs_json_get(ev, "barrier");
 		json_object *sk = bs_json_get(bar, "skew_ns");
 		uint32_t pa =
 		    (uint32_t)json_object_get_int(ev_member(bs_json_get(ev, "sides"), "A", "pid"));
@@ -542,11 +515,11 @@ static void test_failing_sides(void)
 	ds = kload(trace);
 	if (!ds)
 		return;
-	CHECK_INT_EQ(count_events(ds, "duet_run"), 5);
+	CHECK_INT_EQ(kevents(ds, "duet_run", NULL, 0), 5);
 	CHECK_INT_EQ(json_object_get_int(ev_member(ds->end, "status_runs", "ok")), 2);
 	CHECK_INT_EQ(json_object_get_int(ev_member(ds->end, "status_runs", "failed")), 3);
 	for (e = 0; e < 5; e++) {
-		json_object *ev = nth_event(ds, "duet_run", e);
+		json_object *ev = knth_event(ds, "duet_run", e);
 		const char *reason = json_object_get_string(bs_json_get(ev, "reason"));
 
 		CHECK_INT_EQ(json_object_get_boolean(bs_json_get(ev, "ok")), want[e] == NULL);
@@ -560,7 +533,7 @@ static void test_failing_sides(void)
 	/* the failing side's own message is quoted */
 	{
 		const char *reason =
-		    json_object_get_string(bs_json_get(nth_event(ds, "duet_run", 2), "reason"));
+		    json_object_get_string(bs_json_get(knth_event(ds, "duet_run", 2), "reason"));
 
 		CHECK(reason && strstr(reason, "bad input"));
 	}
@@ -652,34 +625,34 @@ static void test_stop_ci_probes_cpus(void)
 		return;
 	/* one decision per run, always; that the CI is narrow enough after 3
 	 * runs is a statistical bound that emulation noise breaks */
-	CHECK_INT_EQ(count_events(ds, "duet_stop_check"), count_events(ds, "duet_run"));
-	if (count_events(ds, "duet_run") == 3 ||
+	CHECK_INT_EQ(kevents(ds, "duet_stop_check", NULL, 0), kevents(ds, "duet_run", NULL, 0));
+	if (kevents(ds, "duet_run", NULL, 0) == 3 ||
 	    !ktest_relaxed("--stop-ci 100 stops after 3 runs")) {
-		CHECK_INT_EQ(count_events(ds, "duet_run"), 3);
+		CHECK_INT_EQ(kevents(ds, "duet_run", NULL, 0), 3);
 		CHECK(!strcmp(json_object_get_string(
-				  bs_json_get(nth_event(ds, "duet_stop_check", 2), "decision"))
+				  bs_json_get(knth_event(ds, "duet_stop_check", 2), "decision"))
 				  ?: "",
 			      "stop"));
 		CHECK(!strcmp(json_object_get_string(
-				  bs_json_get(nth_event(ds, "duet_stop_check", 1), "decision"))
+				  bs_json_get(knth_event(ds, "duet_stop_check", 1), "decision"))
 				  ?: "",
 			      "continue"));
 		CHECK(json_object_get_boolean(ev_member(ds->end, "status_runs", "stopped_by_ci")));
 	}
-	CHECK(!strcmp(json_object_get_string(ev_member(nth_event(ds, "duet_run", 0), "cpus", "A"))
+	CHECK(!strcmp(json_object_get_string(ev_member(knth_event(ds, "duet_run", 0), "cpus", "A"))
 			  ?: "",
 		      "0"));
-	CHECK(!strcmp(json_object_get_string(ev_member(nth_event(ds, "duet_run", 1), "cpus", "A"))
+	CHECK(!strcmp(json_object_get_string(ev_member(knth_event(ds, "duet_run", 1), "cpus", "A"))
 			  ?: "",
 		      "1"));
-	CHECK(
-	    !strcmp(bs_json_str(nth_event(ds, "duet_stop_check", 0), "interval", ""), "run_model"));
+	CHECK(!strcmp(bs_json_str(knth_event(ds, "duet_stop_check", 0), "interval", ""),
+		      "run_model"));
 	CHECK_INT_EQ(
-	    json_object_get_int(bs_json_get(nth_event(ds, "duet_stop_check", 0), "min_runs")), 3);
+	    json_object_get_int(bs_json_get(knth_event(ds, "duet_stop_check", 0), "min_runs")), 3);
 	CHECK(bs_json_get(bs_json_get(ds->context, "duet"), "smt_siblings") != NULL);
-	CHECK_INT_EQ(ds->n_iters, (size_t)count_events(ds, "duet_run") * 2 * 30);
+	CHECK_INT_EQ(ds->n_iters, (size_t)kevents(ds, "duet_run", NULL, 0) * 2 * 30);
 	for (i = 0; i < 3; i++) {
-		json_object *run = nth_event(ds, "duet_run", i);
+		json_object *run = knth_event(ds, "duet_run", i);
 		json_object *sides = bs_json_get(run, "sides");
 		uint32_t a = (uint32_t)json_object_get_int(ev_member(sides, "A", "pid"));
 		uint32_t b = (uint32_t)json_object_get_int(ev_member(sides, "B", "pid"));
@@ -740,10 +713,10 @@ static void test_stop_ci_confounded(void)
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	CHECK_INT_EQ(count_events(ds, "duet_run"), 4);
-	CHECK_INT_EQ(count_events(ds, "duet_stop_check"), 4);
+	CHECK_INT_EQ(kevents(ds, "duet_run", NULL, 0), 4);
+	CHECK_INT_EQ(kevents(ds, "duet_stop_check", NULL, 0), 4);
 	for (int i = 0; i < 4; i++) {
-		json_object *e = nth_event(ds, "duet_stop_check", i);
+		json_object *e = knth_event(ds, "duet_stop_check", i);
 
 		CHECK(!strcmp(bs_json_str(e, "decision", ""), "continue"));
 		CHECK(bs_json_get(e, "rel_ci_width") == NULL);
@@ -790,7 +763,7 @@ static void test_interrupt_keeps_trace(void)
 		return;
 	CHECK(ds->end != NULL);
 	CHECK(json_object_get_boolean(bs_json_get(ds->end, "interrupted")));
-	CHECK(count_events(ds, "duet_run") >= 1);
+	CHECK(kevents(ds, "duet_run", NULL, 0) >= 1);
 	CHECK(ds->n_iters > 0);
 	bs_dataset_free(ds);
 	unlink(trace);

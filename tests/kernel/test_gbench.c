@@ -15,7 +15,11 @@
  * setup failure (already reported). A thread preempted right at a boundary
  * (after our timestamp, before the harness's own) is the one way the two
  * clocks can differ by more; on a shared 2-vCPU VM that can happen once in a
- * while, so the caller measures once more before failing.
+ * while, so the caller measures once more before failing. Under QEMU TCG the
+ * host can stall the guest's vCPU thread for milliseconds there: a 6.1 guest
+ * once had 67.5 against 73.9 ms, and 78.3 against 85.3 ms on the run after,
+ * so there each repetition may be 10 % off; the median ratio, which one stall
+ * does not move but an error of the probes would, must be within 2 % always.
  */
 static int attempt(int final)
 {
@@ -39,7 +43,7 @@ static int attempt(int final)
 	struct bs_dataset *ds;
 	json_object *root, *benches;
 	size_t i, cursor = 0, matched = 0, n;
-
+	double ratio[64], med;
 	int bad = 0;
 
 	snprintf(outarg, sizeof(outarg), "--benchmark_out=%s", gbjson);
@@ -52,26 +56,12 @@ static int attempt(int final)
 	CHECK(json_object_object_get_ex(root, "benchmarks", &benches));
 	n = json_object_array_length(benches);
 	for (i = 0; i < n; i++) {
-		json_object *b = json_object_array_get_idx(benches, i), *v;
-		double real_time, want;
+		double real_ns, want;
 		int64_t iters;
-		const char *unit = "ns";
-		double scale = 1;
 
-		if (!json_object_object_get_ex(b, "run_type", &v) ||
-		    strcmp(json_object_get_string(v), "iteration"))
+		if (!kgb_repetition(json_object_array_get_idx(benches, i), &iters, &real_ns, NULL))
 			continue; /* aggregates (mean, median, ...) */
-		json_object_object_get_ex(b, "iterations", &v);
-		iters = json_object_get_int64(v);
-		json_object_object_get_ex(b, "real_time", &v);
-		real_time = json_object_get_double(v);
-		if (json_object_object_get_ex(b, "time_unit", &v))
-			unit = json_object_get_string(v);
-		scale = !strcmp(unit, "us")   ? 1e3
-			: !strcmp(unit, "ms") ? 1e6
-			: !strcmp(unit, "s")  ? 1e9
-					      : 1;
-		want = real_time * scale * (double)iters;
+		want = real_ns * (double)iters;
 		/* the next run in the trace with that invocation count */
 		while (cursor < ds->n_iters && ds->iters[cursor].invocations != (uint64_t)iters)
 			cursor++;
@@ -80,13 +70,12 @@ static int attempt(int final)
 			break;
 		}
 		CHECK(ds->iters[cursor].flags & BS_ITER_F_INVOC);
-		/* under TCG, a repetition's two clocks (our probes', the
-		 * harness's own) differed by up to 3.6 % once in about 6 clean
-		 * runs of the suite (80.4 vs 77.5 ms on 6.12): 5 % there */
+		if (matched < 64)
+			ratio[matched] = dur_ns(&ds->iters[cursor]) / want;
 		if (fabs(dur_ns(&ds->iters[cursor]) - want) > 0.02 * want &&
-		    !(fabs(dur_ns(&ds->iters[cursor]) - want) <= 0.05 * want &&
-		      ktest_relaxed(
-			  "repetitions within 2 % of Google Benchmark's own time: 5 %"))) {
+		    !(fabs(dur_ns(&ds->iters[cursor]) - want) <= 0.10 * want &&
+		      ktest_relaxed("repetitions within 2 % of Google Benchmark's own time: "
+				    "10 %, the median within 2 %"))) {
 			bad++;
 			fprintf(stderr,
 				"%s: run %zu: benchscope %.0f ns, Google Benchmark %.0f ns\n",
@@ -96,6 +85,12 @@ static int attempt(int final)
 		cursor++;
 	}
 	CHECK_INT_EQ(matched, 3 * 4); /* 3 benchmarks x 4 repetitions */
+	med = kmedian(ratio, matched < 64 ? matched : 64);
+	if (!(fabs(med - 1) < 0.02)) {
+		bad++;
+		fprintf(stderr, "%s: median ratio to Google Benchmark's own time %.4f\n",
+			final ? "FAIL" : "note", med);
+	}
 out:
 	if (root)
 		json_object_put(root);

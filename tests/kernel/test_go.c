@@ -30,34 +30,6 @@
 #define GO_COUNT  3
 #define MAX_LINES 64
 
-/* One result line of Go's: "BenchmarkX-2   \t  1000000\t  157.1 ns/op". */
-struct goline {
-	char name[128]; /* without the -GOMAXPROCS suffix (b.name) */
-	long long n;
-	double ns_op;
-};
-
-static size_t parse_go(const char *out, struct goline *g, size_t max)
-{
-	size_t k = 0;
-
-	for (const char *p = out; p && *p && k < max; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		char unit[16] = "";
-		char *dash;
-
-		if (strncmp(p, "Benchmark", 9) ||
-		    sscanf(p, "%127s %lld %lf %15s", g[k].name, &g[k].n, &g[k].ns_op, unit) != 4 ||
-		    strcmp(unit, "ns/op"))
-			continue;
-		/* Go appends -GOMAXPROCS when it is not 1 (testing.benchmarkName) */
-		dash = strrchr(g[k].name, '-');
-		if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
-			*dash = 0;
-		k++;
-	}
-	return k;
-}
-
 static const char *name_of(const struct bs_dataset *ds, const struct bs_iter_rec *r)
 {
 	const char *n = bs_dataset_bench_name(ds, r->pid, r->begin_ns);
@@ -94,7 +66,7 @@ static int attempt(int final, const char *probes)
 			count,
 			NULL};
 	static struct kresult r;
-	struct goline g[MAX_LINES];
+	struct kgoline g[MAX_LINES];
 	struct bs_dataset *ds;
 	const struct bs_iter_rec **ptr = NULL;
 	long *group = NULL, k;
@@ -109,7 +81,7 @@ static int attempt(int final, const char *probes)
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return -1;
-	ng = parse_go(r.out, g, MAX_LINES);
+	ng = kparse_go(r.out, g, MAX_LINES);
 	CHECK_INT_EQ(ng, 6 * GO_COUNT); /* Small, Large, Migrate, Setup, Sub/fast, Sub/slow */
 	ptr = calloc(ds->n_iters + 1, sizeof(*ptr));
 	group = calloc(ds->n_iters + 1, sizeof(*group));
@@ -280,15 +252,8 @@ static void bad_one(const char *prog, const char *want)
 	char *argv[] = {
 	    (char *)kpath("benchscope"), "run", "-q",	      "--preset",      "go", "-o",
 	    (char *)ktmp("bad.trace"),	 "--",	(char *)prog, "-test.bench=.", NULL};
-	struct kresult r;
-	const char *nl;
 
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 2);
-	nl = strchr(r.err, '\n');
-	CHECK(nl && !nl[1]); /* one line */
-	if (!strstr(r.err, want))
-		FAILF("stderr lacks '%s': %s", want, r.err);
+	kexpect_usage(argv, want, true);
 }
 
 static void test_bad_input(void)
@@ -327,7 +292,7 @@ static void test_stop(void)
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t measured = 0, printed;
-	struct goline g[MAX_LINES];
+	struct kgoline g[MAX_LINES];
 
 	NEED_BPF();
 	ds = krun_ok(&r, argv, trace);
@@ -350,7 +315,7 @@ static void test_stop(void)
 	}
 	CHECK_INT_EQ(measured, 3);
 	/* Go printed at least warmup + measurement runs before the SIGTERM */
-	printed = parse_go(r.out, g, MAX_LINES);
+	printed = kparse_go(r.out, g, MAX_LINES);
 	CHECK(printed >= 4);
 	bs_dataset_free(ds);
 	unlink(trace);

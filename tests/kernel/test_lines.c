@@ -214,44 +214,30 @@ static void test_openssl_begin_end(void)
 	unlink(trace);
 }
 
-/* One line on stderr, exit status 2, containing @want. */
-static void expect_usage_error(char *const argv[], const char *want)
-{
-	static struct kresult r;
-	char *nl;
-
-	krun(&r, argv);
-	CHECK_INT_EQ(r.exit_code, 2);
-	nl = strchr(r.err, '\n');
-	CHECK(nl && !nl[1]);
-	if (!strstr(r.err, want))
-		FAILF("stderr '%s' lacks '%s'", r.err, want);
-}
-
 static void test_bad_regexes(void)
 {
 	char *bs = (char *)kpath("benchscope");
 
-	expect_usage_error((char *[]){bs, "run", "--begin-line", "x", "--end-line", "(", "--",
-				      "/usr/bin/true", NULL},
-			   "--end-line: bad regex '('");
-	expect_usage_error(
+	kexpect_usage((char *[]){bs, "run", "--begin-line", "x", "--end-line", "(", "--",
+				 "/usr/bin/true", NULL},
+		      "--end-line: bad regex '('", true);
+	kexpect_usage(
 	    (char *[]){bs, "run", "--line", "(?<speed>[0-9]+)", "--", "/usr/bin/true", NULL},
-	    "unknown group name 'speed'");
-	expect_usage_error((char *[]){bs, "run", "--begin-line", "x", "--", "/usr/bin/true", NULL},
-			   "--begin-line and --end-line go together");
-	expect_usage_error((char *[]){bs, "run", "--line", "x", "--score-unit", "furlongs", "--",
-				      "/usr/bin/true", NULL},
-			   "--score-unit: unknown unit 'furlongs'");
-	expect_usage_error(
+	    "unknown group name 'speed'", true);
+	kexpect_usage((char *[]){bs, "run", "--begin-line", "x", "--", "/usr/bin/true", NULL},
+		      "--begin-line and --end-line go together", true);
+	kexpect_usage((char *[]){bs, "run", "--line", "x", "--score-unit", "furlongs", "--",
+				 "/usr/bin/true", NULL},
+		      "--score-unit: unknown unit 'furlongs'", true);
+	kexpect_usage(
 	    (char *[]){bs, "run", "--line", "x", "--preset", "gbench", "--", "/usr/bin/true", NULL},
-	    "give either output-line boundaries");
-	expect_usage_error((char *[]){bs, "duet", "--begin-line", "a", "--end-line", "b", "-A",
-				      "/usr/bin/true", "-B", "/usr/bin/true", NULL},
-			   "output-line boundaries need --method async or seq");
-	expect_usage_error((char *[]){bs, "duet", "--method", "async,sync", "--line", "a", "-A",
-				      "/usr/bin/true", "-B", "/usr/bin/true", NULL},
-			   "--method sync cannot use output-line boundaries");
+	    "give either output-line boundaries", true);
+	kexpect_usage((char *[]){bs, "duet", "--begin-line", "a", "--end-line", "b", "-A",
+				 "/usr/bin/true", "-B", "/usr/bin/true", NULL},
+		      "output-line boundaries need --method async or seq", true);
+	kexpect_usage((char *[]){bs, "duet", "--method", "async,sync", "--line", "a", "-A",
+				 "/usr/bin/true", "-B", "/usr/bin/true", NULL},
+		      "--method sync cannot use output-line boundaries", true);
 }
 
 static void test_never_matches(void)

@@ -76,6 +76,13 @@ static void test_blocked_time_ground_truth(void)
 		/* open bug: once in 8 clean-clone runs on the AMD/PVM VM an
 		 * iteration had blocked 0 ns with nvcsw >= 1 (the sleep's
 		 * off-CPU time lost); the whole record is printed to find it */
+		bool short_ok = it->blocked_ns < 4900000 && it->blocked_ns >= 2500000 &&
+				it->end_ns - it->begin_ns >= 5000000 &&
+				ktest_relaxed("a 5 ms sleep blocked at least 4.9 ms: 2.5 ms, in an "
+					      "iteration of at least 5 ms (the path from arming "
+					      "the timer to the switch-out is emulated: 4.90 ms "
+					      "on 6.1, 4.03 ms on 6.12)");
+
 		if (it->blocked_ns < 4900000)
 			fprintf(
 			    stderr,
@@ -88,7 +95,7 @@ static void test_blocked_time_ground_truth(void)
 			    (unsigned long long)it->runq_wait_ns, (unsigned long long)it->nvcsw,
 			    (unsigned long long)it->nivcsw, (unsigned long long)it->migrations,
 			    it->cpu_begin, it->cpu_end, it->flags);
-		CHECK(it->blocked_ns >= 4900000);
+		CHECK(it->blocked_ns >= 4900000 || short_ok);
 		if (it->blocked_ns >= 10000000 &&
 		    ktest_relaxed("wake-up latency of a 5 ms sleep under 5 ms")) {
 			fprintf(stderr, "    iteration %zu: blocked %llu ns\n", i,

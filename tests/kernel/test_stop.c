@@ -80,23 +80,6 @@ static struct bs_dataset *record_settle(struct kresult *r, const char *trace,
 	return record(r, trace, opts, sym_settle, SETTLE, args);
 }
 
-/* EVENT blocks of a kind, in trace order. */
-static size_t events(const struct bs_dataset *ds, const char *kind, json_object **out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < json_object_array_length(ds->events); i++) {
-		json_object *ev = json_object_array_get_idx(ds->events, i);
-
-		if (!strcmp(json_object_get_string(bs_json_get(ev, "kind")) ?: "", kind)) {
-			if (n < max)
-				out[n] = ev;
-			n++;
-		}
-	}
-	return n;
-}
-
 static int64_t jint(json_object *o, const char *k)
 {
 	return json_object_get_int64(bs_json_get(o, k));
@@ -175,8 +158,8 @@ static void test_settle_cv(void)
 	ds = record_settle(&r, trace, ARGS("--stop", "cv"), ARGS("0", "10", "3000", "2000"));
 	if (!ds)
 		return;
-	nf = events(ds, "fork", forks, 8);
-	nd = events(ds, "stop_decision", dec, 256);
+	nf = kevents(ds, "fork", forks, 8);
+	nd = kevents(ds, "stop_decision", dec, 256);
 	CHECK(nf >= 2 && nf <= 5);
 	CHECK(nd >= nf);
 	for (size_t i = 0; i < nf && i < 8; i++) {
@@ -261,8 +244,8 @@ static void test_fixed_forks(void)
 	    ARGS("0", "0", "0", "1000"));
 	if (!ds)
 		return;
-	CHECK_INT_EQ(events(ds, "fork", forks, 8), 3);
-	CHECK_INT_EQ(events(ds, "stop_decision", dec, 8), 0);
+	CHECK_INT_EQ(kevents(ds, "fork", forks, 8), 3);
+	CHECK_INT_EQ(kevents(ds, "stop_decision", dec, 8), 0);
 	for (size_t i = 0; i < 3; i++) {
 		size_t cw, cm, ca;
 
@@ -293,7 +276,7 @@ static void test_ignores_sigterm(void)
 		    sym_ignore, IGNORE_TERM, ARGS("2000"));
 	if (!ds)
 		return;
-	CHECK_INT_EQ(events(ds, "fork", forks, 2), 1);
+	CHECK_INT_EQ(kevents(ds, "fork", forks, 2), 1);
 	CHECK(!strcmp(json_object_get_string(bs_json_get(forks[0], "ended_by")), "stop"));
 	CHECK(json_object_get_boolean(bs_json_get(forks[0], "killed")));
 	CHECK(jint(forks[0], "end_ns") - jint(forks[0], "start_ns") >= 300000000);
@@ -316,7 +299,7 @@ static void test_short_harness(void)
 			   ARGS("8", "0", "0", "1000"));
 	if (!ds)
 		return;
-	CHECK_INT_EQ(events(ds, "fork", forks, 4), 2);
+	CHECK_INT_EQ(kevents(ds, "fork", forks, 4), 2);
 	for (size_t i = 0; i < 2; i++) {
 		CHECK(json_object_get_boolean(bs_json_get(forks[i], "short")));
 		CHECK(!strcmp(json_object_get_string(bs_json_get(forks[i], "ended_by")), "exit"));
@@ -334,13 +317,10 @@ static void test_short_harness(void)
  */
 static void expect_usage(const char *const *opts, const char *what)
 {
-	struct kresult r;
 	char *argv[RUN_ARGV_MAX];
 
-	krun(&r, run_argv(argv, opts, sym_settle, NULL, SETTLE, ARGS("1", "0", "0", "10")));
-	CHECK_INT_EQ(r.exit_code, 2);
-	if (!strstr(r.err, what))
-		FAILF("stderr lacks '%s': %s", what, r.err);
+	kexpect_usage(run_argv(argv, opts, sym_settle, NULL, SETTLE, ARGS("1", "0", "0", "10")),
+		      what, false);
 }
 
 static void test_bad_input(void)
@@ -390,7 +370,7 @@ static void test_gbench_forks(void)
 		    GBENCH, ARGS("--benchmark_repetitions=1000", "--benchmark_min_time=0.005"));
 	if (!ds)
 		return;
-	nf = events(ds, "fork", forks, 4);
+	nf = kevents(ds, "fork", forks, 4);
 	CHECK(nf >= 2 && nf <= 3);
 	for (size_t i = 0; i < nf && i < 4; i++) {
 		size_t cw, cm, ca, n_other = 0;
@@ -459,7 +439,7 @@ static void test_replay_matches_stats(void)
 	    ARGS("0", "6", "3000", "1000", "0.5"));
 	if (!ds)
 		return;
-	CHECK_INT_EQ(events(ds, "fork", forks, 4), 3);
+	CHECK_INT_EQ(kevents(ds, "fork", forks, 4), 3);
 	for (size_t f = 0; f < 3; f++)
 		for (size_t i = 0; i < ds->n_iters; i++) {
 			const struct bs_iter_rec *it = &ds->iters[i];

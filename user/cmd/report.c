@@ -91,12 +91,9 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		a->opts.no_table = 1;
 		break;
 	case OPT_TOP: {
-		char *end;
-		unsigned long n;
+		uint64_t n;
 
-		errno = 0;
-		n = strtoul(arg, &end, 10);
-		if (errno || end == arg || *end || arg[0] == '-' || n > 100000)
+		if (bs_parse_u64(arg, 0, 100000, &n))
 			return bs_argp_error(state,
 					     "--top wants a count from 0 to 100000, not '%s'", arg);
 		a->opts.top_n = n;
@@ -118,17 +115,12 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		a->duet_only = "--min-overlap";
 		break;
 	}
-	case OPT_SEED: {
-		char *end;
-
-		errno = 0;
-		a->dopts.seed = strtoull(arg, &end, 10);
-		if (errno || end == arg || *end || arg[0] == '-')
+	case OPT_SEED:
+		if (bs_parse_u64(arg, 0, UINT64_MAX, &a->dopts.seed))
 			return bs_argp_error(state, "--seed wants a non-negative integer, not '%s'",
 					     arg);
 		a->duet_only = "--seed";
 		break;
-	}
 	case OPT_NO_MDS:
 		a->dopts.no_mds = true;
 		a->duet_only = "--no-mds";

@@ -361,6 +361,12 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 				"%llu end probes hit without an open iteration: are --begin and "
 				"--end the right way round?",
 				(unsigned long long)k->end_without_begin);
+	if (k->foreign_hits)
+		bs_measure_warn(m,
+				"%llu probe hits came from other processes running the probed "
+				"binary: each paid the trap, none was recorded; the BPF run "
+				"counts include them",
+				(unsigned long long)k->foreign_hits);
 	if (k->bench_lost)
 		bs_measure_warn(m,
 				"%llu benchmark-name records were lost: the iterations after them "
@@ -381,6 +387,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
 	json_object_object_add(end, "lost", lost);
 	add_counter(end, "iterations_received", m->col.iters);
+	add_counter(end, "foreign_hits", k->foreign_hits);
 	add_counter(end, "iterations_emitted", k->iter_emitted + k->iter_spilled);
 	stats = bs_probes_stats_json(&m->probes);
 	bs = stats ? json_tokener_parse(stats) : NULL;

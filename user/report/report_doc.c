@@ -317,6 +317,11 @@ static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 	}
 	bs_doc_line(doc, "lost: %" PRIu64 " (%s)", s->lost_total, list ? list : "");
 	free(list);
+	if (e->has_foreign_hits)
+		bs_doc_line(doc,
+			    "probe hits in other processes running the probed binary: %" PRIu64
+			    " (not measured; in the BPF programs' runs below)",
+			    e->foreign_hits);
 }
 
 static void bpf_section(struct bs_doc *doc, const struct bs_dataset *ds)

@@ -59,12 +59,12 @@ static int decode_shard(const struct bs_block_field *top, json_object *ctx, stru
 	struct bs_block_field f = *top;
 	json_object *o, *a;
 	int ret = bs_field_obj(top, ctx, "shard", BS_FIELD_OPTIONAL, &o);
-	size_t n;
 
 	if (ret <= 0)
 		return ret;
 	f.prefix = "shard.";
 	s->present = 1;
+	/* the array must be there before the index is judged, its names after */
 	if ((ret = bs_field_int(&f, o, "index", BS_FIELD_REQUIRED, &s->index)) < 0 ||
 	    (ret = bs_field_int(&f, o, "count", BS_FIELD_REQUIRED, &s->count)) < 0 ||
 	    (ret = bs_field_int(&f, o, "listed", BS_FIELD_OPTIONAL, &s->listed)) < 0 ||
@@ -72,22 +72,9 @@ static int decode_shard(const struct bs_block_field *top, json_object *ctx, stru
 		return ret;
 	if (s->count < 1 || s->index < 0 || s->index >= s->count)
 		return bs_field_error(&f, "index", "is not 0 <= index < count");
-	n = json_object_array_length(a);
-	s->benchmarks = calloc(n ? n : 1, sizeof(*s->benchmarks));
-	if (!s->benchmarks) {
-		snprintf(f.err, f.errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *w = json_object_array_get_idx(a, i);
-
-		if (!json_object_is_type(w, json_type_string))
-			return bs_field_error(&f, "benchmarks",
-					      "holds a name that is not a string");
-		s->benchmarks[i] = json_object_get_string(w);
-	}
-	s->n_benchmarks = n;
-	return 0;
+	ret = bs_field_strings(&f, o, "benchmarks", BS_FIELD_REQUIRED, "a name", &s->benchmarks,
+			       &s->n_benchmarks);
+	return ret < 0 ? ret : 0;
 }
 
 static int decode_probe_cost(const struct bs_block_field *top, json_object *ctx,
@@ -132,27 +119,10 @@ static int decode_boundaries(const struct bs_block_field *top, json_object *ctx,
 static int decode_command(const struct bs_block_field *f, json_object *ctx,
 			  struct bs_run_context *c)
 {
-	json_object *a;
-	int ret = bs_field_arr(f, ctx, "command", BS_FIELD_OPTIONAL, &a);
-	size_t n;
+	int ret = bs_field_strings(f, ctx, "command", BS_FIELD_OPTIONAL, "a word", &c->command,
+				   &c->n_command);
 
-	if (ret <= 0)
-		return ret;
-	n = json_object_array_length(a);
-	c->command = calloc(n ? n : 1, sizeof(*c->command));
-	if (!c->command) {
-		snprintf(f->err, f->errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *w = json_object_array_get_idx(a, i);
-
-		if (!json_object_is_type(w, json_type_string))
-			return bs_field_error(f, "command", "holds a word that is not a string");
-		c->command[i] = json_object_get_string(w);
-	}
-	c->n_command = n;
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* A boolean flag as 1 / 0, or -1 when absent. */

@@ -38,23 +38,9 @@ static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t l
 		      size_t errlen)
 {
 	struct bs_dataset *ds = l->ds;
-	size_t want;
+	size_t want = bs_trace_record_size(kind); /* kind: ITER, PROC, INTERFERER or BENCH */
 	int ret;
 
-	switch (kind) {
-	case BS_BLK_ITER:
-		want = sizeof(struct bs_iter_rec);
-		break;
-	case BS_BLK_PROC:
-		want = sizeof(struct bs_proc_rec);
-		break;
-	case BS_BLK_BENCH:
-		want = sizeof(struct bs_bench_rec);
-		break;
-	default:
-		want = sizeof(struct bs_interferer_rec);
-		break;
-	}
 	if (len != want) {
 		snprintf(err, errlen, "corrupted %s block #%zu: %u bytes, expected %zu",
 			 bs_trace_block_name(kind), ds->n_blocks + 1, len, want);

@@ -101,26 +101,10 @@ static int decode_bpf_stats(const struct bs_block_field *top, json_object *end,
 
 static int decode_warnings(const struct bs_block_field *f, json_object *end, struct bs_run_end *e)
 {
-	json_object *a;
-	int ret = bs_field_arr(f, end, "warnings", BS_FIELD_OPTIONAL, &a);
-	size_t n;
+	int ret = bs_field_strings(f, end, "warnings", BS_FIELD_OPTIONAL, "an element",
+				   &e->warnings, &e->n_warnings);
 
-	if (ret <= 0)
-		return ret;
-	n = json_object_array_length(a);
-	e->warnings = calloc(n ? n : 1, sizeof(*e->warnings));
-	if (!e->warnings)
-		return oom(f);
-	for (size_t i = 0; i < n; i++) {
-		json_object *w = json_object_array_get_idx(a, i);
-
-		if (!json_object_is_type(w, json_type_string))
-			return bs_field_error(f, "warnings",
-					      "holds an element that is not a string");
-		e->warnings[i] = json_object_get_string(w);
-	}
-	e->n_warnings = n;
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 static int decode_stop(const struct bs_block_field *top, json_object *end, struct bs_run_end *e)
@@ -158,7 +142,9 @@ int bs_run_end_decode(json_object *end, struct bs_run_end *e, char *err, size_t 
 	    (ret = bs_field_bool(&f, end, "interrupted", BS_FIELD_OPTIONAL, &e->interrupted)) < 0 ||
 	    (ret = bs_field_num(&f, end, "wall_ns", BS_FIELD_OPTIONAL, &e->wall_ns)) < 0 ||
 	    (ret = decode_lost(&f, end, e)) < 0 || (ret = decode_bpf_stats(&f, end, e)) < 0 ||
-	    (ret = decode_warnings(&f, end, e)) < 0 || (ret = decode_stop(&f, end, e)) < 0) {
+	    (ret = decode_warnings(&f, end, e)) < 0 || (ret = decode_stop(&f, end, e)) < 0 ||
+	    (ret = e->has_foreign_hits = bs_field_count(&f, end, "foreign_hits", BS_FIELD_OPTIONAL,
+							&e->foreign_hits)) < 0) {
 		bs_run_end_free(e);
 		return ret;
 	}

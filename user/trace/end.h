@@ -52,6 +52,10 @@ struct bs_run_end {
 	int has_bpf_stats;		   /**< the member "bpf_stats" exists */
 	struct bs_end_bpf_prog *bpf_stats; /**< n_bpf_stats programs */
 	size_t n_bpf_stats;
+	int has_foreign_hits;  /**< the member "foreign_hits" exists */
+	uint64_t foreign_hits; /**< probe hits in processes not measured (other runs of
+				*   the same binary): in bpf_stats' run counts, not in
+				*   the records */
 	const char **warnings; /**< n_warnings lines `run` recorded */
 	size_t n_warnings;
 	/** "stop" of a forked run (`run --stop` / `--forks`) */

@@ -57,6 +57,22 @@ const char *bs_trace_block_name(uint32_t kind)
 	}
 }
 
+size_t bs_trace_record_size(uint32_t kind)
+{
+	switch (kind) {
+	case BS_BLK_ITER:
+		return sizeof(struct bs_iter_rec);
+	case BS_BLK_PROC:
+		return sizeof(struct bs_proc_rec);
+	case BS_BLK_INTERFERER:
+		return sizeof(struct bs_interferer_rec);
+	case BS_BLK_BENCH:
+		return sizeof(struct bs_bench_rec);
+	default:
+		return 0;
+	}
+}
+
 static void put_le32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)v;

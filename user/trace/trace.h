@@ -40,6 +40,14 @@
 /** A static name of a block kind ("iter", "end"...), "unknown" otherwise. */
 const char *bs_trace_block_name(uint32_t kind);
 
+/**
+ * bs_trace_record_size - the size in bytes of one binary record of block
+ * kind @kind (BS_BLK_ITER: sizeof(struct bs_iter_rec); PROC, INTERFERER,
+ * BENCH likewise), what every such block of a trace must hold; 0 for the
+ * other kinds (JSON or unknown blocks).
+ */
+size_t bs_trace_record_size(uint32_t kind);
+
 /* ---- writer (trace.c) ----------------------------------------------------- */
 
 struct bs_trace_writer;
