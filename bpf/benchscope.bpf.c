@@ -44,6 +44,7 @@ const volatile __u32 cfg_gb_tt_real_used = 24; /* ThreadTimer::real_time_used_ (
 const volatile bool cfg_process_iters = false; /* --preset process */
 const volatile __u32 cfg_process_depth = 1;    /* children of the root process */
 const volatile bool cfg_interferers = true;
+const volatile bool cfg_go = false;    /* --preset go (go.bpf.h) */
 const volatile bool cfg_lines = false; /* output-line boundaries: account between writes */
 /* Wake the consumer only when this much data waits: a wake-up is an
  * irq_work self-IPI, which costs ~20 us in a VM, more than the record. The
@@ -65,22 +66,24 @@ struct thread_state {
 	__u64 wake_ts;					/* when it was woken after blocking */
 	__u64 nvcsw0, nivcsw0, migrations0, run_delay0; /* task counters at begin */
 	__u64 steal0;					/* rq steal clock when it came on CPU */
-	__u32 off_runnable;				/* left the CPU still runnable */
-	__u32 wait_cpu1;  /* 1 + CPU whose cpu_wait names it (0: none) */
-	__u32 open;	  /* an iteration is open; the entry stays between
-			   * iterations (no insert/delete per iteration)
-			   * and goes when the thread exits */
-	__u32 held_side;  /* its duet side (0 A, 1 B), for the RESUME record */
-	__u64 held;	  /* duet barrier: 1 SIGSTOP sent at begin, 2 stopped, 3
-			   * claimed off CPU before the stop took effect, 4
-			   * claimed on CPU before it took effect; 2 and 3
-			   * re-stamp the iteration when it next runs (64 bits
-			   * for barrier_claimed's compare-and-swap) */
-	__u64 held_index; /* rendezvous index it waits at */
-	__u64 go_g;	  /* --preset go: the goroutine whose iteration this is (0: none);
-			   * see go.bpf.h */
-	__u64 go_task;	  /* --preset go: this thread's task_struct, to fold its counters
-			   * when the iteration moves to another thread */
+	__u64 n_out;	    /* switch-outs seen since the base (iter_rebase), to check
+			     * the task's own counts against (BS_ITER_F_UNSEEN_SWITCH) */
+	__u32 off_runnable; /* left the CPU still runnable */
+	__u32 wait_cpu1;    /* 1 + CPU whose cpu_wait names it (0: none) */
+	__u32 open;	    /* an iteration is open; the entry stays between
+			     * iterations (no insert/delete per iteration)
+			     * and goes when the thread exits */
+	__u32 held_side;    /* its duet side (0 A, 1 B), for the RESUME record */
+	__u64 held;	    /* duet barrier: 1 SIGSTOP sent at begin, 2 stopped, 3
+			     * claimed off CPU before the stop took effect, 4
+			     * claimed on CPU before it took effect; 2 and 3
+			     * re-stamp the iteration when it next runs (64 bits
+			     * for barrier_claimed's compare-and-swap) */
+	__u64 held_index;   /* rendezvous index it waits at */
+	__u64 go_g;	    /* --preset go: the goroutine whose iteration this is (0: none);
+			     * see go.bpf.h */
+	__u64 go_task;	    /* --preset go: this thread's task_struct, to fold its counters
+			     * when the iteration moves to another thread */
 };
 
 struct {
@@ -357,6 +360,10 @@ static __always_inline void clear_wait(struct thread_state *ts, __u32 tid)
  * CPU from now (neither off nor woken). */
 static __always_inline void iter_rebase(struct thread_state *ts, struct task_struct *t)
 {
+	/* first: a switch-out between this and the reads below (a uprobe
+	 * program is preemptible) is then seen but not in the base, never
+	 * the reverse, so iter_check_switches never flags it */
+	ts->n_out = 0;
 	ts->nvcsw0 = BPF_CORE_READ(t, nvcsw);
 	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
 	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
@@ -489,8 +496,9 @@ static __always_inline void emit(struct bs_iter_rec *rec)
 /* The harness names the benchmark this thread runs from now on (a preset's
  * probe read where the name is): `len` bytes at user address `uptr` (Go
  * and Rust strings carry no terminator), or a NUL-terminated C string when
- * len < 0. Only tracked processes; a failed reserve or read is counted in
- * bench_lost. See struct bs_bench_rec. */
+ * len < 0. The caller has checked that the process is measured
+ * (probe_tracked); a failed reserve or read is counted in bench_lost. See
+ * struct bs_bench_rec. */
 static __always_inline __attribute__((unused)) void bench_name_emit_at(const void *uptr, __s64 len,
 								       __u64 ts_ns)
 {
@@ -500,8 +508,6 @@ static __always_inline __attribute__((unused)) void bench_name_emit_at(const voi
 	struct bs_bench_rec *r;
 	long err;
 
-	if (!probe_tracked(tgid))
-		return;
 	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	if (!r) {
 		if ((c = ctrs()))
@@ -544,6 +550,26 @@ static __always_inline __attribute__((unused)) void bench_name_emit(const void *
 	bench_name_emit_at(uptr, len, bpf_ktime_get_ns());
 }
 
+/* Flag the iteration of `ts` (counters folded; its thread running, at its
+ * end) if on_switch missed a switch of it: every nvcsw/nivcsw increment
+ * comes with a sched_switch with the task as prev, so counts above the
+ * switch-outs seen are missed switch-outs; a switch-out whose switch-in was
+ * never seen leaves off_start set. Either way off-CPU time is missing from
+ * the record. Not for Go, whose iterations carry the counts of the threads
+ * they left. */
+static __always_inline void iter_check_switches(struct thread_state *ts)
+{
+	__u64 sw = ts->rec.nvcsw + ts->rec.nivcsw;
+	__u64 missed = (sw > ts->n_out ? sw - ts->n_out : 0) + (ts->off_start ? 1 : 0);
+	struct bs_counters *c;
+
+	if (cfg_go || !missed)
+		return;
+	ts->rec.flags |= BS_ITER_F_UNSEEN_SWITCH;
+	if ((c = ctrs()))
+		c->switches_unseen += missed;
+}
+
 /* Close the open iteration of thread `tid` (task `task`) at `now`;
  * `task_ctx` as for iter_open. */
 static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u64 now, __u32 flags,
@@ -567,6 +593,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	ts->rec.cpu_end = bpf_get_smp_processor_id();
 	ts->rec.flags |= flags;
 	iter_fold_counters(ts, task);
+	iter_check_switches(ts);
 	ts->open = 0;
 	emit(&ts->rec);
 	if (bar_active == BS_BAR_INTERLEAVED) {
@@ -721,12 +748,14 @@ int BPF_KPROBE(iter_begin_catch2, void *self)
 SEC("uprobe")
 int BPF_KPROBE(catch2_name, void *self, void *arg, __u64 len)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u64 id = bpf_get_current_pid_tgid(), cookie = bpf_get_attach_cookie(ctx);
+	__u32 tid = (__u32)id;
 	struct {
 		__u64 ptr, len;
 	} str = {};
 
+	if (!probe_tracked(id >> 32))
+		return 0;
 	bpf_map_delete_elem(&c2_chrono, &tid);
 	if (cookie == C2_NAME_STDSTRING) {
 		if (bpf_probe_read_user(&str, sizeof(str), arg))
@@ -1055,6 +1084,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 
 	if (tp) {
 		slice_end(tp, prev, prev_tid);
+		tp->n_out++;
 		tp->off_start = now;
 		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (tp->off_runnable)

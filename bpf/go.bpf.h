@@ -56,8 +56,8 @@
 #ifndef BENCHSCOPE_GO_BPF_H
 #define BENCHSCOPE_GO_BPF_H
 
-/* ---- configuration (user/binary/gobench.h, from the binary's DWARF) ---- */
-const volatile bool cfg_go = false;
+/* ---- configuration (user/binary/gobench.h, from the binary's DWARF) ----
+ * cfg_go itself is in benchscope.bpf.c, which tests it before this file. */
 const volatile __u32 cfg_go_off_name = 0;     /* testing.B: common.name (Go string) */
 const volatile __u32 cfg_go_off_n = 0;	      /* testing.B.N */
 const volatile __u32 cfg_go_off_has_sub = 0;  /* testing.B: common.hasSub (4 bytes) */

@@ -58,6 +58,11 @@ enum bs_iter_flags {
 	BS_ITER_F_NO_INTF = 1u << 12,	    /**< imported (user space only): nothing measured
 					     *   the interference or the CPUs: those fields are
 					     *   absent (exports leave them empty), not zero */
+	BS_ITER_F_UNSEEN_SWITCH = 1u << 13, /**< the scheduler handler missed a switch of
+					     *   the thread: its context-switch counts (nvcsw +
+					     *   nivcsw) grew more than the switch-outs seen, or
+					     *   a switch-out's switch-in was never seen; off-CPU
+					     *   time is missing from the record (an undercount) */
 };
 
 /**
@@ -201,11 +206,14 @@ struct bs_counters {
 	__u64 interferer_full;	 /**< interferer time dropped (map full) */
 	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
 	__u64 bench_lost;	 /**< benchmark-name records lost (ring buffer full or bad read) */
-	__u64 line_lost;    /**< output-line records lost (ring buffer full, unreadable bytes) */
-	__u64 foreign_hits; /**< probe hits in processes not measured: uprobes and USDT
-			     *   probes are set on the file, for every process that maps
-			     *   it; another run of the same binary pays the trap, and
-			     *   nothing of it is recorded */
+	__u64 line_lost;       /**< output-line records lost (ring buffer full, unreadable bytes) */
+	__u64 foreign_hits;    /**< probe hits in processes not measured: uprobes and USDT
+				*   probes are set on the file, for every process that maps
+				*   it; another run of the same binary pays the trap, and
+				*   nothing of it is recorded */
+	__u64 switches_unseen; /**< switch-outs and switch-ins of in-iteration threads the
+				*   scheduler handler did not see (records flagged
+				*   BS_ITER_F_UNSEEN_SWITCH) */
 };
 
 /** Modes of the duet barrier (the BPF global bar_active). */

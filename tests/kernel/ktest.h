@@ -241,6 +241,37 @@ static inline int krun(struct kresult *r, char *const argv[])
 }
 
 /* Load a trace or fail the test; returns NULL on failure. */
+/* Every record flagged unseen_switch (the scheduler handler missed a
+ * switch of its thread) is printed, and the END's lost.switches_unseen
+ * must cover them: a flag without its count is a lost number. */
+static inline void kcheck_unseen_switches(const struct bs_dataset *ds, const char *trace)
+{
+	const struct bs_run_end *e = &ds->run_end;
+	uint64_t counted = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *it = &ds->iters[i];
+
+		if (!(it->flags & BS_ITER_F_UNSEEN_SWITCH))
+			continue;
+		n++;
+		fprintf(stderr,
+			"    NOTE %s: iteration %llu of tid %u flagged unseen_switch: nvcsw %llu, "
+			"nivcsw %llu, blocked %llu ns, preempted %llu ns, duration %llu ns\n",
+			trace, (unsigned long long)it->index, it->tid,
+			(unsigned long long)it->nvcsw, (unsigned long long)it->nivcsw,
+			(unsigned long long)it->blocked_ns, (unsigned long long)it->preempted_ns,
+			(unsigned long long)(it->end_ns - it->begin_ns));
+	}
+	if (!n || !e->present)
+		return;
+	for (size_t i = 0; i < e->n_lost; i++)
+		if (!strcmp(e->lost[i].name, "switches_unseen"))
+			counted = (uint64_t)e->lost[i].value;
+	CHECK(counted >= n);
+}
+
 static inline struct bs_dataset *kload(const char *trace)
 {
 	struct bs_dataset *ds = NULL;
@@ -250,6 +281,7 @@ static inline struct bs_dataset *kload(const char *trace)
 		FAILF("cannot load %s: %s", trace, err);
 		return NULL;
 	}
+	kcheck_unseen_switches(ds, trace);
 	return ds;
 }
 

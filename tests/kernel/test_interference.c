@@ -104,10 +104,12 @@ static void sum_iters(const struct bs_dataset *ds, double *wall, double *runq, d
 }
 
 /*
- * Time between the iterations: from the first begin to the last end, minus
- * the iterations' durations (ns). The kernel's run_delay covers it too
- * (the harness reads its schedstat before the first and after the last
- * iteration); benchscope's runq_wait_ns covers only the iterations.
+ * Time whose waits benchscope does not account (ns): between the iterations
+ * (from the first begin to the last end, minus the iterations' durations),
+ * plus the whole of any iteration flagged unseen_switch (a switch of it was
+ * missed, so its run-queue wait is an undercount). The kernel's run_delay
+ * covers all of it (the harness reads its schedstat before the first and
+ * after the last iteration).
  */
 static double gap_ns(const struct bs_dataset *ds)
 {
@@ -117,7 +119,8 @@ static double gap_ns(const struct bs_dataset *ds)
 	for (size_t i = 0; i < ds->n_iters; i++) {
 		first = ds->iters[i].begin_ns < first ? ds->iters[i].begin_ns : first;
 		last = ds->iters[i].end_ns > last ? ds->iters[i].end_ns : last;
-		busy += dur_ns(&ds->iters[i]);
+		if (!(ds->iters[i].flags & BS_ITER_F_UNSEEN_SWITCH))
+			busy += dur_ns(&ds->iters[i]);
 	}
 	return ds->n_iters ? (double)(last - first) - busy : 0;
 }

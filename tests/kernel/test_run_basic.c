@@ -58,7 +58,7 @@ static void test_blocked_time_ground_truth(void)
 	    (char *)ITER_LOOP,	"20",  "1000", "5000",	 NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
-	size_t i;
+	size_t i, n_unseen = 0;
 
 	NEED_BPF();
 	ds = krun_ok(&r, argv, trace);
@@ -73,9 +73,13 @@ static void test_blocked_time_ground_truth(void)
 		 * is an upper allowance): blocked time can be a little under
 		 * 5 ms (once in a clean-clone run); timer slack and wake-up
 		 * latency add a little: allow 5 ms more on a shared VM */
-		/* open bug: once in 8 clean-clone runs on the AMD/PVM VM an
-		 * iteration had blocked 0 ns with nvcsw >= 1 (the sleep's
-		 * off-CPU time lost); the whole record is printed to find it */
+		/* On the AMD/PVM VM's 6.18 kernel, beside a busy QEMU, about one
+		 * iteration in 160 had blocked 0 ns with nvcsw 1: the kernel ran
+		 * the thread again with no sched_switch event at all (tracefs's
+		 * own sched_switch showed two switch-outs in a row). The record
+		 * must then say so (unseen_switch, counted in END; kload checks
+		 * the count); an unflagged record must hold the ground truth */
+		bool unseen = it->flags & BS_ITER_F_UNSEEN_SWITCH;
 		bool short_ok = it->blocked_ns < 4900000 && it->blocked_ns >= 2500000 &&
 				it->end_ns - it->begin_ns >= 5000000 &&
 				ktest_relaxed("a 5 ms sleep blocked at least 4.9 ms: 2.5 ms, in an "
@@ -95,7 +99,8 @@ static void test_blocked_time_ground_truth(void)
 			    (unsigned long long)it->runq_wait_ns, (unsigned long long)it->nvcsw,
 			    (unsigned long long)it->nivcsw, (unsigned long long)it->migrations,
 			    it->cpu_begin, it->cpu_end, it->flags);
-		CHECK(it->blocked_ns >= 4900000 || short_ok);
+		CHECK(it->blocked_ns >= 4900000 || short_ok || unseen);
+		n_unseen += unseen;
 		if (it->blocked_ns >= 10000000 &&
 		    ktest_relaxed("wake-up latency of a 5 ms sleep under 5 ms")) {
 			fprintf(stderr, "    iteration %zu: blocked %llu ns\n", i,
@@ -108,6 +113,9 @@ static void test_blocked_time_ground_truth(void)
 		/* blocked time is inside the iteration */
 		CHECK(it->blocked_ns + it->preempted_ns <= it->end_ns - it->begin_ns);
 	}
+	/* a rare miss (at most one in 20 in 56 runs beside a vmtest), not a
+	 * pattern: more than two in 20 is a regression of the handler */
+	CHECK(n_unseen <= 2);
 	bs_dataset_free(ds);
 	unlink(trace);
 }

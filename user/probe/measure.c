@@ -321,6 +321,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 {
 	json_object *lost = json_object_new_object(), *att = json_object_new_array(), *bs;
 	const struct bs_counters *k = &m->k;
+	uint64_t misses;
 	char *stats;
 	size_t i;
 	int rc = 0;
@@ -333,6 +334,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		bs_collector_drain(&m->col, &m->probes);
 	memset(&m->k, 0, sizeof(m->k));
 	bs_probes_counters(&m->probes, &m->k);
+	misses = bs_probes_recursion_misses(&m->probes);
 	if (m->lines) {
 		struct bs_lines_stats st;
 		size_t w0 = json_object_array_length(m->warnings), wi;
@@ -367,6 +369,17 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 				"binary: each paid the trap, none was recorded; the BPF run "
 				"counts include them",
 				(unsigned long long)k->foreign_hits);
+	if (misses)
+		bs_measure_warn(m,
+				"the kernel skipped %llu runs of benchscope's BPF programs "
+				"(recursion): those events are missing from the accounting",
+				(unsigned long long)misses);
+	if (k->switches_unseen)
+		bs_measure_warn(m,
+				"%llu context switches of measured threads were not seen by the "
+				"scheduler handler: the iterations flagged unseen_switch miss "
+				"their off-CPU time",
+				(unsigned long long)k->switches_unseen);
 	if (k->bench_lost)
 		bs_measure_warn(m,
 				"%llu benchmark-name records were lost: the iterations after them "
@@ -384,6 +397,10 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		add_counter(lost, "bench_lost", k->bench_lost);
 	if (k->line_lost)
 		add_counter(lost, "line_lost", k->line_lost);
+	if (k->switches_unseen)
+		add_counter(lost, "switches_unseen", k->switches_unseen);
+	if (misses)
+		add_counter(lost, "bpf_recursion_misses", misses);
 	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
 	json_object_object_add(end, "lost", lost);
 	add_counter(end, "iterations_received", m->col.iters);

@@ -571,26 +571,54 @@ long bs_probes_interferers(const struct bs_probes *p,
 }
 
 /* One {"prog","run_cnt","run_time_ns"} per program of obj that ran. */
+/* bpf_prog_info of `prog` into *info; 0 or -1 (not loaded, or the call failed) */
+static int prog_info(const struct bpf_program *prog, struct bpf_prog_info *info)
+{
+	__u32 len = sizeof(*info);
+	int fd = bpf_program__fd(prog);
+
+	memset(info, 0, sizeof(*info));
+	return fd < 0 || bpf_obj_get_info_by_fd(fd, info, &len) ? -1 : 0;
+}
+
 static void stats_add(json_object *arr, const struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program (prog, obj) {
 		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
 		json_object *o;
-		int fd = bpf_program__fd(prog);
 
-		memset(&info, 0, sizeof(info));
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || !info.run_cnt)
+		if (prog_info(prog, &info) || !info.run_cnt)
 			continue;
 		o = json_object_new_object();
 		json_object_object_add(o, "prog", json_object_new_string(bpf_program__name(prog)));
 		json_object_object_add(o, "run_cnt", json_object_new_int64((int64_t)info.run_cnt));
 		json_object_object_add(o, "run_time_ns",
 				       json_object_new_int64((int64_t)info.run_time_ns));
+		if (info.recursion_misses)
+			json_object_object_add(
+			    o, "recursion_misses",
+			    json_object_new_int64((int64_t)info.recursion_misses));
 		json_object_array_add(arr, o);
 	}
+}
+
+static uint64_t misses_of(const struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	struct bpf_prog_info info;
+	uint64_t n = 0;
+
+	bpf_object__for_each_program (prog, obj)
+		if (!prog_info(prog, &info))
+			n += info.recursion_misses;
+	return n;
+}
+
+uint64_t bs_probes_recursion_misses(const struct bs_probes *p)
+{
+	return misses_of(p->skel->obj) + (p->kcont ? misses_of(p->kcont->obj) : 0);
 }
 
 char *bs_probes_stats_json(const struct bs_probes *p)

@@ -126,9 +126,18 @@ long bs_probes_interferers(const struct bs_probes *p,
 
 /**
  * The BPF programs' own run time (BPF_STATS_RUN_TIME) as a JSON array text
- * [{"prog","run_cnt","run_time_ns"}] (malloc'd), for programs that ran.
+ * [{"prog","run_cnt","run_time_ns"[,"recursion_misses"]}] (malloc'd), for
+ * programs that ran; recursion_misses only where not 0.
  */
 char *bs_probes_stats_json(const struct bs_probes *p);
+
+/**
+ * Runs of our BPF programs the kernel skipped (bpf_prog_info's
+ * recursion_misses, summed: the program was already running on that CPU),
+ * each an event lost to the accounting. 0 where the kernel does not count
+ * them (before 5.12).
+ */
+uint64_t bs_probes_recursion_misses(const struct bs_probes *p);
 
 /** Detach and free everything. NULL-safe. */
 void bs_probes_destroy(struct bs_probes *p);

@@ -77,9 +77,9 @@ const struct bs_iter_col *bs_iter_cols(size_t *n)
 char *bs_iter_flag_names(uint32_t flags, char *buf, size_t len)
 {
 	static const char *names[] = {
-	    "invoc",	    "invoc_bad",  "spilled",	    "exit",   "nested",
-	    "warmup",	    "after_stop", "moved",	    "paused", "harness_warmup",
-	    "begin_approx", "synth_time", "no_interference"};
+	    "invoc",	    "invoc_bad",  "spilled",	     "exit",	     "nested",
+	    "warmup",	    "after_stop", "moved",	     "paused",	     "harness_warmup",
+	    "begin_approx", "synth_time", "no_interference", "unseen_switch"};
 	size_t pos = 0;
 
 	buf[0] = 0;

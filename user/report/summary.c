@@ -299,7 +299,7 @@ static void read_end(const struct bs_dataset *ds, struct bs_run_summary *s)
 static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 {
 	const struct bs_group_summary *o = &s->overall;
-	size_t n_exit = 0, n_nested = 0;
+	size_t n_exit = 0, n_nested = 0, n_unseen = 0;
 	char a[32], b[32], c[32];
 	const struct bs_run_end *e = &ds->run_end;
 	int ret = 0;
@@ -309,6 +309,7 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 		n_exit += (ds->iters[i].flags & (BS_ITER_F_EXIT | BS_ITER_F_AFTER_STOP)) ==
 			  BS_ITER_F_EXIT;
 		n_nested += !!(ds->iters[i].flags & BS_ITER_F_NESTED);
+		n_unseen += !!(ds->iters[i].flags & BS_ITER_F_UNSEEN_SWITCH);
 	}
 	if (s->n_iters_total == 0 && ds->run_ctx.shard.present && !ds->run_ctx.shard.n_benchmarks)
 		ret |= warn(s, "an empty shard: none of the benchmarks the harness listed is its, "
@@ -347,6 +348,11 @@ static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)
 	if (n_nested)
 		ret |= warn(s, "%zu iterations began again before they ended (nested begin)",
 			    n_nested);
+	if (n_unseen)
+		ret |= warn(s,
+			    "%zu iterations had context switches the scheduler handler did not "
+			    "see: their off-CPU time is undercounted (flag unseen_switch)",
+			    n_unseen);
 	if (!ds->run_end.present && !ds->truncated)
 		ret |= warn(s, "the trace has no END block");
 	if (e->status.signaled)
