@@ -9,3 +9,8 @@ $(BUILD)/bench/fleet_gen: bench/fleet_gen.c $(USER_LIB_OBJS) $(BUILD)/libbsstats
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(USER_LIB_OBJS) $(BUILD)/libbsstats.a $(LDLIBS)
+# sched_floor: empty scheduler-tracepoint programs beside a measured run (section 4)
+$(BUILD)/bench/sched_floor: bench/sched_floor.c $(BUILD)/sched_floor.skel.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)

@@ -175,7 +175,7 @@ demo: deps
 		-B '$(BUILD)/progs/gbench_example_b --benchmark_repetitions=5 --benchmark_min_time=0.05'
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/stats_bench $(BUILD)/bench/fleet_gen
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/stats_bench $(BUILD)/bench/fleet_gen $(BUILD)/bench/sched_floor
 	$(Q)BUILD=$(BUILD) bench/run-bench
 
 # Kernel-side tests: C programs that run build/benchscope on real harnesses.
