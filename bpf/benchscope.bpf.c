@@ -154,30 +154,19 @@ struct cpu_cur {
 
 static struct cpu_cur cpu_curs[MAX_CPUS];
 
-/* Per CPU (readable from any CPU): a tracked thread waiting for this CPU,
- * so the tasks that run here meanwhile can be charged. */
-struct cpu_wait {
-	__u32 victim_tid;
-	__u32 victim_pid;
-	__u64 since;
-} __attribute__((aligned(64)));
-
-static struct cpu_wait cpu_waits[MAX_CPUS];
+/* Per CPU (its waiter readable from any CPU): a tracked thread waiting for
+ * this CPU, so the tasks that run here meanwhile can be charged, and the
+ * pairs last charged here (struct bs_cpu_wait; user space reads `pend` at
+ * the end of a run, hence global) */
+struct bs_cpu_wait cpu_waits[MAX_CPUS];
 
 /* CPU `cpu`'s waiter slot (never NULL: a CPU number is below MAX_CPUS; the
  * mask is for the verifier, which 6.1's cannot follow through a NULL check
  * of the index) */
-static __always_inline struct cpu_wait *cpu_wait_of(__u32 cpu)
+static __always_inline struct bs_cpu_wait *cpu_wait_of(__u32 cpu)
 {
 	return &cpu_waits[cpu & (MAX_CPUS - 1)];
 }
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, struct bs_interferer_key);
-	__type(value, struct bs_interferer_val);
-} interferers SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -301,34 +290,74 @@ static __always_inline void slice_end(struct thread_state *ts, struct task_struc
 	ts->steal0 = steal;
 }
 
-static __always_inline void charge_interferer(__u32 victim_pid, struct task_struct *t, __u64 ns)
+/* Send a charge of `ns` to (victim_pid, interferer tid), named with task
+ * `t`'s tgid and comm when `t` is given; false when the ring buffer is full
+ * (counted in interferer_lost). */
+static __always_inline bool charge_send(__u32 victim_pid, __u32 tid, struct task_struct *t,
+					__u64 ns)
 {
-	struct bs_interferer_key key = {};
-	struct bs_interferer_val *v, init = {};
+	struct bs_interferer_charge *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	struct bs_counters *c;
+
+	if (!r) {
+		if ((c = ctrs()))
+			c->interferer_lost++;
+		return false;
+	}
+	r->type = BS_REC_INTERF;
+	r->victim_pid = victim_pid;
+	r->interferer_tid = tid;
+	r->ns = ns;
+	r->interferer_pid = 0;
+	r->comm[0] = 0;
+	if (t) {
+		r->interferer_pid = t->tgid;
+		BPF_CORE_READ_STR_INTO(&r->comm, t, comm);
+	}
+	/* the consumer polls on a timer too (cfg_wakeup_bytes) */
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	return true;
+}
+
+/* Task `t` (sched_switch's prev, a BTF pointer) ran `ns` on this CPU while
+ * w's victim waited for it. A pair charged here lately only adds to its slot
+ * (the slots share w's cache line); a new pair is sent named and takes the
+ * oldest slot, whose pending time is sent first (struct bs_cpu_wait). */
+static __always_inline void charge_interferer(struct bs_cpu_wait *w, struct task_struct *t,
+					      __u32 tid, __u64 ns)
+{
+	__u32 pid = w->victim_pid;
+	int i;
 
 	if (!ns)
 		return;
-	key.victim_pid = victim_pid;
-	key.interferer_tid = t->pid; /* `t`: sched_switch's prev, a BTF pointer */
-	v = bpf_map_lookup_elem(&interferers, &key);
-	if (!v) {
-		init.interferer_pid = t->tgid;
-		BPF_CORE_READ_STR_INTO(&init.comm, t, comm);
-		if (bpf_map_update_elem(&interferers, &key, &init, BPF_NOEXIST) && (c = ctrs()))
-			c->interferer_full++;
-		v = bpf_map_lookup_elem(&interferers, &key);
-		if (!v)
+#pragma unroll
+	for (i = 0; i < BS_WAIT_PEND; i++) {
+		if (w->pend[i].interferer_tid == tid && w->pend[i].victim_pid == pid) {
+			w->pend[i].ns += ns;
 			return;
+		}
 	}
-	__sync_fetch_and_add(&v->ns, ns);
+	if (w->pend[BS_WAIT_PEND - 1].interferer_tid && w->pend[BS_WAIT_PEND - 1].ns)
+		charge_send(w->pend[BS_WAIT_PEND - 1].victim_pid,
+			    w->pend[BS_WAIT_PEND - 1].interferer_tid, NULL,
+			    w->pend[BS_WAIT_PEND - 1].ns);
+#pragma unroll
+	for (i = BS_WAIT_PEND - 1; i > 0; i--)
+		w->pend[i] = w->pend[i - 1];
+	w->pend[0].interferer_tid = 0;
+	if (!charge_send(pid, tid, t, ns))
+		return;
+	w->pend[0].victim_pid = pid;
+	w->pend[0].ns = 0;
+	w->pend[0].interferer_tid = tid;
 }
 
 /* Thread `ts` (tid, pid) waits for CPU `cpu` from `now`: charge whoever runs there. */
 static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 tid, __u32 pid,
 				     __u64 now)
 {
-	struct cpu_wait *w;
+	struct bs_cpu_wait *w;
 
 	if (!cfg_interferers)
 		return;
@@ -345,7 +374,7 @@ static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 t
 static __always_inline void clear_wait(struct thread_state *ts, __u32 tid)
 {
 	__u32 cpu;
-	struct cpu_wait *w;
+	struct bs_cpu_wait *w;
 
 	if (!ts->wait_cpu1)
 		return;
@@ -1039,7 +1068,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	__u32 prev_tid = prev->pid, next_tid = next->pid;
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct thread_state *tp = NULL, *tn = NULL;
-	struct cpu_wait *w = NULL;
+	struct bs_cpu_wait *w = NULL;
 	__u64 now;
 
 	/* the early exit: neither side's process has had an iteration (no
@@ -1075,7 +1104,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (w) {
 		/* the idle task is wake-up latency, not a competitor */
 		if (prev_tid != w->victim_tid && prev_tid != 0 && now > w->since)
-			charge_interferer(w->victim_pid, prev, now - w->since);
+			charge_interferer(w, prev, prev_tid, now - w->since);
 		if (next_tid == w->victim_tid)
 			w->victim_tid = 0;
 		else

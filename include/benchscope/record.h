@@ -27,6 +27,7 @@ enum bs_rec_type {
 	BS_REC_BARRIER = 3, /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
 	BS_REC_BENCH = 4,   /**< struct bs_bench_rec */
 	BS_REC_LINE = 5,    /**< struct bs_line_rec (output-line boundaries only) */
+	BS_REC_INTERF = 6,  /**< struct bs_interferer_charge */
 };
 
 /** bs_iter_rec.flags */
@@ -168,23 +169,57 @@ struct bs_proc_rec {
 	char comm[BS_COMM_LEN];
 };
 
-/** Key of the interferer map: who took the CPU from a tracked process. */
-struct bs_interferer_key {
-	__u32 victim_pid;     /**< tracked process (tgid) that waited */
-	__u32 interferer_tid; /**< task that ran on the CPU meanwhile */
+/**
+ * Interferer time charged by the scheduler handler: task interferer_tid ran
+ * ns on a CPU while a thread of tracked process victim_pid waited for it.
+ * User space adds the charges up per (victim_pid, interferer_tid) into the
+ * trace's bs_interferer_rec. The handler names a pair (interferer_pid, comm)
+ * when it starts charging it on a CPU, and later adds its charges there in a
+ * struct bs_wait_pend slot, sent as one unnamed record when the slot is
+ * reused (or read from the slots by user space at the end of a run).
+ */
+struct bs_interferer_charge {
+	__u32 type; /**< BS_REC_INTERF */
+	__u32 victim_pid;
+	__u32 interferer_tid;
+	__u32 interferer_pid; /**< its process (tgid); 0: unnamed (pending time of a named pair) */
+	__u64 ns;
+	char comm[BS_COMM_LEN]; /**< empty when unnamed */
 };
 
-/** Value of the interferer map. */
-struct bs_interferer_val {
-	__u64 ns;	      /**< CPU time taken while the victim was waiting */
-	__u32 interferer_pid; /**< its process (tgid) */
-	__u32 _pad;
-	char comm[BS_COMM_LEN];
+/** Charges of one interferer on one CPU not yet sent (struct bs_interferer_charge). */
+struct bs_wait_pend {
+	__u32 interferer_tid; /**< 0: empty slot (the idle task is never charged) */
+	__u32 victim_pid;     /**< tracked process (tgid) that waited */
+	__u64 ns;	      /**< CPU time taken since the pair entered the slot */
 };
+
+/** Pending pairs per CPU: a CPU's waiter and these fill one cache line. */
+#define BS_WAIT_PEND 3
 
 /**
- * One interferer of one tracked process, as user space reads it from the
- * interferer map at the end of a run and stores it in the trace.
+ * Per CPU (the BPF global `cpu_waits[cpu]`, read by user space through the
+ * mmap'ed .bss at the end of a run): the tracked thread waiting for this CPU,
+ * so that whoever runs here meanwhile is charged, and the last interferer
+ * pairs charged here. A charge to a pair in `pend` only adds to its `ns` (no
+ * map or ring buffer access: on a 2-vCPU AMD EPYC/PVM VM, a hash map lookup
+ * of a pair not seen before took 1-24 us there); a new pair is sent named (struct
+ * bs_interferer_charge) and takes the oldest slot, whose pending time is sent
+ * first. A pair's time is therefore the sum of its records plus the `ns` of
+ * every slot holding it (at most one per CPU). Written only by the scheduler
+ * handler of this CPU, except the waiter fields (any CPU). 64 bytes.
+ */
+struct bs_cpu_wait {
+	__u32 victim_tid; /**< waiting tracked thread; 0: none */
+	__u32 victim_pid; /**< its process (tgid) */
+	__u64 since;	  /**< CLOCK_MONOTONIC ns since which the CPU is charged */
+	struct bs_wait_pend pend[BS_WAIT_PEND]; /**< newest first */
+} __attribute__((aligned(64)));
+
+/**
+ * One interferer of one tracked process, as user space sums it from the
+ * charges (struct bs_interferer_charge and the CPUs' pending slots) at the end
+ * of a run and stores it in the trace.
  */
 struct bs_interferer_rec {
 	__u32 victim_pid; /**< tracked process (tgid) that waited */
@@ -203,7 +238,7 @@ struct bs_counters {
 	__u64 proc_lost;	 /**< process records lost (ring buffer full) */
 	__u64 thread_map_full;	 /**< begins ignored because the thread map was full */
 	__u64 end_without_begin; /**< end probes that hit with no open iteration */
-	__u64 interferer_full;	 /**< interferer time dropped (map full) */
+	__u64 interferer_lost;	 /**< interferer charges dropped (ring buffer full) */
 	__u64 barrier_lost;	 /**< barrier records lost (barrier ring buffer full) */
 	__u64 bench_lost;	 /**< benchmark-name records lost (ring buffer full or bad read) */
 	__u64 line_lost;       /**< output-line records lost (ring buffer full, unreadable bytes) */

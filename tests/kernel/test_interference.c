@@ -129,7 +129,7 @@ static void test_competitor_takes_half(void)
 {
 	const char *ss = ktmp("ss-contended");
 	struct bs_dataset *ds;
-	double wall, runq, pre, kernel_delay, top_ns = 0;
+	double wall, runq, pre, kernel_delay, top_ns = 0, all_ns;
 	const char *top = "";
 	uint32_t top_pid = 0;
 	pid_t comp;
@@ -154,6 +154,13 @@ static void test_competitor_takes_half(void)
 			top = ds->interferers[i].comm;
 			top_pid = ds->interferers[i].interferer_pid;
 		}
+	/* charges are time waited while another task ran: never more than
+	 * the wait (kept in per-CPU slots until the end: added once) */
+	for (i = 0, all_ns = 0; i < ds->n_interferers; i++)
+		all_ns += (double)ds->interferers[i].ns;
+	CHECK(all_ns <= 1.01 * runq);
+	if (!(all_ns <= 1.01 * runq))
+		fprintf(stderr, "charged %.0f ns, run-queue wait %.0f ns\n", all_ns, runq);
 	CHECK(!strcmp(top, "competitor"));
 	CHECK_INT_EQ(top_pid, comp);
 	/* the competitor's charged time is most of the wait */

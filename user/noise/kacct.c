@@ -60,8 +60,19 @@ static int add_iter(void *ctx, const struct bs_iter_rec *rec)
 
 static int on_record(void *ctx, void *data, size_t size)
 {
+	struct bs_noise_kacct *k = ctx;
+	struct bs_interferer_charge ch;
 	struct bs_iter_rec r;
+	__u32 type;
 
+	if (size < sizeof(type))
+		return 0;
+	memcpy(&type, data, sizeof(type));
+	if (type == BS_REC_INTERF && size >= sizeof(ch)) {
+		memcpy(&ch, data, sizeof(ch));
+		bs_interferer_table_add(&k->interferers, &ch);
+		return 0;
+	}
 	if (size < sizeof(r))
 		return 0;
 	memcpy(&r, data, sizeof(r));
@@ -132,7 +143,7 @@ const struct bs_kacct_sum *bs_noise_kacct_sum(const struct bs_noise_kacct *k, pi
 long bs_noise_kacct_interferers(const struct bs_noise_kacct *k,
 				int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx)
 {
-	return k->on ? bs_probes_interferers(&k->probes, fn, ctx) : 0;
+	return k->on ? bs_probes_interferers(&k->probes, &k->interferers, fn, ctx) : 0;
 }
 
 void bs_noise_kacct_close(struct bs_noise_kacct *k)
@@ -140,6 +151,7 @@ void bs_noise_kacct_close(struct bs_noise_kacct *k)
 	if (k->rb)
 		ring_buffer__free(k->rb);
 	bs_probes_destroy(&k->probes);
+	bs_interferer_table_free(&k->interferers);
 	free(k->sums);
 	memset(k, 0, sizeof(*k));
 	k->probes.stats_fd = -1;

@@ -5,7 +5,7 @@
  * two USDT probes in benchscope itself (benchscope:noise_begin and
  * benchscope:noise_end around the loop), so the kernel side accounts it
  * like any harness's iteration: run-queue wait, preemption, IRQ, softirq
- * and steal time while the loop ran, and - through the interferer map -
+ * and steal time while the loop ran, and - through the interferer charges -
  * which tasks ran on its CPU while it waited, and for how long. Each loop
  * runs in a process of its own, so that the interferers (keyed by the
  * victim's process) can be told apart per CPU and phase.
@@ -33,7 +33,8 @@ struct bs_noise_kacct {
 	struct bs_kacct_sum *sums; /**< n_sums, one per tracked loop process */
 	size_t n_sums;
 	uint64_t lost; /**< iteration records the kernel could not deliver */
-	int on;	       /**< loaded and attached */
+	struct bs_interferer_table interferers; /**< the charges received (BS_REC_INTERF) */
+	int on;					/**< loaded and attached */
 };
 
 /**
@@ -55,7 +56,8 @@ const struct bs_kacct_sum *bs_noise_kacct_sum(const struct bs_noise_kacct *k, pi
 /**
  * bs_noise_kacct_interferers - call @fn for every task that ran while a
  * tracked loop waited (victim_pid is the loop's process; ns the CPU time it
- * took meanwhile). Returns the count, or @fn's non-zero return.
+ * took meanwhile), as of the last drain. Returns the count, or @fn's
+ * non-zero return.
  */
 long bs_noise_kacct_interferers(const struct bs_noise_kacct *k,
 				int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);

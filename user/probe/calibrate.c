@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchscope/record.h" /* struct bs_cpu_wait, named by the skeleton */
 #include "benchscope.skel.h"
 #include "benchscope/stats.h"
 #include "binary/elfsym.h"

@@ -71,6 +71,13 @@ static int on_record(void *ctx, void *data, size_t size)
 			c->write_errors++;
 		return 0;
 	}
+	if (type == BS_REC_INTERF && size >= sizeof(struct bs_interferer_charge)) {
+		struct bs_interferer_charge r;
+
+		memcpy(&r, data, sizeof(r));
+		bs_interferer_table_add(&c->interferers, &r);
+		return 0;
+	}
 	if (type == BS_REC_LINE && size >= sizeof(struct bs_line_rec) && c->lines) {
 		struct bs_line_rec r;
 
@@ -124,4 +131,5 @@ void bs_collector_free(struct bs_collector *c)
 {
 	ring_buffer__free(c->rb);
 	c->rb = NULL;
+	bs_interferer_table_free(&c->interferers);
 }

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "benchscope/record.h"
+#include "probe/interferer_table.h"
 
 struct ring_buffer;
 struct bs_trace_writer;
@@ -23,13 +24,14 @@ struct bs_lines;
 struct bs_collector {
 	struct ring_buffer *rb;
 	struct bs_trace_writer *trace;
-	uint64_t iters;	       /**< iteration records received */
-	uint64_t procs;	       /**< process records received */
-	uint64_t benches;      /**< benchmark-name records received */
-	uint64_t write_errors; /**< records the trace writer failed to store */
-	uint64_t unknown;      /**< records with an unknown type tag */
-	pid_t root;	       /**< the harness process */
-	int root_exit_seen;    /**< the root's BS_PROC_EXIT arrived */
+	uint64_t iters;				/**< iteration records received */
+	uint64_t procs;				/**< process records received */
+	uint64_t benches;			/**< benchmark-name records received */
+	uint64_t write_errors;			/**< records the trace writer failed to store */
+	uint64_t unknown;			/**< records with an unknown type tag */
+	struct bs_interferer_table interferers; /**< the BS_REC_INTERF charges, summed */
+	pid_t root;				/**< the harness process */
+	int root_exit_seen;			/**< the root's BS_PROC_EXIT arrived */
 	/** called for each iteration record before it is stored; may change r->flags */
 	int (*on_iter)(void *ctx, struct bs_iter_rec *r);
 	/** called for each process record after it is stored */
@@ -62,6 +64,7 @@ int bs_collector_poll(struct bs_collector *c, int timeout_ms);
 /** Store everything still in the ring buffer, then the spill map. Returns 0 or -errno. */
 int bs_collector_drain(struct bs_collector *c, struct bs_probes *p);
 
+/** Free the ring buffer consumer and the interferer pairs. */
 void bs_collector_free(struct bs_collector *c);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "benchscope/record.h" /* struct bs_cpu_wait, named by the skeleton */
 #include "benchscope.skel.h"
 #include "benchscope/criterion.h"
 #include "probe/boundary.h"

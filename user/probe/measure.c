@@ -352,12 +352,24 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 			    "lines may be missing; use --ringbuf-size",
 			    (unsigned long long)k->line_lost);
 	}
-	bs_probes_interferers(&m->probes, store_interferer, m->tw);
+	if (m->col_ready) {
+		if (bs_probes_interferers(&m->probes, &m->col.interferers, store_interferer,
+					  m->tw) < 0)
+			bs_measure_warn(m, "the interferers could not all be written to the trace");
+		if (m->col.interferers.dropped)
+			bs_measure_warn(m, "%llu interferer charges were dropped (out of memory)",
+					(unsigned long long)m->col.interferers.dropped);
+	}
 	if (k->iter_lost)
 		bs_measure_warn(m,
 				"%llu iteration records were lost (ring buffer and spill map "
 				"full): use --ringbuf-size",
 				(unsigned long long)k->iter_lost);
+	if (k->interferer_lost)
+		bs_measure_warn(m,
+				"%llu interferer charges were lost (ring buffer full): the "
+				"interferers' times are undercounts; use --ringbuf-size",
+				(unsigned long long)k->interferer_lost);
 	if (k->end_without_begin)
 		bs_measure_warn(m,
 				"%llu end probes hit without an open iteration: are --begin and "
@@ -390,7 +402,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "proc_lost", k->proc_lost);
 	add_counter(lost, "thread_map_full", k->thread_map_full);
 	add_counter(lost, "end_without_begin", k->end_without_begin);
-	add_counter(lost, "interferer_full", k->interferer_full);
+	add_counter(lost, "interferer_lost", k->interferer_lost);
 	if (k->barrier_lost)
 		add_counter(lost, "barrier_lost", k->barrier_lost);
 	if (k->bench_lost)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "benchscope.skel.h"
+#include "benchscope.skel.h" /* after benchscope/maps.h: struct bs_cpu_wait */
 #include "kcont.skel.h"
 
 /* libbpf's messages: printed when verbose; otherwise the last warnings are
@@ -543,31 +543,43 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
 	return n;
 }
 
-long bs_probes_interferers(const struct bs_probes *p,
+/* The time of pair `r` still pending in the CPUs' slots (struct bs_cpu_wait). */
+static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_rec *r)
+{
+	const struct bs_cpu_wait *w = p->skel->bss->cpu_waits;
+	size_t max = sizeof(p->skel->bss->cpu_waits) / sizeof(*w), cpu, i;
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 ns = 0;
+
+	for (cpu = 0; cpu < (ncpu > 0 ? (size_t)ncpu : max) && cpu < max; cpu++)
+		for (i = 0; i < BS_WAIT_PEND; i++)
+			if (w[cpu].pend[i].interferer_tid == r->interferer_tid &&
+			    w[cpu].pend[i].victim_pid == r->victim_pid)
+				ns += w[cpu].pend[i].ns;
+	return ns;
+}
+
+struct with_pending {
+	const struct bs_probes *p;
+	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
+	void *ctx;
+};
+
+static int add_pending(void *ctx, const struct bs_interferer_rec *r)
+{
+	struct with_pending *x = ctx;
+	struct bs_interferer_rec whole = *r;
+
+	whole.ns += pending_ns(x->p, r);
+	return x->fn(x->ctx, &whole);
+}
+
+long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer_table *t,
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx)
 {
-	int fd = bpf_map__fd(p->skel->maps.interferers), rc;
-	struct bs_interferer_key key, next, *prev = NULL;
-	struct bs_interferer_val val;
-	struct bs_interferer_rec r;
-	long n = 0;
+	struct with_pending x = {p, fn, ctx};
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			continue;
-		memset(&r, 0, sizeof(r));
-		r.victim_pid = key.victim_pid;
-		r.interferer_tid = key.interferer_tid;
-		r.interferer_pid = val.interferer_pid;
-		r.ns = val.ns;
-		memcpy(r.comm, val.comm, sizeof(r.comm));
-		if ((rc = fn(ctx, &r)))
-			return rc;
-		n++;
-	}
-	return n;
+	return bs_interferer_table_walk(t, add_pending, &x);
 }
 
 /* One {"prog","run_cnt","run_time_ns"} per program of obj that ran. */

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "benchscope/record.h"
+#include "probe/interferer_table.h"
 #include "probe/boundary.h"
 
 struct benchscope_bpf;
@@ -120,8 +121,15 @@ int bs_probes_counters(const struct bs_probes *p, struct bs_counters *out);
 long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struct bs_iter_rec *r),
 			   void *ctx);
 
-/** Call fn for every interferer entry. Returns the number of entries or -errno. */
-long bs_probes_interferers(const struct bs_probes *p,
+/**
+ * Call fn for every pair of table t (the BS_REC_INTERF records received so
+ * far), its ns plus the time still pending in the CPUs' slots (struct
+ * bs_cpu_wait): a pair's whole time, once the ring buffer is drained. Exact
+ * for processes that have exited (nothing is charged to them after that).
+ * Does not change t, so it can be called again later. Returns the number of
+ * pairs, or fn's first non-zero return.
+ */
+long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer_table *t,
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
 
 /**

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_interferer_table.c - the user-space sums of the scheduler handler's
+ * interferer charges (probe/interferer_table.h): named and unnamed charges of
+ * a pair add up, the first name stays, pairs come out once each in
+ * (victim, interferer) order, and a callback's error stops the walk.
+ */
+#include "probe/interferer_table.h"
+#include "test.h"
+
+#include <string.h>
+
+static struct bs_interferer_charge charge(__u32 victim, __u32 tid, __u32 pid, const char *comm,
+					  __u64 ns)
+{
+	struct bs_interferer_charge c = {.type = BS_REC_INTERF,
+					 .victim_pid = victim,
+					 .interferer_tid = tid,
+					 .interferer_pid = pid,
+					 .ns = ns};
+
+	if (comm)
+		strncpy(c.comm, comm, sizeof(c.comm) - 1);
+	return c;
+}
+
+struct seen {
+	struct bs_interferer_rec r[16];
+	int n, stop_at;
+};
+
+static int collect(void *ctx, const struct bs_interferer_rec *r)
+{
+	struct seen *s = ctx;
+
+	if (s->n == s->stop_at)
+		return -5;
+	if (s->n < 16)
+		s->r[s->n] = *r;
+	s->n++;
+	return 0;
+}
+
+static void test_sums_and_names(void)
+{
+	struct bs_interferer_table t = {0};
+	struct bs_interferer_charge c[] = {
+	    charge(200, 7, 7, "kworker", 1000),		   /* named first */
+	    charge(100, 9, 0, NULL, 5),			   /* unnamed before its name */
+	    charge(200, 7, 0, NULL, 250),		   /* a slot's pending time */
+	    charge(100, 9, 9, "competitor", 40),	   /* names it */
+	    charge(200, 7, 8, "renamed", 1),		   /* a second name: the first stays */
+	    charge(100, 3, 3, "sshd", 0),		   /* a pair with no time yet */
+	    charge(200, 2, 2, "a-very-long-comm-name", 9), /* comm not terminated */
+	};
+	struct seen s = {.stop_at = -1};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		if (i == 6)
+			memset(c[i].comm, 'x', sizeof(c[i].comm));
+		CHECK_INT_EQ(bs_interferer_table_add(&t, &c[i]), 0);
+	}
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 4);
+	CHECK_INT_EQ(s.n, 4);
+	/* (victim, tid) order */
+	CHECK_INT_EQ(s.r[0].victim_pid, 100);
+	CHECK_INT_EQ(s.r[0].interferer_tid, 3);
+	CHECK_INT_EQ(s.r[1].interferer_tid, 9);
+	CHECK_INT_EQ(s.r[1].ns, 45);
+	CHECK_INT_EQ(s.r[1].interferer_pid, 9);
+	CHECK(!strcmp(s.r[1].comm, "competitor"));
+	CHECK_INT_EQ(s.r[2].victim_pid, 200);
+	CHECK_INT_EQ(s.r[2].interferer_tid, 2);
+	CHECK_INT_EQ(strlen(s.r[2].comm), BS_COMM_LEN - 1);
+	CHECK_INT_EQ(s.r[3].interferer_tid, 7);
+	CHECK_INT_EQ(s.r[3].ns, 1251);
+	CHECK_INT_EQ(s.r[3].interferer_pid, 7);
+	CHECK(!strcmp(s.r[3].comm, "kworker"));
+	CHECK_INT_EQ(t.dropped, 0);
+	bs_interferer_table_free(&t);
+	CHECK(t.root == NULL);
+	s.n = 0;
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 0);
+	CHECK_INT_EQ(s.n, 0);
+}
+
+static void test_walk_stops(void)
+{
+	struct bs_interferer_table t = {0};
+	struct seen s = {.stop_at = 2};
+	__u32 tid;
+
+	for (tid = 1; tid <= 5; tid++) {
+		struct bs_interferer_charge c = charge(1, tid, tid, "t", tid);
+
+		bs_interferer_table_add(&t, &c);
+	}
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), -5);
+	CHECK_INT_EQ(s.n, 2); /* no pair after the error */
+	bs_interferer_table_free(&t);
+}
+
+int main(void)
+{
+	RUN_TEST(test_sums_and_names);
+	RUN_TEST(test_walk_stops);
+	return test_summary("interferer_table");
+}
