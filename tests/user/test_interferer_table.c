@@ -101,9 +101,27 @@ static void test_walk_stops(void)
 	bs_interferer_table_free(&t);
 }
 
+/* ring buffer records: a charge is taken, anything else is left to the caller */
+static void test_take(void)
+{
+	struct bs_interferer_table t = {0};
+	struct bs_interferer_charge c = charge(4, 5, 5, "kworker", 70);
+	struct bs_iter_rec it = {.type = BS_REC_ITER};
+	struct seen s = {.stop_at = -1};
+
+	CHECK(bs_interferer_table_take(&t, &c, sizeof(c)));
+	CHECK(!bs_interferer_table_take(&t, &c, sizeof(c) - 1)); /* too short */
+	CHECK(!bs_interferer_table_take(&t, &it, sizeof(it)));	 /* not a charge */
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 1);
+	CHECK_INT_EQ(s.r[0].ns, 70);
+	CHECK(!strcmp(s.r[0].comm, "kworker"));
+	bs_interferer_table_free(&t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_sums_and_names);
 	RUN_TEST(test_walk_stops);
+	RUN_TEST(test_take);
 	return test_summary("interferer_table");
 }

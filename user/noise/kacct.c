@@ -61,18 +61,10 @@ static int add_iter(void *ctx, const struct bs_iter_rec *rec)
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct bs_noise_kacct *k = ctx;
-	struct bs_interferer_charge ch;
 	struct bs_iter_rec r;
-	__u32 type;
 
-	if (size < sizeof(type))
+	if (bs_interferer_table_take(&k->interferers, data, size))
 		return 0;
-	memcpy(&type, data, sizeof(type));
-	if (type == BS_REC_INTERF && size >= sizeof(ch)) {
-		memcpy(&ch, data, sizeof(ch));
-		bs_interferer_table_add(&k->interferers, &ch);
-		return 0;
-	}
 	if (size < sizeof(r))
 		return 0;
 	memcpy(&r, data, sizeof(r));

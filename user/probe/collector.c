@@ -71,13 +71,8 @@ static int on_record(void *ctx, void *data, size_t size)
 			c->write_errors++;
 		return 0;
 	}
-	if (type == BS_REC_INTERF && size >= sizeof(struct bs_interferer_charge)) {
-		struct bs_interferer_charge r;
-
-		memcpy(&r, data, sizeof(r));
-		bs_interferer_table_add(&c->interferers, &r);
+	if (bs_interferer_table_take(&c->interferers, data, size))
 		return 0;
-	}
 	if (type == BS_REC_LINE && size >= sizeof(struct bs_line_rec) && c->lines) {
 		struct bs_line_rec r;
 

@@ -43,6 +43,19 @@ int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_inter
 	return 0;
 }
 
+bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, size_t size)
+{
+	struct bs_interferer_charge ch;
+
+	if (size < sizeof(ch))
+		return false;
+	memcpy(&ch, data, sizeof(ch));
+	if (ch.type != BS_REC_INTERF)
+		return false;
+	bs_interferer_table_add(t, &ch);
+	return true;
+}
+
 struct walk {
 	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
 	void *ctx;

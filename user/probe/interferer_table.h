@@ -8,6 +8,8 @@
 #ifndef BENCHSCOPE_INTERFERER_TABLE_H
 #define BENCHSCOPE_INTERFERER_TABLE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "benchscope/record.h"
@@ -24,6 +26,13 @@ struct bs_interferer_table {
  * t->dropped).
  */
 int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_interferer_charge *ch);
+
+/**
+ * If the ring buffer record `data` (`size` bytes) is a charge
+ * (BS_REC_INTERF), add it to t and return true; else false (not a charge,
+ * or too short to be one: the caller handles it).
+ */
+bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, size_t size);
 
 /**
  * Call fn for every pair, in (victim_pid, interferer_tid) order. Returns the
