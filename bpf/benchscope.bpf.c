@@ -102,7 +102,9 @@ static __always_inline struct thread_state *open_iter(__u32 tid)
 }
 
 /*
- * The scheduler handlers' early exit: one bit per tgid (modulo 4096) of the
+ * The scheduler handlers' second early exit (the first is struct
+ * sched_hot's; in Go and one-probe modes this is the first): one bit per
+ * tgid (modulo 4096) of the
  * processes that have opened an iteration since the object was loaded,
  * set by iter_mark_process before the iteration opens and never cleared
  * (another process may share the bit). A clear bit means no thread of the
@@ -137,9 +139,8 @@ static __always_inline void iter_mark_process(__u32 tgid)
 
 /*
  * Per-CPU state lives in global arrays indexed by CPU, one cache line per
- * CPU (512 KiB each for MAX_CPUS): the scheduler and IRQ handlers reach it
- * with a load instead of a map-lookup call (each call is tens of ns on a
- * cloud VM, and on_switch made up to four).
+ * CPU: the scheduler and IRQ handlers reach it with a load instead of a
+ * map-lookup call (each call is tens of ns on a cloud VM).
  */
 
 /* Per CPU: the in-iteration thread running here, and IRQ time under it. */
@@ -152,13 +153,88 @@ struct cpu_cur {
 	__u64 softirq_acc;
 } __attribute__((aligned(64)));
 
-static struct cpu_cur cpu_curs[MAX_CPUS];
+/*
+ * What the scheduler and IRQ handlers read first lives in a section of
+ * static variables only: libbpf then creates its map without
+ * BPF_F_MMAPABLE, and a map of up to 32 KiB is kmalloc'ed, in the kernel's
+ * linear map like the task_structs the handlers touch anyway, rather than
+ * vmalloc'ed in 4 KiB pages like the rest of the global data (.rodata
+ * too). On a cloud VM the TLB miss on such a page costs more than the
+ * cache miss: on AMD EPYC under PVM a handler's first load of global data
+ * took 400-500 ns. The early exits read the first cache line of struct
+ * sched_hot only (on up to 6 CPUs), by address, never through the stack
+ * (see switch_account).
+ *
+ * The map's value starts offsetof(struct bpf_array, value) into a page
+ * (56 bytes into a cache line on 6.18), so the struct is placed that much
+ * into `hot_area` that its lines are the memory's (hot(), with CO-RE).
+ */
+#define HOT_CPUS 384 /* 27 KiB in all */
+#define HOT_FAST 1
+#define HOT_SLOW 2
+struct sched_hot {
+	/* In-iteration threads off their CPU (off_start set), all processes.
+	 * While it is 0 no switch-in or wake-up can concern an iteration, and
+	 * a switch-out only does if the task leaving is its CPU's task[] (the
+	 * in-iteration thread that came on there), so a switch of other tasks
+	 * reads no task_struct. Every off_start 0 -> set adds one and every
+	 * set -> 0 takes one (off_set, off_clear), so a missed switch only
+	 * ever leaves it too high, which costs the exit, never an account. */
+	__u64 n_off;
+	/* Whether those exits hold (HOT_FAST), set by the first on_switch from
+	 * the configuration: not in Go and one-probe modes, where threads are
+	 * followed without an open iteration (go.bpf.h, onep.bpf.h). A copy
+	 * here because .rodata is one more page for the exit to miss. */
+	__u32 mode; /* 0 (unset), HOT_FAST or HOT_SLOW */
+	__u32 _pad;
+	/* Per CPU below HOT_CPUS: the task_struct of the in-iteration thread
+	 * that came on it last (0: none); it may outlive its slice, which only
+	 * costs the exit. Written at the measured threads' switches only, like
+	 * n_off; CPUs from HOT_CPUS on have no early exit. */
+	__u64 task[HOT_CPUS];
+	/* struct cpu_cur of CPUs below HOT_CPUS; the others keep theirs in
+	 * ordinary global data (cpu_curs_cold, MAX_CPUS in all). */
+	struct cpu_cur cpu[HOT_CPUS];
+};
+
+static __u8 hot_area[sizeof(struct sched_hot) + 64] SEC(".data.hot");
+/* struct cpu_cur of CPUs from HOT_CPUS on (indexed by CPU, the first
+ * HOT_CPUS unused: a mask, not a compare, bounds the index for 6.1's
+ * verifier) */
+static struct cpu_cur cpu_curs_cold[MAX_CPUS];
+
+/* The struct sched_hot in hot_area, cache-line aligned in memory (never
+ * NULL). */
+static __always_inline struct sched_hot *hot(void)
+{
+	/* a multiple of 8 (the offset is), which the verifier of 6.1, for
+	 * which the offset is not a constant, needs to see for the atomics */
+	__u32 skew = (64 - (bpf_core_field_offset(struct bpf_array, value) & 63)) & 56;
+
+	return (struct sched_hot *)(hot_area + skew);
+}
 
 /* Per CPU (its waiter readable from any CPU): a tracked thread waiting for
  * this CPU, so the tasks that run here meanwhile can be charged, and the
  * pairs last charged here (struct bs_cpu_wait; user space reads `pend` at
  * the end of a run, hence global) */
 struct bs_cpu_wait cpu_waits[MAX_CPUS];
+
+/* Thread `ts` left its CPU at `now` (see sched_hot). */
+static __always_inline void off_set(struct thread_state *ts, __u64 now)
+{
+	if (!ts->off_start)
+		__sync_fetch_and_add(&hot()->n_off, 1);
+	ts->off_start = now;
+}
+
+/* Thread `ts` is on a CPU again, or its iteration is over (see sched_hot). */
+static __always_inline void off_clear(struct thread_state *ts)
+{
+	if (ts->off_start)
+		__sync_fetch_and_add(&hot()->n_off, -1);
+	ts->off_start = 0;
+}
 
 /* CPU `cpu`'s waiter slot (never NULL: a CPU number is below MAX_CPUS; the
  * mask is for the verifier, which 6.1's cannot follow through a NULL check
@@ -232,10 +308,37 @@ static __always_inline void probe_end_unopened(__u32 tgid)
 		c->end_without_begin++;
 }
 
-/* This CPU's cpu_cur (never NULL, see cpu_wait_of). */
+/* CPU `cpu`'s cpu_cur (never NULL, see cpu_wait_of). */
+static __always_inline struct cpu_cur *cpu_cur_of(__u32 cpu)
+{
+	if (cpu < HOT_CPUS)
+		return &hot()->cpu[cpu];
+	return &cpu_curs_cold[cpu & (MAX_CPUS - 1)];
+}
+
+/* This CPU's cpu_cur. */
 static __always_inline struct cpu_cur *this_cpu_cur(void)
 {
-	return &cpu_curs[bpf_get_smp_processor_id() & (MAX_CPUS - 1)];
+	return cpu_cur_of(bpf_get_smp_processor_id());
+}
+
+/* Task `t` comes on CPU `cpu` in an iteration: sched_hot.task (written
+ * only when it changes: a thread opens iteration after iteration). */
+static __always_inline void hot_task_set(__u32 cpu, struct task_struct *t)
+{
+	struct sched_hot *h = hot();
+
+	if (cpu < HOT_CPUS && h->task[cpu] != (__u64)t)
+		h->task[cpu] = (__u64)t;
+}
+
+/* Task `t`, running here, is about to open an iteration: name it in
+ * sched_hot first, so that a switch-out of it from then on passes
+ * on_switch's early exit (a uprobe program is preemptible). */
+static __always_inline void cpu_claim(struct task_struct *t)
+{
+	hot_task_set(bpf_get_smp_processor_id(), t);
+	asm volatile("" ::: "memory"); /* before the iteration opens */
 }
 
 /* Steal clock (ns) of the run queue of task `t`, which is running on this
@@ -261,8 +364,10 @@ static __always_inline __u64 steal_clock(struct task_struct *t)
 /* The thread `ts` comes on this CPU (iteration begin, or switch-in). */
 static __always_inline void slice_start(struct thread_state *ts, struct task_struct *t, __u32 tid)
 {
-	struct cpu_cur *cc = this_cpu_cur();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cpu_cur *cc = cpu_cur_of(cpu);
 
+	hot_task_set(cpu, t);
 	if (cc) {
 		cc->tid = tid;
 		cc->irq_acc = 0;
@@ -397,7 +502,7 @@ static __always_inline void iter_rebase(struct thread_state *ts, struct task_str
 	ts->nivcsw0 = BPF_CORE_READ(t, nivcsw);
 	ts->migrations0 = BPF_CORE_READ(t, se.nr_migrations);
 	ts->run_delay0 = BPF_CORE_READ(t, sched_info.run_delay);
-	ts->off_start = 0;
+	off_clear(ts);
 	ts->wake_ts = 0;
 	ts->off_runnable = 0;
 }
@@ -406,7 +511,7 @@ static __always_inline void iter_rebase(struct thread_state *ts, struct task_str
  * on its CPU, waiting for nothing, not held at a barrier. */
 static __always_inline void iter_arm(struct thread_state *ts)
 {
-	ts->off_start = 0;
+	off_clear(ts);
 	ts->wake_ts = 0;
 	ts->off_runnable = 0;
 	ts->wait_cpu1 = 0;
@@ -483,6 +588,7 @@ static __always_inline int iter_open(__u64 invocations, __u32 flags, bool task_c
 	ts->rec.tid = tid;
 	ts->rec.cpu_begin = bpf_get_smp_processor_id();
 	ts->rec.invocations = invocations;
+	cpu_claim(task);
 	iter_arm(ts);
 	iter_rebase(ts, task);
 	slice_start(ts, task, tid);
@@ -623,6 +729,7 @@ static __always_inline void iter_close(struct task_struct *task, __u32 tid, __u6
 	ts->rec.flags |= flags;
 	iter_fold_counters(ts, task);
 	iter_check_switches(ts);
+	off_clear(ts);
 	ts->open = 0;
 	emit(&ts->rec);
 	if (bar_active == BS_BAR_INTERLEAVED) {
@@ -910,6 +1017,7 @@ static __always_inline void seg_split(struct task_struct *task, struct bs_tracke
 	ts->rec.tid = tid;
 	ts->rec.cpu_begin = cpu;
 	ts->rec.begin_ns = now;
+	cpu_claim(task);
 	iter_arm(ts);
 	ts->nvcsw0 = nvcsw;
 	ts->nivcsw0 = nivcsw;
@@ -1060,13 +1168,15 @@ int BPF_USDT(calib_usdt)
 #include "criterion.bpf.h"
 
 /* ---- scheduler accounting ------------------------------------------------ */
-SEC("tp_btf/sched_switch")
-int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
+/* The accounting of a switch on CPU `cpu` from `prev` to `next`, past
+ * on_switch's first early exit. Not inlined, so that the exit touches no
+ * stack: inlined, the handler's arguments were spilled to the stack before
+ * the exit, one more cache line for it to miss. */
+static __noinline int switch_account(bool preempt, struct task_struct *prev,
+				     struct task_struct *next, unsigned int prev_state, __u32 cpu)
 {
 	bool mp = process_maybe_open(prev->tgid), mn = process_maybe_open(next->tgid);
 	__u32 prev_tid = prev->pid, next_tid = next->pid;
-	__u32 cpu = bpf_get_smp_processor_id();
 	struct thread_state *tp = NULL, *tn = NULL;
 	struct bs_cpu_wait *w = NULL;
 	__u64 now;
@@ -1114,7 +1224,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (tp) {
 		slice_end(tp, prev, prev_tid);
 		tp->n_out++;
-		tp->off_start = now;
+		off_set(tp, now);
 		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (tp->off_runnable)
 			set_wait(tp, cpu, prev_tid, prev->tgid, now);
@@ -1140,7 +1250,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 					tn->rec.runq_wait_ns += now - tn->wake_ts;
 			}
 		}
-		tn->off_start = 0;
+		off_clear(tn);
 		tn->wake_ts = 0;
 		clear_wait(tn, next_tid);
 		slice_start(tn, next, next_tid);
@@ -1150,14 +1260,41 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	return 0;
 }
 
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct sched_hot *h = hot();
+
+	/* the early exit (see sched_hot): no iteration's thread is off its
+	 * CPU, and the task leaving is not the one that came on in an
+	 * iteration here */
+	if (h->mode == HOT_FAST && cpu < HOT_CPUS) {
+		if (h->task[cpu] != (__u64)prev && !h->n_off)
+			return 0;
+		if (h->task[cpu] == (__u64)prev)
+			h->task[cpu] = 0; /* slice_start names the next one */
+	} else if (!h->mode) {
+		h->mode = cfg_go || cfg_one_probe ? HOT_SLOW : HOT_FAST;
+	}
+	return switch_account(preempt, prev, next, prev_state, cpu);
+}
+
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(on_wakeup, struct task_struct *p)
 {
-	__u32 tid, tgid = p->tgid;
 	struct thread_state *ts;
+	__u32 tid, tgid;
 	__u64 now;
 
-	if (!process_maybe_open(tgid)) /* the early exit, see open_tgids */
+	/* the early exits: no iteration's thread is off its CPU (outside Go
+	 * and one-probe modes, see sched_hot), or none of p's process has opened
+	 * one (see open_tgids) */
+	if (hot()->mode == HOT_FAST && !hot()->n_off)
+		return 0;
+	tgid = p->tgid;
+	if (!process_maybe_open(tgid))
 		return 0;
 	tid = p->pid;
 	ts = open_iter(tid);
@@ -1291,6 +1428,7 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *p)
 {
 	__u32 tid = p->pid, tgid = p->tgid;
+	struct thread_state *ts;
 	struct signal_struct *sig;
 	__s32 code;
 
@@ -1302,6 +1440,9 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	 * iteration (the harness's begin is unknown until its end probe) */
 	if (!cfg_one_probe && open_iter(tid))
 		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
+	ts = bpf_map_lookup_elem(&threads, &tid);
+	if (ts)
+		off_clear(ts); /* sched_hot.n_off stays exact */
 	bpf_map_delete_elem(&threads, &tid);
 	if (cfg_one_probe)
 		bpf_map_delete_elem(&onep_hist, &tid);
