@@ -104,17 +104,17 @@ static __always_inline struct thread_state *open_iter(__u32 tid)
 /*
  * The scheduler handlers' second early exit (the first is struct
  * sched_hot's; in Go and one-probe modes this is the first): one bit per
- * tgid (modulo 4096) of the
- * processes that have opened an iteration since the object was loaded,
- * set by iter_mark_process before the iteration opens and never cleared
- * (another process may share the bit). A clear bit means no thread of the
- * process has an open iteration, so sched_switch and sched_wakeup of
- * every other task cost one load instead of a hash lookup by tid; a set bit
- * of an unrelated tgid only costs that lookup. Kept in the hash rather
- * than task-local storage: Go's moves and the duet barrier reach another
- * thread's state by tid, which 6.1 cannot turn into a task_struct
- * (bpf_task_from_pid is 6.2+), and a 6.1 task-storage lookup from
- * sched_switch fails while the CPU's storage lock is busy (vmtest/README.md).
+ * tgid (modulo 4096) of the processes that have opened an iteration since
+ * the object was loaded, set by iter_mark_process before the iteration
+ * opens and never cleared (another process may share the bit). A clear bit
+ * means no thread of the process has an open iteration, so sched_switch
+ * and sched_wakeup of every other task cost one load instead of a hash
+ * lookup by tid; a set bit of an unrelated tgid only costs that lookup.
+ * Kept in the hash rather than task-local storage: Go's moves and the duet
+ * barrier reach another thread's state by tid, which 6.1 cannot turn into
+ * a task_struct (bpf_task_from_pid is 6.2+), and a 6.1 task-storage lookup
+ * from sched_switch fails while the CPU's storage lock is busy
+ * (vmtest/README.md).
  */
 #define OPEN_TGID_BITS 4096
 __u64 open_tgids[OPEN_TGID_BITS / 64];
@@ -166,8 +166,9 @@ struct cpu_cur {
  * (see switch_account).
  *
  * The map's value starts offsetof(struct bpf_array, value) into a page
- * (56 bytes into a cache line on 6.18), so the struct is placed that much
- * into `hot_area` that its lines are the memory's (hot(), with CO-RE).
+ * (56 bytes into a cache line on 6.18, 16 on 6.1), so the struct starts
+ * far enough into `hot_area` that its lines are the memory's (hot(), with
+ * CO-RE).
  */
 #define HOT_CPUS 384 /* 27 KiB in all */
 #define HOT_FAST 1
