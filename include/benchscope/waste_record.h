@@ -23,6 +23,7 @@ enum bs_waste_rec_type {
 	BS_WREC_SAMPLE = 1, /**< struct bs_waste_sample: an address sample */
 	BS_WREC_HIT = 2,    /**< struct bs_waste_hit: the next access to a watched address */
 	BS_WREC_TASK = 3,   /**< struct bs_waste_task: fork, exec, exit of a followed task */
+	BS_WREC_TRAP = 4,   /**< struct bs_waste_trap: a SIGTRAP the kernel generated */
 };
 
 /** bs_waste_task.what */
@@ -95,6 +96,25 @@ struct bs_waste_task {
 	__u32 tid;
 	__u32 pid;
 	__u64 ns;
+};
+
+/**
+ * A SIGTRAP generated for a followed process or for benchscope itself
+ * (tracepoint signal_generate). On x86 a debug trap whose DR6 bit no
+ * installed breakpoint claims is sent as TRAP_HWBKPT, one with an empty DR6
+ * as TRAP_BRKPT, a single step as TRAP_TRACE, an int3 as SI_KERNEL; kill()
+ * and tgkill() give si_code <= 0.
+ */
+struct bs_waste_trap {
+	__u32 type; /**< BS_WREC_TRAP */
+	__u32 tid;
+	__u32 pid;
+	__s32 code; /**< si_code (TRAP_BRKPT 1, TRAP_TRACE 2, TRAP_HWBKPT 4, SI_USER 0 ...) */
+	__u32 cpu;  /**< CPU the signal was generated on */
+	__u32 pad;
+	__u64 ns;	   /**< CLOCK_MONOTONIC */
+	__u64 ip;	   /**< si_addr: the user ip of the trap (0 when not a fault signal) */
+	__u64 virtual_dr6; /**< the task's ptrace-visible DR6 bits (0 where the kernel has none) */
 };
 
 /** bs_waste_slot.state */

@@ -15,6 +15,8 @@
  *   sload-clean   the same loads, c[] refilled by the kernel (read of /dev/urandom)
  *                 before each pass: the next load sees a new value, no store between
  *   threads       `dead` in two threads at once (per-thread watchpoints)
+ *   int3          `dead`, then an int3 instruction: the kernel kills it with SIGTRAP
+ *                 (SI_KERNEL), as it kills a program after a trap no breakpoint claims
  *
  * The planted operations go through volatile arrays in noinline functions
  * compiled with frame pointers, so -O2 keeps them and stacks unwind.
@@ -101,6 +103,8 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			return 1;
 	}
+	if (!strcmp(mode, "int3"))
+		mode = "dead";
 	if (!strcmp(mode, "threads")) {
 		if (pthread_create(&t, NULL, worker, &reps))
 			return 1;
@@ -127,5 +131,7 @@ int main(int argc, char **argv)
 	}
 	if (th)
 		pthread_join(t, NULL);
+	if (!strcmp(argv[1 < argc ? 1 : 0], "int3"))
+		__asm__ volatile("int3");
 	return 0;
 }

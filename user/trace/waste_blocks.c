@@ -124,6 +124,10 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 		if (ret < 0)
 			goto fail;
 	}
+	/* traces of earlier builds have no "sigtraps_program" */
+	ret = bs_field_count(&f, o, "sigtraps_program", BS_FIELD_OPTIONAL, &s->sigtraps_program);
+	if (ret < 0)
+		goto fail;
 	/* "overhead" may be missing, but not null */
 	if (json_object_object_get_ex(o, "overhead", NULL)) {
 		if ((ret = bs_field_obj(&f, o, "overhead", BS_FIELD_REQUIRED, &ov)) < 0 ||

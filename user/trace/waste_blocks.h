@@ -111,7 +111,9 @@ struct bs_waste_summary {
 	uint64_t samples, samples_access, armed, reservoir_drops, unreadable; /**< samples */
 	uint64_t hits, unresolved, noself, stale_hits; /**< next accesses (pairs) */
 	uint64_t threads, processes, lost;	       /**< threads, processes, lost records */
-	bool has_overhead;			       /**< "overhead" was present */
+	uint64_t
+	    sigtraps_program; /**< SIGTRAPs the kernel generated for the program (optional: 0) */
+	bool has_overhead;    /**< "overhead" was present */
 	struct bs_waste_overhead overhead;
 	bool truncated;	   /**< set by the trace loader: the trace ended early */
 	json_object *json; /**< the summary object as recorded (one reference, owned):

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "benchscope/waste_record.h"
 #include "util/monotime.h"
@@ -264,6 +265,55 @@ static void on_hit_rec(struct bs_waste_run *w, const struct bs_waste_hit *h)
 	}
 }
 
+/* si_code values of a SIGTRAP (include/uapi/asm-generic/siginfo.h) */
+#define SI_KERNEL_CODE	 0x80
+#define TRAP_BRKPT_CODE	 1
+#define TRAP_TRACE_CODE	 2
+#define TRAP_HWBKPT_CODE 4
+
+void bs_waste_trap_describe(const struct bs_waste_trap *t, char *buf, size_t len)
+{
+	const char *what;
+
+	switch (t->code) {
+	case TRAP_HWBKPT_CODE:
+		what = "a debug trap whose DR6 bit no installed breakpoint claimed (TRAP_HWBKPT)";
+		break;
+	case TRAP_BRKPT_CODE:
+		what = "a debug trap with an empty DR6 (TRAP_BRKPT)";
+		break;
+	case TRAP_TRACE_CODE:
+		what = "a single step (TRAP_TRACE)";
+		break;
+	case SI_KERNEL_CODE:
+		what = "an int3 instruction (SI_KERNEL)";
+		break;
+	default:
+		what = t->code <= 0 ? "sent by a process (kill or tgkill)" : "a trap";
+	}
+	snprintf(buf, len, "%s, si_code %d, thread %u, ip 0x%llx, CPU %u, ptrace DR6 0x%llx", what,
+		 (int)t->code, t->tid, (unsigned long long)t->ip, t->cpu,
+		 (unsigned long long)t->virtual_dr6);
+}
+
+static void on_trap_rec(struct bs_waste_run *w, const struct bs_waste_trap *t)
+{
+	char why[320];
+
+	if ((pid_t)t->pid == getpid()) {
+		w->c.sigtraps_self++;
+		return;
+	}
+	if (t->code <= 0)
+		return; /* sent by a process (kill, tgkill): not a trap */
+	if (!w->c.sigtraps_program++)
+		w->first_trap = *t;
+	if (bs_waste_debug) {
+		bs_waste_trap_describe(t, why, sizeof(why));
+		fprintf(stderr, "SIGTRAP to %u: %s\n", t->pid, why);
+	}
+}
+
 static void on_task_rec(struct bs_waste_run *w, const struct bs_waste_task *e)
 {
 	struct bs_waste_thread *t;
@@ -322,5 +372,7 @@ int bs_waste_on_record(void *ctx, void *data, size_t len)
 		on_hit_rec(w, data);
 	else if (type == BS_WREC_TASK && len >= sizeof(struct bs_waste_task))
 		on_task_rec(w, data);
+	else if (type == BS_WREC_TRAP && len >= sizeof(struct bs_waste_trap))
+		on_trap_rec(w, data);
 	return 0;
 }

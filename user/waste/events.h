@@ -18,6 +18,16 @@
 
 #include <stddef.h>
 
+#include "benchscope/waste_record.h"
+
+/**
+ * bs_waste_trap_describe - one line on a SIGTRAP generated for the program
+ * (@t, from on_signal) for the reader of a warning: what kind of trap (its
+ * si_code), the thread, the ip, the CPU, the task's ptrace DR6. Writes at
+ * most @len bytes (NUL included) into @buf. Pure.
+ */
+void bs_waste_trap_describe(const struct bs_waste_trap *t, char *buf, size_t len);
+
 /**
  * bs_waste_on_record - the ring_buffer__new() callback; @ctx is the
  * struct bs_waste_run, @data one record of @len bytes (records of an

@@ -166,6 +166,8 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	C(processes);
 	C(unstuck);
 	C(gone_early);
+	C(sigtraps_program);
+	C(sigtraps_self);
 #undef C
 	json_object_object_add(sum, "kernel_samples",
 			       json_object_new_uint64(w->skel->bss->n_kernel_samples));

@@ -66,6 +66,7 @@ int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a)
 		return BS_EXIT_RUNTIME;
 	}
 	w->skel->rodata->cfg_freeze = a->freeze;
+	w->skel->rodata->cfg_self_tgid = (uint32_t)getpid();
 	return 0;
 }
 
@@ -321,7 +322,15 @@ void bs_waste_finish(struct bs_waste_run *w, const volatile sig_atomic_t *interr
 		if (WIFEXITED(w->status) && w->exit_code)
 			fprintf(stderr, "benchscope waste: warning: %s exited with status %d\n",
 				a->cmd[0], w->exit_code);
-		else if (WIFSIGNALED(w->status))
+		else if (WIFSIGNALED(w->status) && WTERMSIG(w->status) == SIGTRAP &&
+			 w->c.sigtraps_program) {
+			char why[256];
+
+			bs_waste_trap_describe(&w->first_trap, why, sizeof(why));
+			fprintf(stderr,
+				"benchscope waste: warning: %s was killed by signal %d (%s): %s\n",
+				a->cmd[0], SIGTRAP, strsignal(SIGTRAP), why);
+		} else if (WIFSIGNALED(w->status))
 			fprintf(stderr,
 				"benchscope waste: warning: %s was killed by signal %d (%s)\n",
 				a->cmd[0], WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "benchscope/waste_record.h"
 #include "probe/session.h"
 #include "waste/report.h"
 #include "waste/watch.h"
@@ -56,6 +57,7 @@ struct bs_waste_counters {
 	uint64_t samples, samples_access, armed, reservoir_drops, unreadable, arm_errors;
 	uint64_t hits, resolved_hits, unresolved, noself, stale_hits, undecoded, threads, processes;
 	uint64_t open_errors, stop_ns, stops, unstuck, gone_early;
+	uint64_t sigtraps_program, sigtraps_self; /* SIGTRAPs the kernel generated (on_signal) */
 };
 
 /** The state of one run; bs_waste_open() sets it up. */
@@ -90,6 +92,9 @@ struct bs_waste_run {
 	size_t nsteps;
 	uint64_t steps_dropped;
 	int status, exit_code; /* CMD's wait status; its exit code (128 + signal) */
+	/* the first SIGTRAP the kernel generated for the program (valid when
+	 * c.sigtraps_program > 0), for the message when it killed it */
+	struct bs_waste_trap first_trap;
 };
 
 /** BS_DEBUG set: diagnostics on stderr (read once, at start, by the command). */

@@ -350,6 +350,12 @@ static void print_facts(FILE *f, const struct bs_waste_summary *s)
 		s->hits, s->unresolved, s->noself + s->stale_hits);
 	fprintf(f, "  threads     %" PRIu64 " in %" PRIu64 " processes; %" PRIu64 " records lost\n",
 		s->threads, s->processes, s->lost);
+	if (s->sigtraps_program)
+		fprintf(f,
+			"  SIGTRAPs    %" PRIu64
+			" generated for the program by the kernel (a trap no breakpoint "
+			"claimed: the warning on stderr names the first)\n",
+			s->sigtraps_program);
 	if (s->truncated)
 		fprintf(f, "  trace       truncated: the report covers what was written\n");
 }
