@@ -28,7 +28,7 @@ DEB_PKGS := clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libgsl
 	pkg-config libbenchmark-dev systemtap-sdt-dev libjson-c-dev g++ make python3 \
 	libcapstone-dev gnuplot-nox qemu-system-x86 busybox-static cpio clang-format openssl \
 	catch2 golang-go cargo rustc librust-criterion-dev libclang-rt-14-dev hyperfine slurm-wlm munge \
-	python3-yaml python3-jsonschema
+	python3-yaml python3-jsonschema redis-server redis-tools
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wundef
 CFLAGS ?= -O2 -g

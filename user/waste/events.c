@@ -35,6 +35,10 @@ static long make_ctx(struct bs_waste_run *w, pid_t pid, uint64_t leaf, int leaf_
 		char *p;
 
 		bs_waste_sym_frame(w->sym, pid, stack[i], 1, fr, sizeof(fr));
+		/* in no module and no JIT map: the frame-pointer walk went astray
+		 * (code built without frame pointers); what follows is noise */
+		if (!strncmp(fr, "[0x", 3))
+			break;
 		for (p = fr; *p; p++)
 			if (*p == ';')
 				*p = ':';

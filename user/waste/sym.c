@@ -170,12 +170,26 @@ static const struct jit_sym *jit_lookup(struct proc *p, uint64_t addr)
 	return NULL;
 }
 
+/* The module @addr lies in, or NULL: dwfl_addrmodule can name a neighbour
+ * for an address in no module (a frame-pointer walk gone astray), so its
+ * bounds are checked. */
+static Dwfl_Module *module_at(Dwfl *d, uint64_t addr)
+{
+	Dwfl_Module *m = d ? dwfl_addrmodule(d, addr) : NULL;
+	Dwarf_Addr lo = 0, hi = 0;
+
+	if (m && (!dwfl_module_info(m, NULL, &lo, &hi, NULL, NULL, NULL, NULL) || addr < lo ||
+		  addr >= hi))
+		m = NULL;
+	return m;
+}
+
 static Dwfl_Module *module_of(struct proc *p, uint64_t addr)
 {
-	Dwfl_Module *m = p->dwfl ? dwfl_addrmodule(p->dwfl, addr) : NULL;
+	Dwfl_Module *m = module_at(p->dwfl, addr);
 
 	if (!m && kill(p->pid, 0) == 0 && report(p) == 0) /* mapped since (dlopen) */
-		m = dwfl_addrmodule(p->dwfl, addr);
+		m = module_at(p->dwfl, addr);
 	return m;
 }
 
