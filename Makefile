@@ -7,6 +7,7 @@
 #   make vmlinux  regenerate bpf/vmlinux/$(ARCH)/vmlinux.h from the running kernel
 #   make format   clang-format every C source in place (make test checks it)
 #   make fuzz     run every libFuzzer harness FUZZ_SECONDS (60) s, two at a time
+#   make soak     200 waste runs of the two-thread planted program: none may die
 # V=1 shows the commands.
 
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')

@@ -178,6 +178,13 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/stats_bench $(BUILD)/bench/fleet_gen $(BUILD)/bench/sched_floor
 	$(Q)BUILD=$(BUILD) bench/run-bench
 
+# The waste soak (not in make test): SOAK_RUNS runs of the two-thread planted
+# program, none may die (tests/soak/waste-soak).
+.PHONY: soak
+soak: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) tests/soak/waste-soak
+
 # Kernel-side tests: C programs that run build/benchscope on real harnesses.
 KERNEL_TESTS := $(patsubst tests/kernel/%.c,$(BUILD)/tests/kernel/%,$(wildcard tests/kernel/test_*.c))
 $(BUILD)/tests/kernel/%: tests/kernel/%.c tests/kernel/ktest.h $(USER_LIB_OBJS) $(BUILD)/libbsstats.a $(HDRS) tests/test.h
