@@ -18,6 +18,7 @@
 #include "trace/trace.h"
 #include "trace/waste_blocks.h"
 #include "util/sparkline.h"
+#include "waste/overhead.h"
 #include "waste/report.h"
 #include "waste_fixture.h"
 
@@ -225,11 +226,49 @@ static void test_periods_refused(void)
 	json_object_put(s);
 }
 
+/*
+ * The measured cost: traps against the program's CPU time less themselves
+ * (an idle window's at least 1 ms), stops against the wall time; and the
+ * report's line from a summary that has the parts.
+ */
+static void test_measured_cost(void)
+{
+	struct bs_waste_result r;
+	json_object *s = wfx_summary(), *ov = json_object_object_get(s, "overhead");
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	double pct = (12.5e6 / (2e9 - 12.5e6) + 18.75e6 / 2.5e9) * 100;
+
+	CHECK_NEAR(bs_waste_cost_frac(12.5e6, 18.75e6, 2e9, 2.5e9) * 100, pct, 1e-12, 0);
+	CHECK_NEAR(bs_waste_cost_frac(2e5, 0, 1e5, 1e9), 0.2, 1e-15, 0);
+	CHECK_NEAR(bs_waste_cost_frac(1e6, 5e6, 11e6, 0), 0.1, 1e-15, 0);
+	json_object_object_add(ov, "estimated_pct", json_object_new_double(pct));
+	json_object_object_add(ov, "trap_cost_ns", json_object_new_double(12.5e6));
+	json_object_object_add(ov, "stop_cost_ns", json_object_new_double(18.75e6));
+	json_object_object_add(ov, "program_cpu_ns", json_object_new_double(2e9));
+	memset(&r, 0, sizeof(r));
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &r.sum, err, sizeof(err)), 0);
+	json_object_put(s);
+	CHECK_NEAR(r.sum.overhead.program_cpu_ns, 2e9, 0, 0);
+	f = open_memstream(&buf, &len);
+	bs_waste_print(f, &r, 10, 6);
+	fclose(f);
+	CHECK(buf && strstr(buf, "  controller  overhead 1.38 % of a 5.0 % budget (measured: traps "
+				 "12.500 ms, each CPU's at its own cost, against the program's "
+				 "2.000 s of CPU time; stopped 18.750 ms of 2.500 s)\n"));
+	if (buf && !strstr(buf, "(measured: traps"))
+		fprintf(stderr, "%s", buf);
+	free(buf);
+	bs_waste_summary_free(&r.sum);
+}
+
 int main(void)
 {
 	RUN_TEST(test_sparkline_levels);
 	RUN_TEST(test_period_slices);
 	RUN_TEST(test_trace_round_trip);
 	RUN_TEST(test_periods_refused);
+	RUN_TEST(test_measured_cost);
 	return test_summary("test_waste_overhead_report");
 }

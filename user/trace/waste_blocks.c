@@ -62,10 +62,18 @@ static int decode_overhead(json_object *o, struct bs_waste_overhead *ov, char *e
 		size_t off;
 	} nums[] = {
 #define N(name, need) {#name, need, offsetof(struct bs_waste_overhead, name)}
-	    N(run_ns, BS_FIELD_REQUIRED),     N(baseline_ns, BS_FIELD_NULLABLE),
-	    N(ratio, BS_FIELD_NULLABLE),      N(trap_ns, BS_FIELD_REQUIRED),
-	    N(sample_ns, BS_FIELD_REQUIRED),  N(handling_ns, BS_FIELD_REQUIRED),
-	    N(budget_pct, BS_FIELD_REQUIRED), N(estimated_pct, BS_FIELD_REQUIRED),
+	    N(run_ns, BS_FIELD_REQUIRED),
+	    N(baseline_ns, BS_FIELD_NULLABLE),
+	    N(ratio, BS_FIELD_NULLABLE),
+	    N(trap_ns, BS_FIELD_REQUIRED),
+	    N(sample_ns, BS_FIELD_REQUIRED),
+	    N(handling_ns, BS_FIELD_REQUIRED),
+	    N(budget_pct, BS_FIELD_REQUIRED),
+	    N(estimated_pct, BS_FIELD_REQUIRED),
+	    /* traces of earlier builds lack these */
+	    N(trap_cost_ns, BS_FIELD_OPTIONAL),
+	    N(stop_cost_ns, BS_FIELD_OPTIONAL),
+	    N(program_cpu_ns, BS_FIELD_OPTIONAL),
 #undef N
 	};
 	size_t i;

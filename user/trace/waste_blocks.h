@@ -79,7 +79,10 @@ struct bs_waste_overhead {
 	double sample_ns;	     /**< "sample_ns": one stop and continue of the program, ns */
 	double handling_ns;	     /**< "handling_ns": handling of one sample, ns */
 	double budget_pct;	     /**< "budget_pct": --overhead, percent */
-	double estimated_pct;	     /**< "estimated_pct": estimated overhead, percent */
+	double estimated_pct;	     /**< "estimated_pct": the controller's overhead, percent */
+	double trap_cost_ns;	     /**< "trap_cost_ns": traps x each CPU's trap cost (optional) */
+	double stop_cost_ns;	     /**< "stop_cost_ns": the program stopped (optional) */
+	double program_cpu_ns;	     /**< "program_cpu_ns": its CPU time (optional: NaN) */
 	int64_t maxrss_kib;	     /**< "maxrss_kib": peak RSS of the program, KiB */
 	int64_t baseline_maxrss_kib; /**< "baseline_maxrss_kib": without benchscope, KiB */
 	int64_t tool_maxrss_kib;     /**< "tool_maxrss_kib": of benchscope itself, KiB */

@@ -12,6 +12,7 @@
 #include "waste/class.h"
 #include "util/output.h"
 #include "waste/output.h"
+#include "waste/overhead.h"
 #include "waste/report.h"
 
 static json_object *cmd_json(char **cmd, pid_t pid)
@@ -181,9 +182,7 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	{
 		double traps =
 		    (double)(w->skel->bss->n_hits + w->skel->bss->n_self + w->skel->bss->n_extra);
-		double est = (traps * w->trap_ns + (double)w->c.stop_ns +
-			      (double)w->c.stops * w->freeze_ns) /
-			     w->run_ns * 100;
+		double est = bs_waste_estimated_pct(w);
 		struct rusage self;
 
 		json_object_object_add(ov, "run_ns", json_object_new_double(w->run_ns));
@@ -202,6 +201,14 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 		json_object_object_add(ov, "traps", json_object_new_double(traps));
 		json_object_object_add(ov, "budget_pct", json_object_new_double(a->overhead_pct));
 		json_object_object_add(ov, "estimated_pct", json_object_new_double(est));
+		json_object_object_add(ov, "trap_cost_ns",
+				       json_object_new_double(w->cost.trap_sum_ns));
+		json_object_object_add(ov, "stop_cost_ns",
+				       json_object_new_double(w->cost.stop_sum_ns));
+		json_object_object_add(ov, "program_cpu_ns",
+				       json_object_new_double(isnan(w->cmd_cpu_ns)
+								  ? w->cost.cpu_sum_ns
+								  : w->cmd_cpu_ns));
 		json_object_object_add(ov, "periods", periods_json(w));
 		json_object_object_add(ov, "periods_dropped",
 				       json_object_new_uint64(w->steps_dropped));

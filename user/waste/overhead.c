@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* waste/overhead.c - trap cost, period controller, baseline run (see waste/overhead.h). */
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,19 +23,50 @@
 
 static volatile uint64_t calib_var;
 
+/* ns per trap on the CPU this thread runs on: @n writes with breakpoint @fd
+ * armed minus @n without, the best of 3; NaN when it cannot be armed. */
+static double trap_cost_here(int fd, int n)
+{
+	uint64_t t0, best_on = UINT64_MAX, best_off = UINT64_MAX;
+	int i, rep;
+
+	for (rep = 0; rep < 3; rep++) {
+		if (bs_waste_arm_bp(fd, (uint64_t)(uintptr_t)&calib_var, 8, BS_WATCH_W))
+			return NAN;
+		t0 = bs_mono_ns();
+		for (i = 0; i < n; i++)
+			calib_var = (uint64_t)i;
+		t0 = bs_mono_ns() - t0;
+		best_on = t0 < best_on ? t0 : best_on;
+		bs_waste_disarm_bp(fd);
+		t0 = bs_mono_ns();
+		for (i = 0; i < n; i++)
+			calib_var = (uint64_t)i;
+		t0 = bs_mono_ns() - t0;
+		best_off = t0 < best_off ? t0 : best_off;
+	}
+	return best_on > best_off ? (double)(best_on - best_off) / n : 0;
+}
+
+/* CPUs measured one by one at most; the others are given the mean */
+#define CALIB_MAX_CPUS 32
+
 /*
- * The cost of one watchpoint trap with on_hit attached, measured on this
- * thread: 2000 writes with the breakpoint armed minus 2000 without. NaN
- * and w->err when breakpoints do not work here.
+ * The cost of one watchpoint trap with on_hit attached, on each CPU this
+ * thread may run on (pinned to each in turn; a VM's vCPUs can differ by 2x):
+ * w->trap_ns_cpu[], the mean returned. NaN and w->err when breakpoints do
+ * not work here.
  */
 double bs_waste_measure_trap_ns(struct bs_waste_run *w)
 {
 	LIBBPF_OPTS(bpf_perf_event_opts, o, .bpf_cookie = BS_WASTE_CALIB_SLOT);
+	cpu_set_t all, one;
 	struct bpf_link *l;
-	int fd, i, rep;
-	uint64_t t0, best_on = UINT64_MAX, best_off = UINT64_MAX;
-	const int n = 2000;
+	double sum = 0, c;
+	int fd, cpu, n = 0;
 
+	for (cpu = 0; cpu < BS_WASTE_MAX_CPUS; cpu++)
+		w->trap_ns_cpu[cpu] = NAN;
 	fd = bs_waste_open_bp(0);
 	if (fd < 0) {
 		snprintf(w->err, sizeof(w->err), "no hardware breakpoints: %s%s", strerror(-fd),
@@ -48,53 +80,132 @@ double bs_waste_measure_trap_ns(struct bs_waste_run *w)
 		close(fd);
 		return NAN;
 	}
-	for (rep = 0; rep < 3; rep++) {
-		if (bs_waste_arm_bp(fd, (uint64_t)(uintptr_t)&calib_var, 8, BS_WATCH_W)) {
-			snprintf(w->err, sizeof(w->err),
-				 "PERF_EVENT_IOC_MODIFY_ATTRIBUTES on a breakpoint failed: %s",
-				 strerror(errno));
-			bpf_link__destroy(l);
-			close(fd);
-			return NAN;
-		}
-		t0 = bs_mono_ns();
-		for (i = 0; i < n; i++)
-			calib_var = (uint64_t)i;
-		t0 = bs_mono_ns() - t0;
-		best_on = t0 < best_on ? t0 : best_on;
-		bs_waste_disarm_bp(fd);
-		t0 = bs_mono_ns();
-		for (i = 0; i < n; i++)
-			calib_var = (uint64_t)i;
-		t0 = bs_mono_ns() - t0;
-		best_off = t0 < best_off ? t0 : best_off;
+	if (sched_getaffinity(0, sizeof(all), &all))
+		CPU_ZERO(&all);
+	for (cpu = 0; cpu < BS_WASTE_MAX_CPUS && n < CALIB_MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			continue;
+		c = trap_cost_here(fd, 1000);
+		if (isnan(c))
+			break;
+		w->trap_ns_cpu[cpu] = c;
+		sum += c;
+		n++;
+	}
+	if (CPU_COUNT(&all))
+		sched_setaffinity(0, sizeof(all), &all);
+	if (!n) { /* pinning refused: where it runs */
+		c = trap_cost_here(fd, 1000);
+		sum = c;
+		n = isnan(c) ? 0 : 1;
 	}
 	bpf_link__destroy(l);
 	close(fd);
-	return best_on > best_off ? (double)(best_on - best_off) / n : 0;
+	if (!n) {
+		snprintf(w->err, sizeof(w->err),
+			 "PERF_EVENT_IOC_MODIFY_ATTRIBUTES on a breakpoint failed: %s",
+			 strerror(errno));
+		return NAN;
+	}
+	for (cpu = 0; cpu < BS_WASTE_MAX_CPUS; cpu++)
+		if (isnan(w->trap_ns_cpu[cpu]))
+			w->trap_ns_cpu[cpu] = sum / n;
+	return sum / n;
 }
 
-/* ---- the period, the baseline ---------------------------------------------------- */
+/* ---- what the run costs the program, the period, the baseline --------------------- */
+
+uint64_t bs_waste_thread_cpu_ns(pid_t pid, pid_t tid)
+{
+	char path[96];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
+double bs_waste_account(struct bs_waste_run *w, uint64_t now)
+{
+	struct bs_waste_cost *c = &w->cost;
+	struct waste_bpf__bss *b = w->skel->bss;
+	double traps_ns = 0, stop = 0, cpu = 0, wall;
+	uint64_t seen, seen_ns, stops, i;
+
+	for (i = 0; i < BS_WASTE_MAX_CPUS; i++) {
+		uint64_t n = b->cpu_traps[i];
+
+		traps_ns += (double)(n - c->cpu_traps[i]) * w->trap_ns_cpu[i];
+		c->cpu_traps[i] = n;
+	}
+	seen = b->n_stop_seen - c->stop_seen;
+	seen_ns = b->n_stop_seen_ns - c->stop_seen_ns;
+	stops = w->c.stops - c->stops;
+	stop = (double)seen_ns;
+	if (stops > seen) /* stops whose end the BPF side did not see: user space's view */
+		stop += (double)(stops - seen) *
+			((double)(w->c.stop_ns - c->stop_ns) / (double)stops + w->freeze_ns);
+	c->stop_seen = b->n_stop_seen;
+	c->stop_seen_ns = b->n_stop_seen_ns;
+	c->stops = w->c.stops;
+	c->stop_ns = w->c.stop_ns;
+	for (i = 0; i < BS_WASTE_MAX_THREADS; i++) {
+		struct bs_waste_thread *t = &w->th[i];
+		uint64_t ns;
+
+		if (!t->used)
+			continue;
+		ns = bs_waste_thread_cpu_ns(t->pid, t->tid);
+		if (ns > t->cpu_ns)
+			cpu += (double)(ns - t->cpu_ns);
+		if (ns)
+			t->cpu_ns = ns;
+	}
+	wall = (double)(now - (c->at_ns ? c->at_ns : w->t_start));
+	c->at_ns = now;
+	c->trap_sum_ns += traps_ns;
+	c->stop_sum_ns += stop;
+	c->cpu_sum_ns += cpu;
+	return bs_waste_cost_frac(traps_ns, stop, cpu, wall);
+}
+
+double bs_waste_cost_frac(double trap_ns, double stop_ns, double cpu_ns, double wall_ns)
+{
+	/* the traps ran on the program's threads, inside their CPU time; a
+	 * CPU time under 1 ms (an idle window) counts as 1 ms */
+	double work = fmax(cpu_ns - trap_ns, 1e6);
+
+	return trap_ns / work + (wall_ns > 0 ? stop_ns / wall_ns : 0);
+}
+
+double bs_waste_estimated_pct(const struct bs_waste_run *w)
+{
+	double cpu = isnan(w->cmd_cpu_ns) ? w->cost.cpu_sum_ns : w->cmd_cpu_ns;
+
+	return bs_waste_cost_frac(w->cost.trap_sum_ns, w->cost.stop_sum_ns, cpu, w->run_ns) * 100;
+}
 
 /* Lengthen (or shorten back) the period to keep the cost under the budget. */
-void bs_waste_adapt(struct bs_waste_run *w, double trap_ns, double freeze_ns, uint64_t *last_ns,
-		    uint64_t *last_traps, uint64_t *last_stop, uint64_t *last_stop_ns)
+void bs_waste_adapt(struct bs_waste_run *w)
 {
-	uint64_t now = bs_mono_ns(), traps, dt;
-	double cost, frac, budget = w->a->overhead_pct / 100, f;
+	uint64_t now = bs_mono_ns();
+	double frac, budget = w->a->overhead_pct / 100, f;
 	uint64_t np = w->period;
 	int i;
 
-	dt = now - *last_ns;
-	if (dt < 100000000ull)
+	if (now - (w->cost.at_ns ? w->cost.at_ns : w->t_start) < 100000000ull)
 		return;
-	traps = w->skel->bss->n_hits + w->skel->bss->n_self + w->skel->bss->n_extra +
-		w->skel->bss->n_stale;
-	/* a frozen sample costs the program its handling time (sample to SIGCONT,
-	 * measured per sample) plus being woken again (measured at start) */
-	cost = (double)(traps - *last_traps) * trap_ns + (double)(w->c.stop_ns - *last_stop_ns) +
-	       (double)(w->c.stops - *last_stop) * freeze_ns;
-	frac = cost / (double)dt;
+	frac = bs_waste_account(w, now);
 	if (frac > budget) {
 		f = fmin(8.0, frac / budget * 1.25);
 		np = (uint64_t)((double)w->period * f);
@@ -110,10 +221,6 @@ void bs_waste_adapt(struct bs_waste_run *w, double trap_ns, double freeze_ns, ui
 			if (w->th[i].used && w->th[i].sfd >= 0)
 				bs_waste_set_period(w->th[i].sfd, np);
 	}
-	*last_ns = now;
-	*last_traps = traps;
-	*last_stop = w->c.stops;
-	*last_stop_ns = w->c.stop_ns;
 }
 
 void bs_waste_note_period(struct bs_waste_run *w, uint64_t now_ns, uint64_t period,

@@ -17,25 +17,51 @@
 /**
  * bs_waste_measure_trap_ns - the cost of one watchpoint trap with on_hit
  * attached (to the calibration slot, BS_WASTE_CALIB_SLOT), measured on the
- * calling thread: ns per trap, >= 0. NaN with a one-line reason in w->err
- * when breakpoints cannot be opened, attached or armed here.
+ * calling thread pinned to each CPU it may run on in turn (at most 32; the
+ * others, and every CPU when pinning is refused, get the mean): ns per
+ * trap in w->trap_ns_cpu[BS_WASTE_MAX_CPUS], the mean returned (>= 0).
+ * NaN with a one-line reason in w->err when breakpoints cannot be opened,
+ * attached or armed here.
  */
 double bs_waste_measure_trap_ns(struct bs_waste_run *w);
 
+/** bs_waste_thread_cpu_ns - thread @tid of @pid's CPU time (schedstat), ns; 0 when gone. */
+uint64_t bs_waste_thread_cpu_ns(pid_t pid, pid_t tid);
+
+/**
+ * bs_waste_account - add what the run cost the program since the last
+ * account (struct bs_waste_cost, in w->cost) at CLOCK_MONOTONIC @now:
+ * traps per CPU (BPF) x that CPU's trap cost, stops as measured, the
+ * followed threads' CPU time. Returns the window's cost fraction
+ * (bs_waste_cost_frac).
+ */
+double bs_waste_account(struct bs_waste_run *w, uint64_t now);
+
+/**
+ * bs_waste_cost_frac - the cost of @trap_ns of traps and @stop_ns of stops
+ * (all ns) to a program that used @cpu_ns of CPU time in @wall_ns: traps
+ * delay the thread that takes them, so they count against its CPU time
+ * less themselves (at least 1 ms); a stop halts the whole program, so it
+ * counts against the wall time. A fraction (0.05: 5 %). Pure.
+ */
+double bs_waste_cost_frac(double trap_ns, double stop_ns, double cpu_ns, double wall_ns);
+
+/**
+ * bs_waste_estimated_pct - the run's measured cost in percent: the sums of
+ * w->cost against CMD's CPU time from wait4 (w->cmd_cpu_ns) or else the
+ * followed threads', and w->run_ns.
+ */
+double bs_waste_estimated_pct(const struct bs_waste_run *w);
+
 /**
  * bs_waste_adapt - the period controller, called after each poll; acts
- * every 100 ms at most. The cost since the last action (traps counted by
- * the BPF side * @trap_ns, plus per frozen sample its handling time and
- * @freeze_ns) as a fraction of the time passed: over --overhead the
- * period grows (up to 8 times at once), under a third of it the period
- * shrinks back towards the first one; every sampler gets the new period,
- * and the change is recorded (bs_waste_note_period) with the fraction
- * measured.
- * *@last_ns, *@last_traps, *@last_stop, *@last_stop_ns: the state of the
- * last action (start: the run's start time and zeros).
+ * every 100 ms at most. The window's cost (bs_waste_account) over
+ * --overhead: the period grows (up to 8 times at once); under a third of
+ * it: the period shrinks back towards the first one. Every sampler gets
+ * the new period, and the change is recorded (bs_waste_note_period) with
+ * the window's cost.
  */
-void bs_waste_adapt(struct bs_waste_run *w, double trap_ns, double freeze_ns, uint64_t *last_ns,
-		    uint64_t *last_traps, uint64_t *last_stop, uint64_t *last_stop_ns);
+void bs_waste_adapt(struct bs_waste_run *w);
 
 /**
  * bs_waste_note_period - record that @period is in force from @now_ns

@@ -49,6 +49,7 @@ int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a)
 	memset(w, 0, sizeof(*w));
 	w->sess = (struct bs_session){.pid = -1, .go_fd = -1, .err_fd = -1};
 	w->base_ns = NAN;
+	w->cmd_cpu_ns = NAN;
 	w->a = a;
 	w->rng = a->seed * 0x9E3779B97F4A7C15ull + 1;
 	w->th = calloc(BS_WASTE_MAX_THREADS, sizeof(*w->th));
@@ -254,12 +255,10 @@ int bs_waste_attach(struct bs_waste_run *w)
 void bs_waste_loop(struct bs_waste_run *w, const volatile sig_atomic_t *interrupted)
 {
 	struct bs_waste_args *a = w->a;
-	uint64_t last_ns, last_traps = 0, last_stop = 0, last_stop_ns = 0;
 	pid_t root = w->root;
 	struct rusage ru;
 	int err;
 
-	last_ns = w->t_start;
 	bs_waste_note_period(w, w->t_start, w->period, NAN);
 	for (;;) {
 		err = ring_buffer__poll(w->rb, w->root_exit_ns ? 2 : 20);
@@ -267,8 +266,7 @@ void bs_waste_loop(struct bs_waste_run *w, const volatile sig_atomic_t *interrup
 			break;
 		if (*interrupted)
 			break;
-		bs_waste_adapt(w, w->trap_ns, w->freeze_ns, &last_ns, &last_traps, &last_stop,
-			       &last_stop_ns);
+		bs_waste_adapt(w);
 		if (a->freeze && !w->skel->bss->freeze_busy)
 			bs_waste_unstick(w);
 		{
@@ -282,6 +280,9 @@ void bs_waste_loop(struct bs_waste_run *w, const volatile sig_atomic_t *interrup
 			pid_t r = wait4(w->sess.pid, &w->status, WNOHANG, &ru);
 
 			if (r == w->sess.pid) {
+				w->cmd_cpu_ns =
+				    (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+				    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
 				w->sess.exited = true;
 				w->sess.wait_status = w->status;
 				break;
@@ -306,6 +307,7 @@ void bs_waste_finish(struct bs_waste_run *w, const volatile sig_atomic_t *interr
 		w->t_end = w->root_exit_ns;
 	bs_waste_resume_all(w);
 	w->run_ns = (double)(w->t_end - w->t_start);
+	bs_waste_account(w, w->t_end); /* the last window's cost */
 	for (i = 0; i < BS_WASTE_MAX_THREADS; i++)
 		if (w->th[i].used)
 			bs_waste_drop_thread(w, &w->th[i]);

@@ -60,6 +60,24 @@ struct bs_waste_counters {
 	uint64_t sigtraps_program, sigtraps_self; /* SIGTRAPs the kernel generated (on_signal) */
 };
 
+/**
+ * What the run has cost the program, as measured (waste/overhead.c,
+ * bs_waste_account): the state at the last account and the sums since the
+ * start. Traps: the BPF per-CPU counts, each CPU's weighed by the cost of a
+ * trap measured on it. Stops: a frozen sample's stop as the BPF program saw
+ * it end (its own trap when the thread ran again), else as user space saw
+ * it (sample to SIGCONT) plus a wake-up measured at start. The program's
+ * CPU time: its followed threads' (schedstat).
+ */
+struct bs_waste_cost {
+	uint64_t cpu_traps[BS_WASTE_MAX_CPUS]; /* BPF counts at the last account */
+	uint64_t stop_seen, stop_seen_ns;      /* BPF: stops seen ending, their ns */
+	uint64_t stops, stop_ns;	       /* user space: stops continued, their ns */
+	uint64_t at_ns;			       /* CLOCK_MONOTONIC of the last account */
+	double trap_sum_ns, stop_sum_ns;       /* cost since the start, ns */
+	double cpu_sum_ns;		       /* the program's CPU time since the start, ns */
+};
+
 /** The state of one run; bs_waste_open() sets it up. */
 struct bs_waste_run {
 	struct bs_waste_args *a;
@@ -79,13 +97,17 @@ struct bs_waste_run {
 	long maxrss;	       /* peak RSS of the root process seen, KiB */
 	char err[512];
 	/* set by the steps below */
-	struct bs_session sess;	   /* with CMD: the program */
-	struct ring_buffer *rb;	   /* the records of waste.bpf.c */
-	char *ctxs;		   /* the context JSON of the trace, or NULL */
-	double trap_ns, freeze_ns; /* cost of one trap, of one stop and continue: ns */
-	uint64_t t_start, t_end;   /* CLOCK_MONOTONIC ns: the program's run */
-	double run_ns, base_ns;	   /* its length; the baseline run's (NAN: none) */
-	long base_rss;		   /* the baseline run's peak RSS, KiB */
+	struct bs_session sess; /* with CMD: the program */
+	struct ring_buffer *rb; /* the records of waste.bpf.c */
+	char *ctxs;		/* the context JSON of the trace, or NULL */
+	double trap_ns,
+	    freeze_ns; /* cost of one trap (mean over CPUs), of one stop and continue: ns */
+	double trap_ns_cpu[BS_WASTE_MAX_CPUS]; /* one trap on each CPU, ns (NaN: not measured) */
+	struct bs_waste_cost cost;	       /* what the run cost the program so far */
+	double cmd_cpu_ns;		       /* CMD's CPU time from wait4 (NaN: not known) */
+	uint64_t t_start, t_end;	       /* CLOCK_MONOTONIC ns: the program's run */
+	double run_ns, base_ns;		       /* its length; the baseline run's (NAN: none) */
+	long base_rss;			       /* the baseline run's peak RSS, KiB */
 	/* the period over time: the first, then each change the controller made
 	 * (at most BS_WASTE_MAX_STEPS; later changes counted in steps_dropped) */
 	struct bs_waste_period_step *steps;

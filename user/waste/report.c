@@ -437,10 +437,24 @@ static void print_controller(FILE *f, const struct bs_waste_summary *s)
 	char a[64], b[64], bars[BS_WASTE_SPARK_WIDTH * 3 + 1];
 	size_t i;
 
-	fprintf(f,
-		"  controller  overhead %.2f %% of a %.1f %% budget (estimated: traps x trap cost "
-		"+ stops)\n",
-		o->estimated_pct, o->budget_pct);
+	if (isnan(o->program_cpu_ns)) {
+		fprintf(
+		    f,
+		    "  controller  overhead %.2f %% of a %.1f %% budget (estimated: traps x trap "
+		    "cost + stops)\n",
+		    o->estimated_pct, o->budget_pct);
+	} else {
+		fmt_time(a, sizeof(a), o->trap_cost_ns);
+		fmt_time(b, sizeof(b), o->program_cpu_ns);
+		fprintf(
+		    f,
+		    "  controller  overhead %.2f %% of a %.1f %% budget (measured: traps %s, each "
+		    "CPU's at its own cost, against the program's %s of CPU time;",
+		    o->estimated_pct, o->budget_pct, a, b);
+		fmt_time(a, sizeof(a), o->stop_cost_ns);
+		fmt_time(b, sizeof(b), o->run_ns);
+		fprintf(f, " stopped %s of %s)\n", a, b);
+	}
 	if (!o->nperiods)
 		return;
 	fmt_period(a, sizeof(a), (double)o->periods[0].period, is_time, unit);

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "waste.skel.h"
+#include "waste/overhead.h"
 #include "waste/threads.h"
 #include "waste/watch.h"
 
@@ -167,6 +168,7 @@ int bs_waste_add_thread(struct bs_waste_run *w, pid_t tid, pid_t pid)
 		goto fail;
 	}
 	bs_waste_reservoir_init(&t->res, (uint32_t)t->nbp, w->a->seed * 1000003u + (uint64_t)tid);
+	t->cpu_ns = bs_waste_thread_cpu_ns(pid, tid); /* its cost is counted from here */
 	t->used = true;
 	w->c.threads++;
 	return 0;

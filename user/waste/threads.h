@@ -54,6 +54,7 @@ struct bs_waste_thread {
 	struct bpf_link *blink[BS_WASTE_NREGS];
 	struct bs_waste_reservoir res;
 	struct bs_waste_pending pend[BS_WASTE_NREGS];
+	uint64_t cpu_ns; /* its CPU time at the last account (schedstat), ns */
 };
 
 /** bs_waste_find_thread - the followed thread @tid, or NULL. */
