@@ -38,9 +38,6 @@ const volatile bool cfg_freeze = true;
 volatile __u32 freeze_busy;
 /* every trap, per CPU that took it: the controller weighs each CPU's by its own cost */
 __u64 cpu_traps[BS_WASTE_MAX_CPUS];
-/* frozen samples whose own trap was seen, and the ns from the sample to it
- * (the program stopped, handled and woken again) */
-__u64 n_stop_seen, n_stop_seen_ns;
 /* counters (read by user space at exit) */
 __u64 n_samples, n_kernel_samples, n_busy_skips, n_lost, n_hits, n_self, n_extra, n_stale,
     n_sigtrap;
@@ -178,15 +175,9 @@ int on_hit(struct bpf_perf_event_data *ctx)
 	v = read_val(sl->addr, sl->len, &ok);
 	if (sl->state == BS_WSLOT_WAIT_SELF) {
 		if (r->ip == sl->self_ip) {
-			__u64 now = bpf_ktime_get_ns();
-
 			sl->old = v;
 			sl->state = BS_WSLOT_ARMED;
 			__sync_fetch_and_add(&n_self, 1);
-			if (sl->sample_ns && now > sl->sample_ns) {
-				__sync_fetch_and_add(&n_stop_seen, 1);
-				__sync_fetch_and_add(&n_stop_seen_ns, now - sl->sample_ns);
-			}
 			return 0;
 		}
 		/* accesses between the stop and the sampled access (the sample is

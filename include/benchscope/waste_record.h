@@ -132,12 +132,10 @@ struct bs_waste_slot {
 	__u32 state; /**< enum bs_waste_slot_state */
 	__u32 gen;
 	__u64 addr;
-	__u64 self_ip;	 /**< trap ip expected from the sampled access (its ip + length) */
-	__u64 old;	 /**< value after the sampled access */
-	__u32 len;	 /**< watched bytes: 1, 2, 4 or 8 */
-	__u32 extra;	 /**< traps before the sampled access (WAIT_SELF) or after DONE */
-	__u64 sample_ns; /**< a frozen sample's time (CLOCK_MONOTONIC); 0: not frozen. Its own
-			  * trap, when the thread runs again, ends the stop it cost */
+	__u64 self_ip; /**< trap ip expected from the sampled access (its ip + length) */
+	__u64 old;     /**< value after the sampled access */
+	__u32 len;     /**< watched bytes: 1, 2, 4 or 8 */
+	__u32 extra;   /**< traps before the sampled access (WAIT_SELF) or after DONE */
 };
 
 #endif

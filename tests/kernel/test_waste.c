@@ -201,6 +201,22 @@ static void test_threads_all_kinds(void)
 	CHECK(has_pair(o, "dead-store", plant_line("dead-first"), plant_line("dead-next")));
 	CHECK(!strcmp(json_object_get_string(json_object_object_get(s, "source")), "timer"));
 	{
+		/* what the controller measured: two busy threads' CPU time (from
+		 * wait4) within what the CPUs could give them; traps and stops
+		 * (frozen samples) cost something, the stops less than the run */
+		json_object *ov = json_object_object_get(s, "overhead");
+		double run = json_object_get_double(json_object_object_get(ov, "run_ns"));
+		double cpu = json_object_get_double(json_object_object_get(ov, "program_cpu_ns"));
+		double ncpu = (double)sysconf(_SC_NPROCESSORS_ONLN);
+
+		CHECK(cpu > 0.3 * run && cpu < (ncpu + 0.2) * run);
+		CHECK(json_object_get_double(json_object_object_get(ov, "trap_cost_ns")) > 0);
+		CHECK(json_object_get_double(json_object_object_get(ov, "stop_cost_ns")) > 0);
+		CHECK(json_object_get_double(json_object_object_get(ov, "stop_cost_ns")) < run);
+		if (!(cpu > 0.3 * run && cpu < (ncpu + 0.2) * run))
+			fprintf(stderr, "    program CPU %.0f ns in a run of %.0f ns\n", cpu, run);
+	}
+	{
 		/* the period over time: starts at --period at t 0, ends at the final one */
 		json_object *p =
 		    json_object_object_get(json_object_object_get(s, "overhead"), "periods");

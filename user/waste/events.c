@@ -175,7 +175,6 @@ static void on_sample_rec(struct bs_waste_run *w, const struct bs_waste_sample *
 	slot.len = wlen;
 	slot.self_ip = acc.ip + acc.ilen;
 	slot.old = val;
-	slot.sample_ns = s->frozen ? s->ns : 0;
 	bs_waste_set_slot(w, key, &slot);
 	err = bs_waste_arm_bp(t->bfd[r], waddr, wlen, watch);
 	bs_waste_resume(w, s);

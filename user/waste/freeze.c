@@ -57,6 +57,31 @@ static void wait_stopped(const struct bs_waste_sample *s)
 	}
 }
 
+void bs_waste_stop_account(struct bs_waste_stops *st, uint64_t sample_ns, uint64_t cont_ns,
+			   uint64_t *stop_ns, uint64_t *wakes)
+{
+	uint64_t end = cont_ns, from;
+	size_t i, n = st->n < BS_WASTE_CONT_RING ? st->n : BS_WASTE_CONT_RING;
+
+	/* the first continue after the sample ended its stop (times increase) */
+	for (i = n; i > 0; i--) {
+		uint64_t t = st->cont[(st->n - i) % BS_WASTE_CONT_RING];
+
+		if (t > sample_ns) {
+			end = t;
+			break;
+		}
+	}
+	from = sample_ns > st->end_ns ? sample_ns : st->end_ns;
+	if (end > from) {
+		*stop_ns += end - from;
+		if (sample_ns >= st->end_ns)
+			(*wakes)++;
+		st->end_ns = end;
+	}
+	st->cont[st->n++ % BS_WASTE_CONT_RING] = cont_ns;
+}
+
 void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s)
 {
 	if (!s->frozen)
@@ -65,7 +90,7 @@ void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s)
 	w->skel->bss->freeze_busy = 0;
 	kill((pid_t)s->pid, SIGCONT);
 	w->c.stops++;
-	w->c.stop_ns += bs_mono_ns() - s->ns;
+	bs_waste_stop_account(&w->stopped, s->ns, bs_mono_ns(), &w->c.stop_ns, &w->c.stop_wakes);
 }
 
 void bs_waste_resume_all(struct bs_waste_run *w)

@@ -22,10 +22,23 @@
 char bs_waste_task_state(pid_t pid, pid_t tid);
 
 /**
+ * bs_waste_stop_account - count the stop of a frozen sample taken at
+ * @sample_ns, continued now (@cont_ns; CLOCK_MONOTONIC ns). A SIGCONT
+ * continues the whole group, so the stop ended at the first continue after
+ * the sample (from @st's ring of recent ones, else @cont_ns); when records
+ * queue up, stops overlap, and the time they overlap is counted once: the
+ * part past the last counted end is added to *@stop_ns, and *@wakes grows
+ * by one when the stop began after that end (a separate stop, woken once).
+ * @cont_ns joins the ring. Pure.
+ */
+void bs_waste_stop_account(struct bs_waste_stops *st, uint64_t sample_ns, uint64_t cont_ns,
+			   uint64_t *stop_ns, uint64_t *wakes);
+
+/**
  * bs_waste_resume - continue the thread group that sample @s froze (a
  * sample that froze nothing: no-op): wait until the stop has landed (up to
- * 5 ms), clear the BPF side's freeze_busy, SIGCONT; the time from the
- * sample to here counts into w->c.stop_ns, w->c.stops.
+ * 5 ms), clear the BPF side's freeze_busy, SIGCONT; its stop counted
+ * (bs_waste_stop_account) into w->c.stop_ns, w->c.stop_wakes, w->c.stops.
  */
 void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s);
 

@@ -140,7 +140,7 @@ double bs_waste_account(struct bs_waste_run *w, uint64_t now)
 	struct bs_waste_cost *c = &w->cost;
 	struct waste_bpf__bss *b = w->skel->bss;
 	double traps_ns = 0, stop = 0, cpu = 0, wall;
-	uint64_t seen, seen_ns, stops, i;
+	uint64_t i;
 
 	for (i = 0; i < BS_WASTE_MAX_CPUS; i++) {
 		uint64_t n = b->cpu_traps[i];
@@ -148,17 +148,10 @@ double bs_waste_account(struct bs_waste_run *w, uint64_t now)
 		traps_ns += (double)(n - c->cpu_traps[i]) * w->trap_ns_cpu[i];
 		c->cpu_traps[i] = n;
 	}
-	seen = b->n_stop_seen - c->stop_seen;
-	seen_ns = b->n_stop_seen_ns - c->stop_seen_ns;
-	stops = w->c.stops - c->stops;
-	stop = (double)seen_ns;
-	if (stops > seen) /* stops whose end the BPF side did not see: user space's view */
-		stop += (double)(stops - seen) *
-			((double)(w->c.stop_ns - c->stop_ns) / (double)stops + w->freeze_ns);
-	c->stop_seen = b->n_stop_seen;
-	c->stop_seen_ns = b->n_stop_seen_ns;
-	c->stops = w->c.stops;
+	stop = (double)(w->c.stop_ns - c->stop_ns) +
+	       (double)(w->c.stop_wakes - c->stop_wakes) * w->freeze_ns;
 	c->stop_ns = w->c.stop_ns;
+	c->stop_wakes = w->c.stop_wakes;
 	for (i = 0; i < BS_WASTE_MAX_THREADS; i++) {
 		struct bs_waste_thread *t = &w->th[i];
 		uint64_t ns;
@@ -171,7 +164,11 @@ double bs_waste_account(struct bs_waste_run *w, uint64_t now)
 		if (ns)
 			t->cpu_ns = ns;
 	}
-	wall = (double)(now - (c->at_ns ? c->at_ns : w->t_start));
+	{
+		uint64_t from = c->at_ns ? c->at_ns : w->t_start;
+
+		wall = now > from ? (double)(now - from) : 0;
+	}
 	c->at_ns = now;
 	c->trap_sum_ns += traps_ns;
 	c->stop_sum_ns += stop;

@@ -57,6 +57,7 @@ struct bs_waste_counters {
 	uint64_t samples, samples_access, armed, reservoir_drops, unreadable, arm_errors;
 	uint64_t hits, resolved_hits, unresolved, noself, stale_hits, undecoded, threads, processes;
 	uint64_t open_errors, stop_ns, stops, unstuck, gone_early;
+	uint64_t stop_wakes; /* stops that did not overlap the one before (one wake-up each) */
 	uint64_t sigtraps_program, sigtraps_self; /* SIGTRAPs the kernel generated (on_signal) */
 };
 
@@ -64,18 +65,29 @@ struct bs_waste_counters {
  * What the run has cost the program, as measured (waste/overhead.c,
  * bs_waste_account): the state at the last account and the sums since the
  * start. Traps: the BPF per-CPU counts, each CPU's weighed by the cost of a
- * trap measured on it. Stops: a frozen sample's stop as the BPF program saw
- * it end (its own trap when the thread ran again), else as user space saw
- * it (sample to SIGCONT) plus a wake-up measured at start. The program's
- * CPU time: its followed threads' (schedstat).
+ * trap measured on it. Stops: the time the program was stopped for frozen
+ * samples (each from its sample to the first SIGCONT after it, overlaps
+ * counted once: bs_waste_stop_account, in w->c.stop_ns) plus one wake-up
+ * measured at start per stop that did not overlap the one before
+ * (w->c.stop_wakes).
+ * The program's CPU time: its followed threads' (schedstat).
  */
 struct bs_waste_cost {
 	uint64_t cpu_traps[BS_WASTE_MAX_CPUS]; /* BPF counts at the last account */
-	uint64_t stop_seen, stop_seen_ns;      /* BPF: stops seen ending, their ns */
-	uint64_t stops, stop_ns;	       /* user space: stops continued, their ns */
+	uint64_t stop_wakes, stop_ns;	       /* w->c's at the last account */
 	uint64_t at_ns;			       /* CLOCK_MONOTONIC of the last account */
 	double trap_sum_ns, stop_sum_ns;       /* cost since the start, ns */
 	double cpu_sum_ns;		       /* the program's CPU time since the start, ns */
+};
+
+/** SIGCONT times kept to find the continue that ended a sample's stop. */
+#define BS_WASTE_CONT_RING 64
+
+/** The program's stops as the continues ended them (waste/freeze.h, bs_waste_stop_account). */
+struct bs_waste_stops {
+	uint64_t cont[BS_WASTE_CONT_RING]; /* the last continues' CLOCK_MONOTONIC ns (ring) */
+	uint64_t n;			   /* continues sent */
+	uint64_t end_ns;		   /* end of the last stop counted */
 };
 
 /** The state of one run; bs_waste_open() sets it up. */
@@ -104,6 +116,7 @@ struct bs_waste_run {
 	    freeze_ns; /* cost of one trap (mean over CPUs), of one stop and continue: ns */
 	double trap_ns_cpu[BS_WASTE_MAX_CPUS]; /* one trap on each CPU, ns (NaN: not measured) */
 	struct bs_waste_cost cost;	       /* what the run cost the program so far */
+	struct bs_waste_stops stopped;	       /* the program's stops so far */
 	double cmd_cpu_ns;		       /* CMD's CPU time from wait4 (NaN: not known) */
 	uint64_t t_start, t_end;	       /* CLOCK_MONOTONIC ns: the program's run */
 	double run_ns, base_ns;		       /* its length; the baseline run's (NAN: none) */
@@ -133,8 +146,8 @@ int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a);
  * bs_waste_load - load the BPF programs; pick the sampling source
  * (--source; auto: PEBS, else IBS, else the timer: bs_waste_source_pick)
  * and the first period (--period, else 20000 events or ops, or 4 ms);
- * measure the cost of one
- * trap here (w->trap_ns) and, when freezing, of one stop and continue
+ * measure the cost of one trap on each CPU (w->trap_ns_cpu, their mean in
+ * w->trap_ns) and, when freezing, of one stop and continue
  * (w->freeze_ns; 1 ms when it cannot be measured). 0, BS_EXIT_RUNTIME, or
  * BS_EXIT_UNSUPPORTED (--source pebs, ibs or pmu where it does not open).
  */
