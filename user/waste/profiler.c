@@ -121,6 +121,8 @@ int bs_waste_load(struct bs_waste_run *w)
 		fprintf(stderr, "benchscope waste: %s\n", w->err);
 		return BS_EXIT_RUNTIME;
 	}
+	/* the calibration's own traps are not the program's cost */
+	memcpy(w->cost.cpu_traps, w->skel->bss->cpu_traps, sizeof(w->cost.cpu_traps));
 	if (a->freeze) {
 		w->freeze_ns = bs_waste_measure_freeze_ns();
 		if (isnan(w->freeze_ns))
