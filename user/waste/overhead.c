@@ -135,7 +135,7 @@ uint64_t bs_waste_thread_cpu_ns(pid_t pid, pid_t tid)
 	return ns;
 }
 
-double bs_waste_account(struct bs_waste_run *w, uint64_t now)
+double bs_waste_account(struct bs_waste_run *w, uint64_t now, struct bs_waste_window *win)
 {
 	struct bs_waste_cost *c = &w->cost;
 	struct waste_bpf__bss *b = w->skel->bss;
@@ -173,6 +173,7 @@ double bs_waste_account(struct bs_waste_run *w, uint64_t now)
 	c->trap_sum_ns += traps_ns;
 	c->stop_sum_ns += stop;
 	c->cpu_sum_ns += cpu;
+	*win = (struct bs_waste_window){traps_ns, stop, cpu, wall};
 	return bs_waste_cost_frac(traps_ns, stop, cpu, wall);
 }
 
@@ -195,14 +196,26 @@ double bs_waste_estimated_pct(const struct bs_waste_run *w)
 /* Lengthen (or shorten back) the period to keep the cost under the budget. */
 void bs_waste_adapt(struct bs_waste_run *w)
 {
+	struct bs_waste_window *d = &w->cost.decide, win;
 	uint64_t now = bs_mono_ns();
 	double frac, budget = w->a->overhead_pct / 100, f;
 	uint64_t np = w->period;
 	int i;
 
-	if (now - (w->cost.at_ns ? w->cost.at_ns : w->t_start) < 100000000ull)
+	if (now - (w->cost.at_ns ? w->cost.at_ns : w->t_start) < 25000000ull)
 		return;
-	frac = bs_waste_account(w, now);
+	frac = bs_waste_account(w, now, &win);
+	d->trap_ns += win.trap_ns;
+	d->stop_ns += win.stop_ns;
+	d->cpu_ns += win.cpu_ns;
+	d->wall_ns += win.wall_ns;
+	/* a decision every 100 ms, or at once on a 25 ms window twice over budget
+	 * (the first windows of a short run, before the period settles) */
+	if (d->wall_ns >= 1e8)
+		frac = bs_waste_cost_frac(d->trap_ns, d->stop_ns, d->cpu_ns, d->wall_ns);
+	else if (frac <= 2 * budget)
+		return;
+	memset(d, 0, sizeof(*d));
 	if (frac > budget) {
 		f = fmin(8.0, frac / budget * 1.25);
 		np = (uint64_t)((double)w->period * f);

@@ -32,10 +32,10 @@ uint64_t bs_waste_thread_cpu_ns(pid_t pid, pid_t tid);
  * bs_waste_account - add what the run cost the program since the last
  * account (struct bs_waste_cost, in w->cost) at CLOCK_MONOTONIC @now:
  * traps per CPU (BPF) x that CPU's trap cost, stops as measured, the
- * followed threads' CPU time. Returns the window's cost fraction
- * (bs_waste_cost_frac).
+ * followed threads' CPU time; the window's parts into *@win. Returns the
+ * window's cost fraction (bs_waste_cost_frac).
  */
-double bs_waste_account(struct bs_waste_run *w, uint64_t now);
+double bs_waste_account(struct bs_waste_run *w, uint64_t now, struct bs_waste_window *win);
 
 /**
  * bs_waste_cost_frac - the cost of @trap_ns of traps and @stop_ns of stops
@@ -54,12 +54,13 @@ double bs_waste_cost_frac(double trap_ns, double stop_ns, double cpu_ns, double 
 double bs_waste_estimated_pct(const struct bs_waste_run *w);
 
 /**
- * bs_waste_adapt - the period controller, called after each poll; acts
- * every 100 ms at most. The window's cost (bs_waste_account) over
- * --overhead: the period grows (up to 8 times at once); under a third of
- * it: the period shrinks back towards the first one. Every sampler gets
- * the new period, and the change is recorded (bs_waste_note_period) with
- * the window's cost.
+ * bs_waste_adapt - the period controller, called after each poll. Every
+ * 25 ms the cost is accounted (bs_waste_account); every 100 ms, or at once
+ * when a 25 ms window cost over twice --overhead (the start of a short
+ * run), it decides: over --overhead the period grows (up to 8 times at
+ * once); under a third of it (100 ms windows only) the period shrinks back
+ * towards the first one. Every sampler gets the new period, and the change
+ * is recorded (bs_waste_note_period) with the cost that caused it.
  */
 void bs_waste_adapt(struct bs_waste_run *w);
 

@@ -309,7 +309,11 @@ void bs_waste_finish(struct bs_waste_run *w, const volatile sig_atomic_t *interr
 		w->t_end = w->root_exit_ns;
 	bs_waste_resume_all(w);
 	w->run_ns = (double)(w->t_end - w->t_start);
-	bs_waste_account(w, w->t_end); /* the last window's cost */
+	{
+		struct bs_waste_window last;
+
+		bs_waste_account(w, w->t_end, &last); /* the last window's cost */
+	}
 	for (i = 0; i < BS_WASTE_MAX_THREADS; i++)
 		if (w->th[i].used)
 			bs_waste_drop_thread(w, &w->th[i]);

@@ -61,6 +61,11 @@ struct bs_waste_counters {
 	uint64_t sigtraps_program, sigtraps_self; /* SIGTRAPs the kernel generated (on_signal) */
 };
 
+/** The parts of a cost window, ns (waste/overhead.h, bs_waste_account). */
+struct bs_waste_window {
+	double trap_ns, stop_ns, cpu_ns, wall_ns;
+};
+
 /**
  * What the run has cost the program, as measured (waste/overhead.c,
  * bs_waste_account): the state at the last account and the sums since the
@@ -78,6 +83,7 @@ struct bs_waste_cost {
 	uint64_t at_ns;			       /* CLOCK_MONOTONIC of the last account */
 	double trap_sum_ns, stop_sum_ns;       /* cost since the start, ns */
 	double cpu_sum_ns;		       /* the program's CPU time since the start, ns */
+	struct bs_waste_window decide;	       /* since the controller's last decision */
 };
 
 /** SIGCONT times kept to find the continue that ended a sample's stop. */
