@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/monotime.h"
 #include "waste/sym.h"
 
 struct jit_sym {
@@ -20,13 +21,17 @@ struct proc {
 	Dwfl *dwfl;
 	struct jit_sym *jit;
 	size_t njit;
-	int jit_read; /* perf map read once (it is appended to: re-read on a miss) */
+	int jit_read;	      /* perf map read once (it is appended to: re-read on a miss) */
+	uint64_t reported_ns; /* CLOCK_MONOTONIC of the last read of its maps */
 };
 
 struct bs_waste_sym {
 	struct proc *procs;
 	size_t n, cap;
 };
+
+/* x86-64 user addresses end below the canonical hole */
+#define USER_SPACE_END 0x0000800000000000ull
 
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
@@ -81,6 +86,7 @@ static int report(struct proc *p)
 		if (!p->dwfl)
 			return -ENOMEM;
 	}
+	p->reported_ns = bs_mono_ns();
 	dwfl_report_begin(p->dwfl);
 	if (dwfl_linux_proc_report(p->dwfl, p->pid) != 0) {
 		dwfl_report_end(p->dwfl, NULL, NULL);
@@ -188,7 +194,11 @@ static Dwfl_Module *module_of(struct proc *p, uint64_t addr)
 {
 	Dwfl_Module *m = module_at(p->dwfl, addr);
 
-	if (!m && kill(p->pid, 0) == 0 && report(p) == 0) /* mapped since (dlopen) */
+	/* mapped since (dlopen)? Read the maps again, but not for what cannot be
+	 * user code (the garbage of a frame-pointer walk) nor more than every
+	 * 100 ms (such walks end in a miss on every stack) */
+	if (!m && addr >= 4096 && addr < USER_SPACE_END &&
+	    bs_mono_ns() - p->reported_ns >= 100000000ull && kill(p->pid, 0) == 0 && report(p) == 0)
 		m = module_at(p->dwfl, addr);
 	return m;
 }

@@ -5,7 +5,8 @@
  * lines), JIT code through perf-map files (/tmp/perf-PID.map).
  *
  * A process's modules are read at its first lookup and read again when an
- * address falls outside every module while the process lives (dlopen);
+ * address that can be user code falls outside every module while the
+ * process lives (dlopen), at most every 100 ms;
  * bs_waste_sym_forget() drops them (exec). Once read, lookups keep working
  * after the process exits (the ELF files are opened by path).
  */
