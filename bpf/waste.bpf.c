@@ -39,8 +39,7 @@ volatile __u32 freeze_busy;
 /* every trap, per CPU that took it: the controller weighs each CPU's by its own cost */
 __u64 cpu_traps[BS_WASTE_MAX_CPUS];
 /* counters (read by user space at exit) */
-__u64 n_samples, n_kernel_samples, n_busy_skips, n_lost, n_hits, n_self, n_extra, n_stale,
-    n_sigtrap;
+__u64 n_samples, n_kernel_samples, n_busy_skips, n_lost, n_hits, n_self, n_extra, n_stale;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -285,7 +284,6 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct task_struct
 	pid = BPF_CORE_READ(task, tgid);
 	if (pid != cfg_self_tgid && !bpf_map_lookup_elem(&pids, &pid))
 		return 0;
-	__sync_fetch_and_add(&n_sigtrap, 1);
 	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&n_lost, 1);

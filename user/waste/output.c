@@ -206,9 +206,7 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 		json_object_object_add(ov, "stop_cost_ns",
 				       json_object_new_double(w->cost.stop_sum_ns));
 		json_object_object_add(ov, "program_cpu_ns",
-				       json_object_new_double(isnan(w->cmd_cpu_ns)
-								  ? w->cost.cpu_sum_ns
-								  : w->cmd_cpu_ns));
+				       json_object_new_double(bs_waste_program_cpu_ns(w)));
 		json_object_object_add(ov, "periods", periods_json(w));
 		json_object_object_add(ov, "periods_dropped",
 				       json_object_new_uint64(w->steps_dropped));

@@ -186,11 +186,16 @@ double bs_waste_cost_frac(double trap_ns, double stop_ns, double cpu_ns, double 
 	return trap_ns / work + (wall_ns > 0 ? stop_ns / wall_ns : 0);
 }
 
+double bs_waste_program_cpu_ns(const struct bs_waste_run *w)
+{
+	return isnan(w->cmd_cpu_ns) ? w->cost.cpu_sum_ns : w->cmd_cpu_ns;
+}
+
 double bs_waste_estimated_pct(const struct bs_waste_run *w)
 {
-	double cpu = isnan(w->cmd_cpu_ns) ? w->cost.cpu_sum_ns : w->cmd_cpu_ns;
-
-	return bs_waste_cost_frac(w->cost.trap_sum_ns, w->cost.stop_sum_ns, cpu, w->run_ns) * 100;
+	return bs_waste_cost_frac(w->cost.trap_sum_ns, w->cost.stop_sum_ns,
+				  bs_waste_program_cpu_ns(w), w->run_ns) *
+	       100;
 }
 
 /* Lengthen (or shorten back) the period to keep the cost under the budget. */

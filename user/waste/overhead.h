@@ -47,9 +47,15 @@ double bs_waste_account(struct bs_waste_run *w, uint64_t now, struct bs_waste_wi
 double bs_waste_cost_frac(double trap_ns, double stop_ns, double cpu_ns, double wall_ns);
 
 /**
+ * bs_waste_program_cpu_ns - the program's CPU time over the run, ns: CMD's
+ * from wait4 (w->cmd_cpu_ns) when known, else its followed threads' sum.
+ */
+double bs_waste_program_cpu_ns(const struct bs_waste_run *w);
+
+/**
  * bs_waste_estimated_pct - the run's measured cost in percent: the sums of
- * w->cost against CMD's CPU time from wait4 (w->cmd_cpu_ns) or else the
- * followed threads', and w->run_ns.
+ * w->cost against the program's CPU time (bs_waste_program_cpu_ns) and
+ * w->run_ns.
  */
 double bs_waste_estimated_pct(const struct bs_waste_run *w);
 
