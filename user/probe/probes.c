@@ -546,12 +546,12 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
 }
 
 /*
- * The CPUs' waiter slots (struct bs_cpu_wait) as the BPF side left them, one
- * per possible CPU, into *n and a malloc'ed array (*out; NULL when *n is 0):
- * those of CPUs below the .data.waits section's length from that map's value
- * (the BPF side's array starts hot_skew1 - 1 bytes into it), the others from
- * the mmap'ed .bss. 0, or -errno when the map lookup or malloc fails
- * (-EINVAL: a skew past the value).
+ * The CPUs' waiter slots (struct bs_cpu_wait) as the BPF side left them: *n
+ * (one per possible CPU) in a malloc'ed array *out, those of CPUs below the
+ * .data.waits section's length from that map's value (the BPF side's array
+ * starts hot_skew1 - 1 bytes into it), the others from the mmap'ed .bss. 0,
+ * or -errno when the map lookup or malloc fails (-EINVAL: a skew past the
+ * value).
  */
 static int cpu_waits_read(const struct bs_probes *p, struct bs_cpu_wait **out, size_t *n)
 {
