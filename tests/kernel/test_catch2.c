@@ -194,7 +194,9 @@ static uint32_t bench_pid(const struct bs_dataset *ds)
 #define DISTURBED 0.10
 #define MEAN_TOL  0.03
 
-static void compare(const struct c2_result *c, const struct ours *o)
+/* Our samples of c against Catch2's; probe_ns: the run's measured probe
+ * cost per iteration (ns) */
+static void compare(const struct c2_result *c, const struct ours *o, double probe_ns)
 {
 	double sum_c = 0, sum_o = 0, all_c = 0, all_o = 0, mean_c, mean_o;
 	size_t n = o->samples < c->n_s ? o->samples : c->n_s, kept = 0, disturbed = 0;
@@ -232,11 +234,15 @@ static void compare(const struct c2_result *c, const struct ours *o)
 	CHECK(n && fabs(all_c / (double)n - c->mean_ns) <= 1e-3 * c->mean_ns);
 	CHECK(disturbed * 3 <= n);
 	/* under TCG a trap's way back costs several times more, and Catch2 counts
-	 * the end probe's: the 6.1 guest gave -3.49 % on the ~35 us samples of
-	 * "fnv1a 256 bytes" (a timing tolerance; the counts above stay exact) */
-	CHECK(fabs(mean_o - mean_c) <= MEAN_TOL * mean_c ||
-	      (fabs(mean_o - mean_c) <= 2 * MEAN_TOL * mean_c &&
-	       ktest_relaxed("samples within 3 % of Catch2's: 6 %")));
+	 * the end probe's: the 6.1 guest gave -3.49 % and -6.08 % on the
+	 * ~135 us samples of "fnv1a 256 bytes". There the probe cost per
+	 * invocation (the run's calibration over the repeats) is allowed on top
+	 * (a timing tolerance; the counts above stay exact). */
+	CHECK(
+	    fabs(mean_o - mean_c) <= MEAN_TOL * mean_c ||
+	    (probe_ns > 0 && o->repeats > 0 &&
+	     fabs(mean_o - mean_c) <= MEAN_TOL * mean_c + probe_ns / (double)o->repeats &&
+	     ktest_relaxed("samples within 3 % of Catch2's, plus the probe cost per invocation")));
 }
 
 static void test_samples_agree_with_catch2(void)
@@ -276,7 +282,7 @@ static void test_samples_agree_with_catch2(void)
 	for (size_t i = 0; i < n_res; i++) {
 		CHECK(!strcmp(res[i].name, names[i]));
 		o = measure_of(ds, bench_pid(ds), res[i].name);
-		compare(&res[i], &o);
+		compare(&res[i], &o, ds->run_ctx.probe_cost_per_iter_ns);
 	}
 out:
 	bs_dataset_free(ds);
