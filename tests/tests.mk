@@ -159,9 +159,9 @@ sanitize: $(ASAN_TESTS) $(ASAN)/benchscope
 # vCPUs: the six harnesses take two rounds (about 1.5 minutes) instead of
 # three, and each still gets about 30 s of CPU time. make test must stay
 # under CI's 30 minutes: two at a time it took 28.5 on the AMD/PVM VM, and
-# with 60 s 31 minutes on an AMD/KVM VM whose host slowed one vCPU. The build runs
-# one job per CPU (serially it took 8.5 minutes, in parallel 5.8); the tests
-# run one at a time.
+# with 60 s 31 minutes on an AMD/KVM VM with another task on one CPU. The
+# build runs one job per CPU (serially it took 8.5 minutes, in parallel
+# 5.8); the tests run one at a time.
 TEST_FUZZ_SECONDS ?= 45
 TEST_FUZZ_JOBS ?= 3
 test: deps

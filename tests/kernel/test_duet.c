@@ -90,21 +90,21 @@ static double runq_share(const struct bs_dataset *ds)
  * time the thread did not run lengthens them, and the kernel accounts that
  * (run-queue wait, IRQ, softirq, steal). Both sides are the same command on
  * the same probe, so per side the median of (duration - lost time) is 2 ms
- * plus the probe cost. That cost is the CPU's: on an AMD EPYC/KVM VM whose
- * host slowed vCPU 0 by 15-20 %, the probes inside the iteration took
- * 30-57 us there against 2-8 us on vCPU 1, and varied over seconds (so A
- * and B differed by 1.3-1.5 % when each kept its CPU, and by up to 0.36 %
- * on vCPU 0 when they took it in turns, run by run). So the sides exchange
- * CPUs every 20 ms within each run (--swap-every), and are compared CPU by
- * CPU over the iterations that stayed on one CPU: there both sides meet the
- * same host at nearly the same moments, and any difference between A and B
- * beyond a few microseconds would come from how benchscope starts, follows
- * or stamps the sides. Asserted: at least a quarter of each side's
- * iterations on each CPU (the exchange happened), on each CPU the two
- * medians within 0.3 % of each other, all four within [2 ms, 2 ms + 5 %]
- * (the probe cost on a slowed vCPU included). The verdict is printed (a
- * preemption of a few ms in one run moves the mean, which is why the
- * medians of what remains are compared).
+ * plus the probe cost. That excess is the CPU's, not only the tool's: on
+ * an AMD EPYC/KVM VM with another task on vCPU 0 (a sleeper waking every
+ * 300 us), it was 30-57 us there against 2-8 us on vCPU 1, so A and B
+ * differed by 1.3-1.5 % when each kept its CPU for a whole run, and by up
+ * to 0.36 % when they took vCPU 0 in turns, run by run; a host that slows
+ * one vCPU does the same. So the sides exchange CPUs every 20 ms within
+ * each run (--swap-every) and are compared CPU by CPU over the iterations
+ * that stayed on one CPU: there both sides meet the same CPU at nearly the
+ * same moments (with that sleeper: within 0.19 %), and any difference
+ * between A and B beyond a few microseconds would come from how benchscope
+ * starts, follows or stamps the sides. Asserted: at least a quarter of each
+ * side's iterations on each CPU (the exchange happened), on each CPU the
+ * two medians within 0.3 % of each other, all four within [2 ms, 2 ms +
+ * 3 %]. The verdict is printed (a preemption of a few ms in one run moves
+ * the mean, which is why the medians of what remains are compared).
  */
 static void test_aa_no_tool_bias(void)
 {
@@ -198,8 +198,8 @@ static void test_aa_no_tool_bias(void)
 			continue;
 		}
 		CHECK(fabs(med[c][1] / med[c][0] - 1) < 0.003);
-		CHECK(med[c][0] > 2e6 && med[c][0] < 2.1e6);
-		CHECK(med[c][1] > 2e6 && med[c][1] < 2.1e6);
+		CHECK(med[c][0] > 2e6 && med[c][0] < 2.06e6);
+		CHECK(med[c][1] > 2e6 && med[c][1] < 2.06e6);
 	}
 out:
 	bs_duet_data_free(d);
