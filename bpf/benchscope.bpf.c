@@ -102,6 +102,42 @@ static __always_inline struct thread_state *open_iter(__u32 tid)
 }
 
 /*
+ * The scheduler handlers' second early exit (the first is struct
+ * sched_hot's; in Go and one-probe modes this is the first): one bit per
+ * tgid (modulo 4096) of the processes that have opened an iteration since
+ * the object was loaded, set by iter_mark_process before the iteration
+ * opens and never cleared (another process may share the bit). A clear bit
+ * means no thread of the process has an open iteration, so sched_switch
+ * and sched_wakeup of every other task cost one load instead of a hash
+ * lookup by tid; a set bit of an unrelated tgid only costs that lookup.
+ * Kept in the hash rather than task-local storage: Go's moves and the duet
+ * barrier reach another thread's state by tid, which 6.1 cannot turn into
+ * a task_struct (bpf_task_from_pid is 6.2+), and a 6.1 task-storage lookup
+ * from sched_switch fails while the CPU's storage lock is busy
+ * (vmtest/README.md).
+ */
+#define OPEN_TGID_BITS 4096
+__u64 open_tgids[OPEN_TGID_BITS / 64];
+
+/* Thread group `tgid` may have an open iteration (see open_tgids). */
+static __always_inline bool process_maybe_open(__u32 tgid)
+{
+	__u32 i = (tgid / 64) & (OPEN_TGID_BITS / 64 - 1);
+
+	return open_tgids[i] & (1ULL << (tgid & 63));
+}
+
+/* Thread group `tgid` is about to open an iteration: set its bit. */
+static __always_inline void iter_mark_process(__u32 tgid)
+{
+	__u32 i = (tgid / 64) & (OPEN_TGID_BITS / 64 - 1);
+	__u64 m = 1ULL << (tgid & 63);
+
+	if (!(open_tgids[i] & m)) /* no store on the shared line when set */
+		__sync_fetch_and_or(&open_tgids[i], m);
+}
+
+/*
  * Per-CPU state lives in global arrays indexed by CPU, one cache line per
  * CPU: the scheduler and IRQ handlers reach it with a load instead of a
  * map-lookup call (each call is tens of ns on a cloud VM).
@@ -131,17 +167,12 @@ struct cpu_cur {
  *
  * The map's value starts offsetof(struct bpf_array, value) into a page
  * (56 bytes into a cache line on 6.18, 16 on 6.1), so the struct starts
- * far enough into `hot_area` that its lines are the memory's (hot_skew(),
- * with CO-RE). The CPUs' waiter slots have such a section of their own
- * (waits_area).
+ * far enough into `hot_area` that its lines are the memory's (hot(), with
+ * CO-RE).
  */
-#define HOT_CPUS       384 /* 27.5 KiB in all */
-#define HOT_FAST       1
-#define HOT_SLOW       2
-#define HOT_INTERF     1 /* sched_hot.cfg: cfg_interferers */
-#define HOT_GO	       2 /* cfg_go */
-#define HOT_ONEP       4 /* cfg_one_probe */
-#define OPEN_TGID_BITS 4096
+#define HOT_CPUS 384 /* 27 KiB in all */
+#define HOT_FAST 1
+#define HOT_SLOW 2
 struct sched_hot {
 	/* In-iteration threads off their CPU (off_start set), all processes.
 	 * While it is 0 no switch-in or wake-up can concern an iteration, and
@@ -156,31 +187,12 @@ struct sched_hot {
 	 * followed without an open iteration (go.bpf.h, onep.bpf.h). A copy
 	 * here because .rodata is one more page for the exit to miss. */
 	__u32 mode; /* 0 (unset), HOT_FAST or HOT_SLOW */
-	/* HOT_INTERF, HOT_GO, HOT_ONEP: the configuration switch_account
-	 * reads, copied with mode (valid once mode is set) */
-	__u32 cfg;
+	__u32 _pad;
 	/* Per CPU below HOT_CPUS: the task_struct of the in-iteration thread
 	 * that came on it last (0: none); it may outlive its slice, which only
 	 * costs the exit. Written at the measured threads' switches only, like
 	 * n_off; CPUs from HOT_CPUS on have no early exit. */
 	__u64 task[HOT_CPUS];
-	/*
-	 * The scheduler handlers' second early exit (in Go and one-probe
-	 * modes the first): one bit per tgid (modulo OPEN_TGID_BITS) of the
-	 * processes that have opened an iteration since the object was
-	 * loaded, set by iter_mark_process before the iteration opens (in
-	 * one-probe mode also when the process is tracked) and never cleared
-	 * (another process may share the bit). A clear bit means no thread of
-	 * the process has an open iteration, so sched_switch and sched_wakeup
-	 * of every other task cost one load instead of a hash lookup by tid;
-	 * a set bit of an unrelated tgid only costs that lookup. Kept in the
-	 * hash rather than task-local storage: Go's moves and the duet
-	 * barrier reach another thread's state by tid, which 6.1 cannot turn
-	 * into a task_struct (bpf_task_from_pid is 6.2+), and a 6.1
-	 * task-storage lookup from sched_switch fails while the CPU's storage
-	 * lock is busy (vmtest/README.md).
-	 */
-	__u64 open_tgids[OPEN_TGID_BITS / 64];
 	/* struct cpu_cur of CPUs below HOT_CPUS; the others keep theirs in
 	 * ordinary global data (cpu_curs_cold, MAX_CPUS in all). */
 	struct cpu_cur cpu[HOT_CPUS];
@@ -192,54 +204,22 @@ static __u8 hot_area[sizeof(struct sched_hot) + 64] SEC(".data.hot");
  * verifier) */
 static struct cpu_cur cpu_curs_cold[MAX_CPUS];
 
-/*
- * Per CPU (its waiter readable from any CPU): a tracked thread waiting for
- * this CPU, so the tasks that run here meanwhile can be charged, and the
- * pairs last charged here (struct bs_cpu_wait). CPUs below HOT_CPUS keep
- * theirs in a kmalloc'ed section like sched_hot's (24 KiB), read by user
- * space at the end of a run with a map lookup (hot_skew1 - 1 bytes in), the others in ordinary
- * global data (cpu_waits_cold, indexed like cpu_curs_cold), which user space reads through the
- * mmap'ed .bss.
- */
-static __u8 waits_area[sizeof(struct bs_cpu_wait) * HOT_CPUS + 64] SEC(".data.waits");
-struct bs_cpu_wait cpu_waits_cold[MAX_CPUS];
-/* 1 + the skew of hot_area and waits_area (hot_skew()), set by the first
- * on_switch, for user space; 0 until then */
-__u32 hot_skew1;
-
-/* How far into hot_area and waits_area their structs start so that their
- * cache lines are the memory's: a multiple of 8 (the offset is), which
- * the verifier of 6.1, for which the offset is not a constant, needs to
- * see for the atomics. */
-static __always_inline __u32 hot_skew(void)
-{
-	return (64 - (bpf_core_field_offset(struct bpf_array, value) & 63)) & 56;
-}
-
 /* The struct sched_hot in hot_area, cache-line aligned in memory (never
  * NULL). */
 static __always_inline struct sched_hot *hot(void)
 {
-	return (struct sched_hot *)(hot_area + hot_skew());
+	/* a multiple of 8 (the offset is), which the verifier of 6.1, for
+	 * which the offset is not a constant, needs to see for the atomics */
+	__u32 skew = (64 - (bpf_core_field_offset(struct bpf_array, value) & 63)) & 56;
+
+	return (struct sched_hot *)(hot_area + skew);
 }
 
-/* Thread group `tgid` may have an open iteration (see sched_hot.open_tgids). */
-static __always_inline bool process_maybe_open(__u32 tgid)
-{
-	__u32 i = (tgid / 64) & (OPEN_TGID_BITS / 64 - 1);
-
-	return hot()->open_tgids[i] & (1ULL << (tgid & 63));
-}
-
-/* Thread group `tgid` is about to open an iteration: set its bit. */
-static __always_inline void iter_mark_process(__u32 tgid)
-{
-	__u32 i = (tgid / 64) & (OPEN_TGID_BITS / 64 - 1);
-	__u64 m = 1ULL << (tgid & 63), *w = &hot()->open_tgids[i];
-
-	if (!(*w & m)) /* no store on the shared line when set */
-		__sync_fetch_and_or(w, m);
-}
+/* Per CPU (its waiter readable from any CPU): a tracked thread waiting for
+ * this CPU, so the tasks that run here meanwhile can be charged, and the
+ * pairs last charged here (struct bs_cpu_wait; user space reads `pend` at
+ * the end of a run, hence global) */
+struct bs_cpu_wait cpu_waits[MAX_CPUS];
 
 /* Thread `ts` left its CPU at `now` (see sched_hot). */
 static __always_inline void off_set(struct thread_state *ts, __u64 now)
@@ -262,9 +242,7 @@ static __always_inline void off_clear(struct thread_state *ts)
  * of the index) */
 static __always_inline struct bs_cpu_wait *cpu_wait_of(__u32 cpu)
 {
-	if (cpu < HOT_CPUS)
-		return (struct bs_cpu_wait *)(waits_area + hot_skew()) + cpu;
-	return &cpu_waits_cold[cpu & (MAX_CPUS - 1)];
+	return &cpu_waits[cpu & (MAX_CPUS - 1)];
 }
 
 struct {
@@ -481,14 +459,13 @@ static __always_inline void charge_interferer(struct bs_cpu_wait *w, struct task
 	w->pend[0].interferer_tid = tid;
 }
 
-/* Thread `ts` (tid, pid) waits for CPU `cpu` from `now`: charge whoever
- * runs there, if `interferers` (cfg_interferers). */
+/* Thread `ts` (tid, pid) waits for CPU `cpu` from `now`: charge whoever runs there. */
 static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 tid, __u32 pid,
-				     __u64 now, bool interferers)
+				     __u64 now)
 {
 	struct bs_cpu_wait *w;
 
-	if (!interferers)
+	if (!cfg_interferers)
 		return;
 	w = cpu_wait_of(cpu);
 	if (!w)
@@ -1192,21 +1169,6 @@ int BPF_USDT(calib_usdt)
 #include "criterion.bpf.h"
 
 /* ---- scheduler accounting ------------------------------------------------ */
-/* The configuration the scheduler handlers read (HOT_INTERF, HOT_GO,
- * HOT_ONEP), from .rodata: on_switch copies it into sched_hot.cfg, since
- * .rodata is one more vmalloc'ed page for them to miss. */
-static __always_inline __u32 sched_cfg_rodata(void)
-{
-	return (cfg_interferers ? HOT_INTERF : 0) | (cfg_go ? HOT_GO : 0) |
-	       (cfg_one_probe ? HOT_ONEP : 0);
-}
-
-/* The same from sched_hot `h` once the first on_switch copied it. */
-static __always_inline __u32 sched_cfg(const struct sched_hot *h)
-{
-	return h->mode ? h->cfg : sched_cfg_rodata();
-}
-
 /* The accounting of a switch on CPU `cpu` from `prev` to `next`, past
  * on_switch's first early exit. Not inlined, so that the exit touches no
  * stack: inlined, the handler's arguments were spilled to the stack before
@@ -1215,14 +1177,14 @@ static __noinline int switch_account(bool preempt, struct task_struct *prev,
 				     struct task_struct *next, unsigned int prev_state, __u32 cpu)
 {
 	bool mp = process_maybe_open(prev->tgid), mn = process_maybe_open(next->tgid);
-	__u32 prev_tid = prev->pid, next_tid = next->pid, cfg = hot()->cfg; /* mode is set */
+	__u32 prev_tid = prev->pid, next_tid = next->pid;
 	struct thread_state *tp = NULL, *tn = NULL;
 	struct bs_cpu_wait *w = NULL;
 	__u64 now;
 
 	/* the early exit: neither side's process has had an iteration (no
-	 * hashing, see sched_hot.open_tgids) and nobody waits for this CPU */
-	if (cfg & HOT_INTERF) {
+	 * hashing, see open_tgids) and nobody waits for this CPU */
+	if (cfg_interferers) {
 		w = cpu_wait_of(cpu);
 		if (w && !w->victim_tid)
 			w = NULL;
@@ -1233,7 +1195,7 @@ static __noinline int switch_account(bool preempt, struct task_struct *prev,
 		/* Go: which goroutine prev was running decides whose iteration
 		 * this switch-out belongs to (go.bpf.h); only while a Go
 		 * iteration is open */
-		if ((cfg & HOT_GO) && *(volatile __u32 *)&go_open) /* not loaded before */
+		if (cfg_go && go_open)
 			go_observe(prev);
 		tp = open_iter(prev_tid);
 	}
@@ -1242,7 +1204,7 @@ static __noinline int switch_account(bool preempt, struct task_struct *prev,
 		/* one probe per iteration: every thread of a tracked process
 		 * (its bit set when tracked) is accounted from the first time
 		 * it comes on a CPU (onep.bpf.h) */
-		if ((cfg & HOT_ONEP) && !tn && next_tid)
+		if (cfg_one_probe && !tn && next_tid)
 			tn = onep_adopt(next, bpf_ktime_get_ns());
 	}
 	if (!tp && !tn && !w)
@@ -1266,7 +1228,7 @@ static __noinline int switch_account(bool preempt, struct task_struct *prev,
 		off_set(tp, now);
 		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
 		if (tp->off_runnable)
-			set_wait(tp, cpu, prev_tid, prev->tgid, now, cfg & HOT_INTERF);
+			set_wait(tp, cpu, prev_tid, prev->tgid, now);
 		else if (tp->held && (prev_state & TASK_STOPPED_BIT))
 			tp->held = 2; /* stopped at the duet barrier */
 	}
@@ -1293,7 +1255,7 @@ static __noinline int switch_account(bool preempt, struct task_struct *prev,
 		tn->wake_ts = 0;
 		clear_wait(tn, next_tid);
 		slice_start(tn, next, next_tid);
-		if (cfg & HOT_ONEP)
+		if (cfg_one_probe)
 			onep_switch_in(tn, next, next_tid, out_ns, now);
 	}
 	return 0;
@@ -1315,20 +1277,9 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if (h->task[cpu] == (__u64)prev)
 			h->task[cpu] = 0; /* slice_start names the next one */
 	} else if (!h->mode) {
-		h->cfg = sched_cfg_rodata();
-		asm volatile("" ::: "memory"); /* cfg before mode, which says it holds */
 		h->mode = cfg_go || cfg_one_probe ? HOT_SLOW : HOT_FAST;
-		hot_skew1 = hot_skew() + 1;
 	}
 	return switch_account(preempt, prev, next, prev_state, cpu);
-}
-
-/* User space marks process ctx->tgid in open_tgids (struct bs_mark_ctx). */
-SEC("syscall")
-int mark_process(struct bs_mark_ctx *ctx)
-{
-	iter_mark_process(ctx->tgid);
-	return 0;
 }
 
 SEC("tp_btf/sched_wakeup")
@@ -1340,7 +1291,7 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
 
 	/* the early exits: no iteration's thread is off its CPU (outside Go
 	 * and one-probe modes, see sched_hot), or none of p's process has opened
-	 * one (see sched_hot.open_tgids) */
+	 * one (see open_tgids) */
 	if (hot()->mode == HOT_FAST && !hot()->n_off)
 		return 0;
 	tgid = p->tgid;
@@ -1352,7 +1303,7 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
 		return 0;
 	now = bpf_ktime_get_ns();
 	ts->wake_ts = now;
-	set_wait(ts, p->thread_info.cpu, tid, tgid, now, sched_cfg(hot()) & HOT_INTERF);
+	set_wait(ts, p->thread_info.cpu, tid, tgid, now);
 	return 0;
 }
 

@@ -20,17 +20,6 @@ struct bs_tracked_proc {
 	__u32 side;	/**< duet side: 0 none, 1 A, 2 B (inherited through fork) */
 };
 
-/**
- * Context of the `mark_process` program, which user space runs with
- * BPF_PROG_TEST_RUN: with one probe per iteration the threads of a tracked
- * process are accounted from their first switch-in, so the scheduler
- * handlers' early exit must let the process through (its bit in the BPF
- * side's kmalloc'ed, not mmap'ed, open_tgids).
- */
-struct bs_mark_ctx {
-	__u32 tgid; /**< the process */
-};
-
 /** Key of the `spill` map: an iteration record that did not fit the ring buffer. */
 struct bs_spill_key {
 	__u32 pid;

@@ -362,19 +362,17 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
 
 /* pid's processes are tracked (side 0: none, 1 A, 2 B); with one probe per
  * iteration its threads are accounted from their first switch-in, so the
- * scheduler handlers' early exit must let them through (struct bs_mark_ctx) */
+ * scheduler handlers' early exit must let them through (open_tgids) */
 static int track(struct bs_probes *p, pid_t pid, __u32 side)
 {
 	struct bs_tracked_proc v = {0, 0, side};
-	struct bs_mark_ctx mark = {(__u32)pid};
-	__u32 key = (__u32)pid;
-	LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = &mark, .ctx_size_in = sizeof(mark));
+	__u32 key = (__u32)pid, n = sizeof(p->skel->bss->open_tgids) * 8;
 
 	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
 		return -errno;
-	if (p->skel->rodata->cfg_one_probe &&
-	    bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.mark_process), &run))
-		return -errno;
+	if (p->skel->rodata->cfg_one_probe)
+		__atomic_fetch_or(&p->skel->bss->open_tgids[(key % n) / 64], 1ULL << (key % 64),
+				  __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -545,62 +543,15 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
 	return n;
 }
 
-/*
- * The CPUs' waiter slots (struct bs_cpu_wait) as the BPF side left them: *n
- * (one per possible CPU) in a malloc'ed array *out, those of CPUs below the
- * .data.waits section's length from that map's value (the BPF side's array
- * starts hot_skew1 - 1 bytes into it), the others from the mmap'ed .bss. 0,
- * or -errno when the map lookup or malloc fails (-EINVAL: a skew past the
- * value).
- */
-static int cpu_waits_read(const struct bs_probes *p, struct bs_cpu_wait **out, size_t *n)
+/* The time of pair `r` still pending in the CPUs' slots (struct bs_cpu_wait). */
+static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_rec *r)
 {
-	const struct bpf_map *m = p->skel->maps.data_waits;
-	const struct bs_cpu_wait *cold = p->skel->bss->cpu_waits_cold;
-	size_t size = bpf_map__value_size(m),
-	       n_cold = sizeof(p->skel->bss->cpu_waits_cold) / sizeof(*cold);
-	size_t skew = 0, n_hot = 0, cpu;
-	__u32 key = 0, skew1 = p->skel->bss->hot_skew1;
-	int ncpu = libbpf_num_possible_cpus(), rc = 0;
-	unsigned char *hot = NULL;
-
-	*n = ncpu > 0 && (size_t)ncpu < n_cold ? (size_t)ncpu : n_cold;
-	*out = calloc(*n, sizeof(**out));
-	if (!*out)
-		return -ENOMEM;
-	if (skew1) { /* else no switch was seen: nothing is pending there */
-		skew = skew1 - 1;
-		if (skew >= size)
-			rc = -EINVAL;
-		else if (!(hot = malloc(size)))
-			rc = -ENOMEM;
-		else if (bpf_map__lookup_elem(m, &key, sizeof(key), hot, size, 0))
-			rc = -errno;
-		else
-			n_hot = (size - skew) / sizeof(**out);
-	}
-	if (rc) {
-		free(hot);
-		free(*out);
-		*out = NULL;
-		return rc;
-	}
-	for (cpu = 0; cpu < *n; cpu++)
-		if (cpu < n_hot)
-			memcpy(&(*out)[cpu], hot + skew + cpu * sizeof(**out), sizeof(**out));
-		else
-			(*out)[cpu] = cold[cpu];
-	free(hot);
-	return 0;
-}
-
-/* The time of pair `r` still pending in the n slots `w`. */
-static __u64 pending_ns(const struct bs_cpu_wait *w, size_t n, const struct bs_interferer_rec *r)
-{
+	const struct bs_cpu_wait *w = p->skel->bss->cpu_waits;
+	size_t max = sizeof(p->skel->bss->cpu_waits) / sizeof(*w), cpu, i;
+	int ncpu = libbpf_num_possible_cpus();
 	__u64 ns = 0;
-	size_t cpu, i;
 
-	for (cpu = 0; cpu < n; cpu++)
+	for (cpu = 0; cpu < (ncpu > 0 ? (size_t)ncpu : max) && cpu < max; cpu++)
 		for (i = 0; i < BS_WAIT_PEND; i++)
 			if (w[cpu].pend[i].interferer_tid == r->interferer_tid &&
 			    w[cpu].pend[i].victim_pid == r->victim_pid)
@@ -609,8 +560,7 @@ static __u64 pending_ns(const struct bs_cpu_wait *w, size_t n, const struct bs_i
 }
 
 struct with_pending {
-	const struct bs_cpu_wait *w;
-	size_t n;
+	const struct bs_probes *p;
 	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
 	void *ctx;
 };
@@ -620,24 +570,16 @@ static int add_pending(void *ctx, const struct bs_interferer_rec *r)
 	struct with_pending *x = ctx;
 	struct bs_interferer_rec whole = *r;
 
-	whole.ns += pending_ns(x->w, x->n, r);
+	whole.ns += pending_ns(x->p, r);
 	return x->fn(x->ctx, &whole);
 }
 
 long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer_table *t,
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx)
 {
-	struct with_pending x = {NULL, 0, fn, ctx};
-	struct bs_cpu_wait *w;
-	long n;
-	int rc = cpu_waits_read(p, &w, &x.n);
+	struct with_pending x = {p, fn, ctx};
 
-	if (rc)
-		return rc;
-	x.w = w;
-	n = bs_interferer_table_walk(t, add_pending, &x);
-	free(w);
-	return n;
+	return bs_interferer_table_walk(t, add_pending, &x);
 }
 
 /* One {"prog","run_cnt","run_time_ns"} per program of obj that ran. */

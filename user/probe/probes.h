@@ -127,8 +127,7 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
  * bs_cpu_wait): a pair's whole time, once the ring buffer is drained. Exact
  * for processes that have exited (nothing is charged to them after that).
  * Does not change t, so it can be called again later. Returns the number of
- * pairs, fn's first non-zero return, or -errno when the CPUs' slots cannot
- * be read (ENOMEM, or the map lookup's).
+ * pairs, or fn's first non-zero return.
  */
 long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer_table *t,
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
