@@ -14,3 +14,8 @@ $(BUILD)/bench/sched_floor: bench/sched_floor.c $(BUILD)/sched_floor.skel.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+# switch_load: a sleeper per CPU, the scheduler load of section 4's second pass
+$(BUILD)/bench/switch_load: bench/switch_load.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $<

@@ -176,7 +176,7 @@ demo: deps
 		-B '$(BUILD)/progs/gbench_example_b --benchmark_repetitions=5 --benchmark_min_time=0.05'
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/stats_bench $(BUILD)/bench/fleet_gen $(BUILD)/bench/sched_floor
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/stats_bench $(BUILD)/bench/fleet_gen $(BUILD)/bench/sched_floor $(BUILD)/bench/switch_load
 	$(Q)BUILD=$(BUILD) bench/run-bench
 
 # The waste soak (not in make test): SOAK_RUNS runs of the two-thread planted
