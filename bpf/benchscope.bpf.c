@@ -476,6 +476,16 @@ static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 t
 	ts->wait_cpu1 = cpu + 1;
 }
 
+/* Thread `ts` waits at the duet barrier (barrier.bpf.h: its SIGSTOP pending,
+ * or stopped, or claimed while off its CPU): until it next runs, its time off
+ * the CPU is the barrier's wait, left out of its iteration when it resumes,
+ * so nobody is charged for it. Held 4 (claimed on its CPU) is not: it keeps
+ * its begin, and a later preemption is the iteration's. */
+static __always_inline bool held_at_barrier(const struct thread_state *ts)
+{
+	return ts->held && ts->held != 4;
+}
+
 /* Thread `ts` runs again (on any CPU) or its iteration ends: stop charging. */
 static __always_inline void clear_wait(struct thread_state *ts, __u32 tid)
 {
@@ -1169,6 +1179,17 @@ int BPF_USDT(calib_usdt)
 #include "criterion.bpf.h"
 
 /* ---- scheduler accounting ------------------------------------------------ */
+/* Whether the tasks that run while thread `ts` (of process `tgid`) waits for
+ * a CPU are charged for it: not for the duet barrier's wait
+ * (held_at_barrier), nor for a Go parent's (go_holds_parent), which no
+ * iteration record reports. */
+static __always_inline bool wait_charged(const struct thread_state *ts, __u32 tgid)
+{
+	if (held_at_barrier(ts))
+		return false;
+	return !(cfg_go && go_holds_parent(ts, tgid));
+}
+
 /* The accounting of a switch on CPU `cpu` from `prev` to `next`, past
  * on_switch's first early exit. Not inlined, so that the exit touches no
  * stack: inlined, the handler's arguments were spilled to the stack before
@@ -1227,7 +1248,7 @@ static __noinline int switch_account(bool preempt, struct task_struct *prev,
 		tp->n_out++;
 		off_set(tp, now);
 		tp->off_runnable = preempt || prev_state == TASK_RUNNING;
-		if (tp->off_runnable)
+		if (tp->off_runnable && wait_charged(tp, prev->tgid))
 			set_wait(tp, cpu, prev_tid, prev->tgid, now);
 		else if (tp->held && (prev_state & TASK_STOPPED_BIT))
 			tp->held = 2; /* stopped at the duet barrier */
@@ -1299,7 +1320,7 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
 		return 0;
 	tid = p->pid;
 	ts = open_iter(tid);
-	if (!ts || !ts->off_start || ts->off_runnable)
+	if (!ts || !ts->off_start || ts->off_runnable || !wait_charged(ts, tgid))
 		return 0;
 	now = bpf_ktime_get_ns();
 	ts->wake_ts = now;

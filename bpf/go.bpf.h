@@ -284,6 +284,19 @@ static __always_inline void go_forget(struct go_key *key)
 		__sync_fetch_and_add(&go_open, -1);
 }
 
+/* Thread state `ts` of process `tgid` holds the iteration of a B with
+ * sub-benchmarks (`parent`): Go measures none, and it ends without a record. */
+static __always_inline bool go_holds_parent(const struct thread_state *ts, __u32 tgid)
+{
+	struct go_key key = {.tgid = tgid, .g = ts->go_g};
+	struct go_iter *gi;
+
+	if (!ts->go_g)
+		return false;
+	gi = bpf_map_lookup_elem(&go_iters, &key);
+	return gi && gi->parent;
+}
+
 /*
  * Drop the open iteration of gi without a record: a runN that never
  * reached its StopTimer (b.Fatal, b.Skip: runtime.Goexit unwinds runN) and

@@ -272,6 +272,26 @@ static inline void kcheck_unseen_switches(const struct bs_dataset *ds, const cha
 	CHECK(counted >= n);
 }
 
+/*
+ * The CPU time charged to interferers in @ds is the time others ran while
+ * a thread waited in an iteration that has a record (the barrier's wait
+ * and Go's parent B excluded): at most the run-queue wait summed over every
+ * iteration record (the same intervals, read at the same switches; a CPU's
+ * one waiter slot can only miss some). Prints both, as @what.
+ */
+static inline void kcheck_charges(const struct bs_dataset *ds, const char *what)
+{
+	double charged = 0, wait = 0;
+
+	for (size_t i = 0; i < ds->n_interferers; i++)
+		charged += (double)ds->interferers[i].ns;
+	for (size_t i = 0; i < ds->n_iters; i++)
+		wait += (double)ds->iters[i].runq_wait_ns;
+	fprintf(stderr, "    %s: charged %.3f ms, run-queue wait of every iteration %.3f ms\n",
+		what, charged / 1e6, wait / 1e6);
+	CHECK(charged <= 1.01 * wait + 1e5);
+}
+
 static inline struct bs_dataset *kload(const char *trace)
 {
 	struct bs_dataset *ds = NULL;
