@@ -62,6 +62,7 @@ struct df_truth {
 	int asym_run;	   /* run number of the asymmetric run, or -1 */
 	uint64_t other_ns; /* interferer ns charged to A by B's process in asym_run */
 	uint64_t third_ns; /* interferer ns charged to A by a third party in asym_run */
+	uint64_t own_ns;   /* interferer ns charged to A by another thread of A in asym_run */
 };
 
 /* xorshift64* uniform in [0, 1) and a rough normal from 12 uniforms */
@@ -246,8 +247,17 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 								.ns = 3000000};
 				memcpy(ir.comm, "kworker/0:1", 12);
 				bs_trace_write_interferer(w, &ir);
+				/* another thread of A's own process */
+				ir =
+				    (struct bs_interferer_rec){.victim_pid = t->pid[run][0],
+							       .interferer_tid = t->pid[run][0] + 1,
+							       .interferer_pid = t->pid[run][0],
+							       .ns = 1000000};
+				memcpy(ir.comm, "bench_a", 8);
+				bs_trace_write_interferer(w, &ir);
 				t->other_ns = 5000000;
 				t->third_ns = 3000000;
+				t->own_ns = 1000000;
 			}
 			snprintf(ev, sizeof(ev),
 				 "{\"kind\": \"duet_run\", \"run\": %d, \"method\": \"%s\", "

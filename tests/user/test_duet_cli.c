@@ -95,6 +95,12 @@ static void test_report_csv_json(void)
 	CHECK(strstr(s, "verdict (async): B is ") != NULL);
 	CHECK(strstr(s, "failed      run ") && strstr(s, "B crashed (signal 11)"));
 	CHECK(strstr(s, "asymmetric runs") != NULL);
+	/* the charges split among themselves, A's own thread apart: other 5 ms, own
+	 * 1 ms, third 3 ms of 9 ms; over every iteration the harness ran */
+	CHECK(strstr(s, "by own side") != NULL);
+	CHECK(strstr(s, "9.000 ms  5.000 ms (55.56 %)  1.000 ms (11.11 %)  3.000 ms (33.33 %)") !=
+	      NULL);
+	CHECK(strstr(s, "interferer charges, in every iteration the harness ran") != NULL);
 	free(s);
 	s = slurp(csv);
 	static const char hdr[] = "suite,benchmark,type,runid,pair,iteration,iteration_start_ns,"
@@ -119,6 +125,12 @@ static void test_report_csv_json(void)
 	CHECK(!strcmp(json_object_get_string(bs_json_get(bs_json_get(m, "verdict"), "kind")),
 		      "slower"));
 	CHECK(bs_json_get(bs_json_get(bs_json_get(j, "noise"), "methods"), "async") != NULL);
+	CHECK_INT_EQ(json_object_get_int(bs_json_get(j, "schema_version")), 2);
+	CHECK(!strcmp(json_object_get_string(bs_json_get(bs_json_get(j, "noise"), "charges_scope")),
+		      "iterations"));
+	m = bs_json_get(bs_json_get(bs_json_get(j, "noise"), "methods"), "async");
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(m, "A"), "by_own_side_ns")),
+		     1000000);
 	json_object_put(j);
 	/* Markdown to stdout */
 	CHECK_INT_EQ(

@@ -262,6 +262,7 @@ static void test_noise_split(void)
 		if (r) {
 			CHECK_INT_EQ(r->side[0].by_other_ns, truth.other_ns);
 			CHECK_INT_EQ(r->side[0].by_third_ns, truth.third_ns);
+			CHECK_INT_EQ(r->side[0].by_own_ns, truth.own_ns);
 			CHECK_INT_EQ(r->side[1].by_other_ns, 0);
 			CHECK_NEAR(r->share[0], 0.2, 0.001, 0);
 			CHECK_NEAR(r->share[1], 0.001, 0.0002, 0);
@@ -279,6 +280,10 @@ static void test_noise_split(void)
 		CHECK(!strcmp(n->third[0].comm, "kworker/0:1"));
 		CHECK_INT_EQ(n->third[0].ns[0], truth.third_ns);
 		CHECK_INT_EQ(n->method[BS_DM_ASYNC][0].by_other_ns, truth.other_ns);
+		/* A's own thread is neither the other side nor a third party */
+		CHECK_INT_EQ(n->charged_ns, truth.other_ns + truth.third_ns + truth.own_ns);
+		CHECK_INT_EQ(n->scope, BS_CHARGES_ITERATIONS);
+		CHECK(bs_duet_noise_self_share(n) == 0);
 	}
 	bs_duet_noise_free(n);
 	bs_duet_data_free(d);

@@ -128,7 +128,9 @@ static void test_summary_values(void)
 	CHECK_INT_EQ(s.n_top, 2);
 	CHECK_INT_EQ(s.top[0].tid, 555);
 	CHECK_INT_EQ(s.top[0].ns, 4000);
-	CHECK_NEAR(s.top[0].share, 4000.0 / 35000.0, 1e-15, 0);
+	/* its part of the 4.5 us charged, not of the iterations' wall time: the
+	 * charges cover more than the iterations analysed */
+	CHECK_NEAR(s.top[0].of_total, 4000.0 / 4500.0, 1e-15, 0);
 	CHECK(strcmp(s.top[1].comm, "kworker/0:1") == 0);
 	CHECK_INT_EQ(s.interferer_ns, 4500);
 	CHECK_NEAR(s.perturbation, 100.0 / 4500.0, 1e-15, 0);
@@ -235,7 +237,7 @@ static void test_json(void)
 		goto out;
 	CHECK(strcmp(json_object_get_string(bs_json_get(root, "schema")), "benchscope-report") ==
 	      0);
-	CHECK_INT_EQ(json_object_get_int(bs_json_get(root, "schema_version")), 1);
+	CHECK_INT_EQ(json_object_get_int(bs_json_get(root, "schema_version")), 2);
 	o = bs_json_get(root, "context");
 	CHECK(strcmp(json_object_get_string(bs_json_get(o, "kernel")), "6.18.0-test") == 0);
 	CHECK(strcmp(json_object_get_string(bs_json_get(o, "clock")), "CLOCK_MONOTONIC") == 0);
@@ -267,6 +269,11 @@ static void test_json(void)
 		     "stress") == 0);
 	CHECK_INT_EQ(json_object_get_int64(bs_json_get(json_object_array_get_idx(o, 0), "ns")),
 		     4000);
+	CHECK_NEAR(json_object_get_double(bs_json_get(json_object_array_get_idx(o, 0), "of_total")),
+		   4000.0 / 4500.0, 1e-12, 0);
+	CHECK(bs_json_get(json_object_array_get_idx(o, 0), "share") == NULL);
+	CHECK(strcmp(json_object_get_string(bs_json_get(bs_json_get(root, "interferers"), "scope")),
+		     "iterations") == 0);
 	o = bs_json_get(root, "end");
 	CHECK_INT_EQ(json_object_get_int(bs_json_get(bs_json_get(o, "lost"), "proc_lost")), 1);
 	CHECK_INT_EQ(json_object_array_length(bs_json_get(root, "processes")), 2);
@@ -307,7 +314,9 @@ static void test_table_and_md(void)
 		CHECK(strstr(t, "  time/op   8  287.5 ns") != NULL);
 		CHECK(strstr(t, "  run-queue wait        1.000 µs  2.86 %       125.0 ns\n") !=
 		      NULL);
-		CHECK(strstr(t, "  stress       555  555  4.000 µs  11.43 %\n") != NULL);
+		CHECK(strstr(t, "  stress       555  555  4.000 µs  88.89 %\n") != NULL);
+		CHECK(strstr(t, "of all = its part of the time in all") != NULL);
+		CHECK(strstr(t, "in every iteration the harness ran") != NULL);
 		CHECK(strstr(t, "lost: 1 (iter_lost 0, iter_spilled 2, proc_lost 1)") != NULL);
 		CHECK(strstr(t, "on_switch  1000  150.0 µs  150.0 ns") != NULL);
 		CHECK(strstr(t, "pid 100 exited with status 0") != NULL);

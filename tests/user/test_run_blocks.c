@@ -338,12 +338,44 @@ static void test_degraded_json(void)
 	json_object_put(bad);
 }
 
+/* Where the interferer charges come from follows the boundaries: one probe
+ * per iteration follows every thread, output lines the writing threads,
+ * anything else (and traces before those keys) the open iterations. */
+static void test_charge_scope(void)
+{
+	static const struct {
+		const char *ctx;
+		enum bs_charge_scope scope;
+		const char *name;
+	} cases[] = {
+	    {"{}", BS_CHARGES_ITERATIONS, "iterations"},
+	    {"{\"boundaries\":{\"kind\":\"gbench\",\"probes\":2}}", BS_CHARGES_ITERATIONS,
+	     "iterations"},
+	    {"{\"boundaries\":{\"kind\":\"go\",\"probes\":1}}", BS_CHARGES_THREADS, "threads"},
+	    {"{\"boundaries\":{\"kind\":\"lines\"}}", BS_CHARGES_WRITES, "writes"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_object *j = json_tokener_parse(cases[i].ctx);
+		struct bs_run_context c;
+		char err[256];
+
+		CHECK_INT_EQ(bs_run_context_decode(j, &c, err, sizeof(err)), 0);
+		CHECK_INT_EQ(bs_run_context_charge_scope(&c), cases[i].scope);
+		CHECK(!strcmp(bs_charge_scope_name(cases[i].scope), cases[i].name));
+		CHECK(strlen(bs_charge_scope_text(cases[i].scope)) > 20);
+		bs_run_context_free(&c);
+		json_object_put(j);
+	}
+}
+
 int main(void)
 {
 	RUN_TEST(test_full_trace);
 	RUN_TEST(test_optional_keys);
 	RUN_TEST(test_refused);
 	RUN_TEST(test_degraded_json);
+	RUN_TEST(test_charge_scope);
 	fx_cleanup();
 	return test_summary("test_run_blocks");
 }

@@ -84,6 +84,7 @@ static void add_side(struct bs_dnoise_side *to, const struct bs_dnoise_side *s)
 	to->nivcsw += s->nivcsw;
 	to->migrations += s->migrations;
 	to->by_other_ns += s->by_other_ns;
+	to->by_own_ns += s->by_own_ns;
 	to->by_third_ns += s->by_third_ns;
 }
 
@@ -117,6 +118,7 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 	*out = NULL;
 	if (!n)
 		return -ENOMEM;
+	n->scope = bs_run_context_charge_scope(&ds->run_ctx);
 	for (size_t b = 0; b < d->n_benches; b++)
 		for (int m = 0; m < BS_DM_N; m++)
 			for (size_t k = 0; k < d->benches[b].n_runs[m]; k++) {
@@ -131,7 +133,7 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 			}
 	for (size_t i = 0; i < ds->n_interferers; i++) {
 		const struct bs_interferer_rec *ir = &ds->interferers[i];
-		int side, run = bs_duet_data_run_of_pid(d, ir->victim_pid, &side);
+		int by, side, run = bs_duet_data_run_of_pid(d, ir->victim_pid, &side);
 		struct bs_dnoise_run *r;
 
 		if (run < 0)
@@ -141,8 +143,12 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 			continue; /* a run with no analysed iteration */
 		if (ir->ns)
 			n->has_interference = true;
-		if (bs_duet_data_side_of(d, run, ir->interferer_pid) == 1 - side) {
+		n->charged_ns += ir->ns;
+		by = bs_duet_data_side_of(d, run, ir->interferer_pid);
+		if (by == 1 - side) {
 			r->side[side].by_other_ns += ir->ns;
+		} else if (by == side) {
+			r->side[side].by_own_ns += ir->ns;
 		} else {
 			r->side[side].by_third_ns += ir->ns;
 			if (!strncmp(ir->comm, BS_DUET_SELF_COMM, BS_COMM_LEN))
@@ -189,4 +195,10 @@ void bs_duet_noise_free(struct bs_duet_noise *n)
 	free(n->runs);
 	free(n->third);
 	free(n);
+}
+
+double bs_duet_noise_self_share(const struct bs_duet_noise *n)
+{
+	return n->charged_ns ? (double)(n->self_ns[0] + n->self_ns[1]) / (double)n->charged_ns
+			     : NAN;
 }

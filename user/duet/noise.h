@@ -20,6 +20,13 @@
  *              twice the other's share, and at least 1 point more)
  * An asymmetric run penalises one side only: its paired differences carry
  * the noise instead of cancelling it, which is what duets rely on.
+ *
+ * Who took the CPU while a side waited comes from the interferer charges,
+ * which cover more than the analysed iterations (the trace's charge scope,
+ * bs_run_context_charge_scope: every iteration the harness ran, or with one
+ * probe per iteration every thread of the side, the whole run). They are
+ * therefore split among themselves (other side, own side, third parties),
+ * never compared with the iterations' busy or lost time.
  */
 #ifndef BENCHSCOPE_DUET_NOISE_H
 #define BENCHSCOPE_DUET_NOISE_H
@@ -29,6 +36,7 @@
 #include <stdint.h>
 
 #include "duet/data.h"
+#include "trace/context.h"
 
 #define BS_DUET_ASYM_MIN_PP	   1.0
 #define BS_DUET_ASYM_MIN_IMBALANCE (1.0 / 3.0)
@@ -39,8 +47,11 @@ struct bs_dnoise_side {
 	uint64_t busy_ns, lost_ns;
 	uint64_t preempted_ns, runq_wait_ns, blocked_ns, irq_ns, softirq_ns, steal_ns;
 	uint64_t nivcsw, migrations;
-	/** from interferer records whose victim is one of the side's processes: */
+	/** from interferer records whose victim is one of the side's processes
+	 *  (over the charge scope, see above), ns: */
 	uint64_t by_other_ns; /**< taken by the other side's processes (same run) */
+	uint64_t by_own_ns;   /**< taken by the side's own processes: its other
+			       *   threads, e.g. a runtime's garbage collector */
 	uint64_t by_third_ns; /**< taken by any other task */
 };
 
@@ -68,10 +79,12 @@ struct bs_duet_noise {
 	size_t n_asymmetric[BS_DM_N];
 	struct bs_dnoise_task *third; /**< descending total ns */
 	size_t n_third;
-	bool has_interference; /**< any interference field or interferer record non-zero */
-	uint64_t self_ns[2];   /**< of by_third_ns: taken from A, from B by benchscope's own
-				*   threads (interferer comm "benchscope"), ns */
-	uint64_t busy_ns;      /**< sum of both sides' busy_ns over every run, ns */
+	bool has_interference;	    /**< any interference field or interferer record non-zero */
+	uint64_t self_ns[2];	    /**< of by_third_ns: taken from A, from B by benchscope's own
+				     *   threads (interferer comm "benchscope"), ns */
+	uint64_t charged_ns;	    /**< every charge to either side (other, own, third), ns */
+	enum bs_charge_scope scope; /**< what the charges cover (the trace's context) */
+	uint64_t busy_ns;	    /**< sum of both sides' busy_ns over every run, ns */
 };
 
 /** Comm of benchscope's own threads in interferer records. */
@@ -85,6 +98,10 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 			struct bs_duet_noise **out);
 
 void bs_duet_noise_free(struct bs_duet_noise *n);
+
+/** benchscope's own part of the time charged: (self_ns[0] + self_ns[1]) /
+ *  charged_ns (ratio; NaN when nothing was charged). */
+double bs_duet_noise_self_share(const struct bs_duet_noise *n);
 
 /** The run entry of @run, or NULL. */
 const struct bs_dnoise_run *bs_duet_noise_run(const struct bs_duet_noise *n, int run);

@@ -31,7 +31,7 @@ struct bs_duet_ctx {
 };
 
 /** Version of the duet JSON report's layout ("schema_version"). */
-#define BS_DUET_JSON_SCHEMA_VERSION 1
+#define BS_DUET_JSON_SCHEMA_VERSION 2
 
 /** The report as aligned text (md false) or Markdown (md true). Returns 0 or -EIO. */
 int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md);

@@ -35,6 +35,7 @@ static json_object *side_obj(const struct bs_dnoise_side *s)
 	put(o, "nivcsw", json_object_new_int64((int64_t)s->nivcsw));
 	put(o, "migrations", json_object_new_int64((int64_t)s->migrations));
 	put(o, "by_other_side_ns", json_object_new_int64((int64_t)s->by_other_ns));
+	put(o, "by_own_side_ns", json_object_new_int64((int64_t)s->by_own_ns));
 	put(o, "by_third_parties_ns", json_object_new_int64((int64_t)s->by_third_ns));
 	return o;
 }
@@ -344,8 +345,9 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	put(noise, "third_parties", third);
 	put(noise, "benchscope_from_a_ns", json_object_new_int64((int64_t)n->self_ns[0]));
 	put(noise, "benchscope_from_b_ns", json_object_new_int64((int64_t)n->self_ns[1]));
-	put(noise, "benchscope_share",
-	    n->busy_ns ? num((double)(n->self_ns[0] + n->self_ns[1]) / (double)n->busy_ns) : NULL);
+	put(noise, "charged_ns", json_object_new_int64((int64_t)n->charged_ns));
+	put(noise, "charges_scope", json_object_new_string(bs_charge_scope_name(n->scope)));
+	put(noise, "benchscope_share", n->charged_ns ? num(bs_duet_noise_self_share(n)) : NULL);
 	put(o, "noise", noise);
 	put(outc, "runs_total", json_object_new_int64((int64_t)d->runs_total));
 	put(outc, "runs_used", json_object_new_int64((int64_t)d->runs_ok));

@@ -261,10 +261,55 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 			      : "  A/A test: this difference is a false alarm of the setup\n");
 }
 
+/* "x (p %)": ns and its part of `all` */
+static char *ns_part(uint64_t ns, uint64_t all, char *buf, size_t len)
+{
+	char t[32], p[24];
+
+	snprintf(buf, len, "%s (%s)", bs_fmt_ns((double)ns, t, sizeof(t)),
+		 pctf(all ? (double)ns / (double)all : NAN, p, sizeof(p)));
+	return buf;
+}
+
+/* who took the CPU while a side waited: the interferer charges, split among
+ * themselves (they cover more than the analysed iterations, noise.h) */
+static void charges_block(FILE *f, const struct bs_duet_noise *n, bool md)
+{
+	struct tab t = {.ncol = 6};
+	char b[5][64];
+
+	fprintf(f,
+		md ? "\nCPU time taken while a side waited to run (interferer charges, %s)\n\n"
+		   : "  CPU time taken while a side waited to run (interferer charges, %s)\n",
+		bs_charge_scope_text(n->scope));
+	if (!n->charged_ns) {
+		fprintf(f, md ? "None charged.\n" : "    none charged\n");
+		return;
+	}
+	tab_add(&t, "method", "side", "charged", "by other side", "by own side",
+		"by third parties");
+	for (int m = 0; m < BS_DM_N; m++)
+		for (int s = 0; s < 2; s++) {
+			const struct bs_dnoise_side *x = &n->method[m][s];
+			uint64_t all = x->by_other_ns + x->by_own_ns + x->by_third_ns;
+
+			if (!x->n_iters)
+				continue;
+			tab_add(&t, bs_dmethod_name(m), s ? "B" : "A",
+				bs_fmt_ns((double)all, b[0], 64),
+				ns_part(x->by_other_ns, all, b[1], 64),
+				ns_part(x->by_own_ns, all, b[2], 64),
+				ns_part(x->by_third_ns, all, b[3], 64));
+		}
+	tab_print(f, &t, md, "    ");
+	if (md)
+		fputc('\n', f);
+}
+
 static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 {
 	const struct bs_duet_noise *n = c->n;
-	struct tab t = {.ncol = 12};
+	struct tab t = {.ncol = 10};
 	char b[16][48];
 	size_t shown = 0;
 
@@ -277,7 +322,7 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 		return;
 	}
 	tab_add(&t, "method", "side", "iters", "busy", "lost", "share", "run-queue", "irq",
-		"softirq", "steal", "by other side", "by third parties");
+		"softirq", "steal");
 	for (int m = 0; m < BS_DM_N; m++)
 		for (int s = 0; s < 2; s++) {
 			const struct bs_dnoise_side *x = &n->method[m][s];
@@ -293,13 +338,12 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 				bs_fmt_ns((double)x->runq_wait_ns, b[4], 48),
 				bs_fmt_ns((double)x->irq_ns, b[5], 48),
 				bs_fmt_ns((double)x->softirq_ns, b[6], 48),
-				bs_fmt_ns((double)x->steal_ns, b[7], 48),
-				bs_fmt_ns((double)x->by_other_ns, b[8], 48),
-				bs_fmt_ns((double)x->by_third_ns, b[9], 48));
+				bs_fmt_ns((double)x->steal_ns, b[7], 48));
 		}
 	tab_print(f, &t, md, "  ");
 	if (md)
 		fputc('\n', f);
+	charges_block(f, n, md);
 	size_t nasym = 0;
 
 	for (int m = 0; m < BS_DM_N; m++)
@@ -327,14 +371,11 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 		tab_print(f, &t, md, "    ");
 	}
 	fprintf(f,
-		md ? "\nbenchscope itself took %s from A and %s from B: %.3f %% of the sides' busy "
-		     "time\n"
-		   : "  benchscope itself took %s from A and %s from B: %.3f %% of the sides' busy "
-		     "time\n",
+		md ? "\nbenchscope itself took %s from A and %s from B: %s of the time charged\n"
+		   : "  benchscope itself took %s from A and %s from B: %s of the time charged\n",
 		bs_fmt_ns((double)n->self_ns[0], b[10], 48),
 		bs_fmt_ns((double)n->self_ns[1], b[11], 48),
-		n->busy_ns ? 100.0 * (double)(n->self_ns[0] + n->self_ns[1]) / (double)n->busy_ns
-			   : 0);
+		pctf(bs_duet_noise_self_share(n), b[12], 48));
 	if (n->n_third) {
 		fprintf(f, md ? "\nTop third-party tasks\n\n" : "  top third-party tasks\n");
 		t.ncol = 4;

@@ -26,7 +26,7 @@ struct bs_report_opts {
 
 #define BS_REPORT_TOP_DEFAULT 5
 /** Version of the JSON export's layout (field "schema_version"). */
-#define BS_JSON_SCHEMA_VERSION 1
+#define BS_JSON_SCHEMA_VERSION 2
 
 /**
  * bs_report_render - summarise @ds, print the table on stdout (unless

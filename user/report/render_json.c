@@ -186,6 +186,9 @@ static json_object *interferers_json(const struct bs_dataset *ds, const struct b
 
 	add(o, "threads", ju(s->n_interferers));
 	add(o, "total_ns", ju(s->interferer_ns));
+	add(o, "scope",
+	    json_object_new_string(
+		bs_charge_scope_name(bs_run_context_charge_scope(&ds->run_ctx))));
 	for (size_t i = 0; i < s->n_top; i++) {
 		json_object *x = json_object_new_object();
 
@@ -193,7 +196,7 @@ static json_object *interferers_json(const struct bs_dataset *ds, const struct b
 		add(x, "pid", ju(s->top[i].pid));
 		add(x, "tid", ju(s->top[i].tid));
 		add(x, "ns", ju(s->top[i].ns));
-		add(x, "share", bs_json_double(s->top[i].share));
+		add(x, "of_total", bs_json_double(s->top[i].of_total));
 		json_object_array_add(top, x);
 	}
 	add(o, "top", top);

@@ -259,8 +259,10 @@ static void interference_section(struct bs_doc *doc, const struct bs_run_summary
 			 "includes preempted");
 }
 
-static void interferers_section(struct bs_doc *doc, const struct bs_run_summary *s)
+static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
+				const struct bs_run_summary *s)
 {
+	enum bs_charge_scope scope = bs_run_context_charge_scope(&ds->run_ctx);
 	char title[128], tot[32];
 
 	snprintf(title, sizeof(title), "Top interferers (%zu of %zu threads, %s in all)", s->n_top,
@@ -274,7 +276,7 @@ static void interferers_section(struct bs_doc *doc, const struct bs_run_summary 
 			bs_doc_line(doc, "none recorded");
 		return;
 	}
-	bs_doc_table(doc, title, "comm\t>pid\t>tid\t>time\t>share");
+	bs_doc_table(doc, title, "comm\t>pid\t>tid\t>time\t>of all");
 	for (size_t i = 0; i < s->n_top; i++) {
 		const struct bs_top_interferer *x = &s->top[i];
 		char c[4][32];
@@ -283,11 +285,13 @@ static void interferers_section(struct bs_doc *doc, const struct bs_run_summary 
 		snprintf(c[0], sizeof(c[0]), "%" PRIu32, x->pid);
 		snprintf(c[1], sizeof(c[1]), "%" PRIu32, x->tid);
 		bs_fmt_ns((double)x->ns, c[2], sizeof(c[2]));
-		bs_fmt_pct(x->share, c[3], sizeof(c[3]));
+		bs_fmt_pct(x->of_total, c[3], sizeof(c[3]));
 		bs_doc_row(doc, cells);
 	}
-	bs_doc_note(doc, "time = CPU time the thread took while a measured process waited to run; "
-			 "share of the iterations' wall time");
+	bs_doc_note(doc,
+		    "time = CPU time the thread took while a thread of a measured process "
+		    "waited to run, %s; of all = its part of the time in all",
+		    bs_charge_scope_text(scope));
 }
 
 static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
@@ -499,7 +503,7 @@ struct bs_doc *bs_report_doc_build(const struct bs_dataset *ds, const struct bs_
 	bs_lines_check_doc(doc, ds);
 	procs_section(doc, s);
 	interference_section(doc, s);
-	interferers_section(doc, s);
+	interferers_section(doc, ds, s);
 	records_section(doc, ds, s);
 	bpf_section(doc, ds);
 	harness_section(doc, ds);

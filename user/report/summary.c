@@ -259,9 +259,8 @@ static int summarize_interferers(const struct bs_dataset *ds, size_t top_n,
 	free(v);
 	qsort(all, n, sizeof(*all), cmp_top_ns);
 	for (size_t i = 0; i < n; i++)
-		all[i].share = s->overall.intf.wall_ns
-				   ? (double)all[i].ns / (double)s->overall.intf.wall_ns
-				   : NAN;
+		all[i].of_total =
+		    s->interferer_ns ? (double)all[i].ns / (double)s->interferer_ns : NAN;
 	s->n_interferers = n;
 	s->n_top = n < top_n ? n : top_n;
 	s->top = all;

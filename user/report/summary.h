@@ -46,8 +46,11 @@ struct bs_group_summary {
 struct bs_top_interferer {
 	uint32_t pid, tid;
 	char comm[BS_COMM_LEN];
-	uint64_t ns;  /**< CPU time it took while a tracked process waited */
-	double share; /**< ns / overall.intf.wall_ns (NaN if that is 0) */
+	uint64_t ns;	 /**< CPU time it took while a tracked process waited (over the
+			  *   trace's charge scope, bs_run_context_charge_scope) */
+	double of_total; /**< ns / interferer_ns of the summary: its part of every
+			  *   interferer's time (ratio; the charges cover more than
+			  *   the iterations analysed, so no share of their wall time) */
 };
 
 /**

@@ -199,3 +199,37 @@ const char *bs_context_degraded(json_object *ctx, char *buf, size_t len)
 	bs_run_context_free(&c);
 	return ret;
 }
+
+enum bs_charge_scope bs_run_context_charge_scope(const struct bs_run_context *c)
+{
+	if (c->boundaries_kind && !strcmp(c->boundaries_kind, "lines"))
+		return BS_CHARGES_WRITES;
+	return c->probes == 1 ? BS_CHARGES_THREADS : BS_CHARGES_ITERATIONS;
+}
+
+const char *bs_charge_scope_name(enum bs_charge_scope s)
+{
+	switch (s) {
+	case BS_CHARGES_THREADS:
+		return "threads";
+	case BS_CHARGES_WRITES:
+		return "writes";
+	default:
+		return "iterations";
+	}
+}
+
+const char *bs_charge_scope_text(enum bs_charge_scope s)
+{
+	switch (s) {
+	case BS_CHARGES_THREADS:
+		return "at any moment of the run: with one probe per iteration every thread of the "
+		       "measured processes is followed from its first switch-in";
+	case BS_CHARGES_WRITES:
+		return "from each writing thread's first write on: output-line boundaries follow "
+		       "the threads between their writes";
+	default:
+		return "in every iteration the harness ran, those left out of the statistics "
+		       "(calibration, warm-up) included";
+	}
+}

@@ -88,6 +88,35 @@ void bs_run_context_free(struct bs_run_context *c);
 const char *bs_run_context_degraded(const struct bs_run_context *c, char *buf, size_t len);
 
 /**
+ * Where a trace's interferer charges (struct bs_interferer_rec) were taken:
+ * the BPF programs charge a task for the CPU time it takes while a thread
+ * they account waits for that CPU, and which threads they account depends
+ * on the boundaries, not on which iterations the report analyses.
+ */
+enum bs_charge_scope {
+	/** while the thread had an iteration open: every iteration the harness
+	 *  ran, those a report leaves out (calibration, warm-up) included */
+	BS_CHARGES_ITERATIONS,
+	/** one probe per iteration (boundaries.probes 1): every thread of the
+	 *  measured processes, from its first switch-in to its exit */
+	BS_CHARGES_THREADS,
+	/** output-line boundaries (boundaries.kind "lines"): the writing threads,
+	 *  from their first write to the harness's stdout or stderr on */
+	BS_CHARGES_WRITES,
+};
+
+/** The charge scope of a trace with context @c (BS_CHARGES_ITERATIONS when
+ *  the keys are absent: traces before one-probe mode). */
+enum bs_charge_scope bs_run_context_charge_scope(const struct bs_run_context *c);
+
+/** @s as the JSON exports name it: "iterations", "threads" or "writes". */
+const char *bs_charge_scope_name(enum bs_charge_scope s);
+
+/** @s in words for a report's note, e.g. "in every iteration the harness
+ *  ran, those left out of the statistics (calibration, warm-up) included". */
+const char *bs_charge_scope_text(enum bs_charge_scope s);
+
+/**
  * bs_context_degraded - bs_run_context_degraded() of the CONTEXT object
  * @ctx, decoded on the spot (for readers that still hold the JSON); NULL as
  * well when @ctx does not decode.
