@@ -330,6 +330,9 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		json_object_put(end);
 		return -EBADF;
 	}
+	/* one snapshot: nothing runs (and adds a run or a charge) between the
+	 * reads below */
+	bs_probes_detach(&m->probes);
 	if (m->col_ready)
 		bs_collector_drain(&m->col, &m->probes);
 	memset(&m->k, 0, sizeof(m->k));

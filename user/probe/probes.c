@@ -646,6 +646,13 @@ char *bs_probes_stats_json(const struct bs_probes *p)
 	return s;
 }
 
+void bs_probes_detach(struct bs_probes *p)
+{
+	for (size_t i = 0; i < p->n_links; i++)
+		bpf_link__destroy(p->links[i]);
+	p->n_links = 0;
+}
+
 void bs_probes_destroy(struct bs_probes *p)
 {
 	size_t i;

@@ -147,6 +147,17 @@ char *bs_probes_stats_json(const struct bs_probes *p);
  */
 uint64_t bs_probes_recursion_misses(const struct bs_probes *p);
 
+/**
+ * Detach every program (boundary probes, scheduler and IRQ handlers) and
+ * keep the rest: from here on none runs, so the counters, the run counts
+ * and the CPUs' pending charges read afterwards are one snapshot. Without
+ * it, a process running the probed binary beside the harness added runs
+ * between two reads (the run counts one above foreign_hits plus the
+ * iterations, once in 18 runs of such a test natively). The object stays
+ * loaded and readable; `attached` keeps its descriptions.
+ */
+void bs_probes_detach(struct bs_probes *p);
+
 /** Detach and free everything. NULL-safe. */
 void bs_probes_destroy(struct bs_probes *p);
 
