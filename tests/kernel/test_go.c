@@ -263,6 +263,33 @@ static void test_bad_input(void)
 	bad_one(kpath("progs/iter_loop"), "is not a Go program");
 }
 
+/* Without -test.bench Go runs tests only: no iteration, exit 3, and the
+ * reason on stderr, beside the probes that never fired. */
+static void test_no_benchmark_selected(void)
+{
+	const char *trace = ktmp("nobench.trace");
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"go",
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/gobench.test"),
+			"-test.run=^TestLayout$",
+			NULL};
+	struct kresult r;
+
+	NEED_BPF();
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 3);
+	CHECK(strstr(r.err, "no iteration was recorded") != NULL);
+	CHECK(strstr(r.err, "benchscope run: hint: the command has no -test.bench: Go runs no "
+			    "benchmark unless it selects some") != NULL);
+	unlink(trace);
+}
+
 /* run --stop: forks end on Go measurement runs, calibration runs never count. */
 static void test_stop(void)
 {
@@ -403,6 +430,7 @@ int main(void)
 	RUN_TEST(test_runs_agree_with_go_two_probes);
 	RUN_TEST(test_paused_and_skipped);
 	RUN_TEST(test_bad_input);
+	RUN_TEST(test_no_benchmark_selected);
 	RUN_TEST(test_stop);
 	RUN_TEST(test_duet_aa);
 	return test_summary("kernel-go");

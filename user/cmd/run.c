@@ -196,6 +196,7 @@ int cmd_run(int argc, char **argv)
 	char err[2048] = "";
 	uint64_t iters;
 	int rc = 1, i;
+	const char *hint;
 	bool was_interrupted = false, opened = false;
 	struct bs_stop_run_result sres = {0};
 	json_object *ctx_extra = NULL;
@@ -298,6 +299,10 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		was_interrupted = one.interrupted;
 	}
+	/* a preset's usual reason for no or no real measurement, in the trace's
+	 * warnings (the report shows them) */
+	if ((hint = bs_boundaries_idle_hint(&b, a.cmd)))
+		bs_measure_warn(&m, "%s", hint);
 	if (bs_measure_finish(&m, end))
 		fprintf(stderr, "benchscope run: warning: closing the trace %s failed\n",
 			a.mo.trace_path);
@@ -314,6 +319,8 @@ int cmd_run(int argc, char **argv)
 		for (i = 0; i < (int)m.probes.n_attached; i++)
 			fprintf(stderr, "%s %s", i ? ";" : "", m.probes.attached[i]);
 		fprintf(stderr, ")\n");
+		if (hint)
+			fprintf(stderr, "benchscope run: hint: %s\n", hint);
 	}
 	bs_measure_destroy(&m);
 	opened = false;

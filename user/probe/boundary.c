@@ -310,6 +310,38 @@ bool bs_boundaries_calibrates(const struct bs_boundaries *b)
 	return bs_kind_calibrates(bs_boundaries_kind(b));
 }
 
+/* Some word of @cmd (from the second) starts with @prefix. */
+static bool cmd_has(char *const cmd[], const char *prefix)
+{
+	for (size_t i = 1; cmd && cmd[0] && cmd[i]; i++)
+		if (!strncmp(cmd[i], prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
+const char *bs_boundaries_idle_hint(const struct bs_boundaries *b, char *const cmd[])
+{
+	switch (b->mode) {
+	case BS_BOUND_GO:
+		if (cmd_has(cmd, "-test.bench") || cmd_has(cmd, "--test.bench"))
+			return NULL;
+		return "the command has no -test.bench: Go runs no benchmark unless it selects "
+		       "some, e.g. -test.bench=. -test.run='^$'";
+	case BS_BOUND_CRITERION:
+		if (cmd_has(cmd, "--bench"))
+			return NULL;
+		return "the command has no --bench: a criterion binary then runs each benchmark "
+		       "once, as a test, and measures nothing (cargo bench passes --bench)";
+	case BS_BOUND_CATCH2:
+		if (cmd_has(cmd, "["))
+			return NULL;
+		return "the command names no tag: Catch2 runs a hidden test case (tag [.] or "
+		       "[!benchmark]) only when the command line names it, e.g. '[!benchmark]'";
+	default:
+		return NULL;
+	}
+}
+
 char *bs_boundaries_json(const struct bs_boundaries *b)
 {
 	json_object *o;

@@ -124,4 +124,15 @@ const char *bs_boundaries_kind(const struct bs_boundaries *b);
  */
 bool bs_boundaries_calibrates(const struct bs_boundaries *b);
 
+/**
+ * Why a harness run with the command words @cmd (NULL-terminated) may
+ * record no iteration, or none that its harness measured, although its
+ * probes attach, when its preset knows a usual reason: Go runs no benchmark
+ * without -test.bench, a criterion binary without --bench runs each
+ * benchmark once as a test, Catch2 runs hidden test cases ([.] or
+ * [!benchmark] tags) only when named. One sentence (static), or NULL (no
+ * preset hint, or the command already asks for benchmarks).
+ */
+const char *bs_boundaries_idle_hint(const struct bs_boundaries *b, char *const cmd[]);
+
 #endif
