@@ -659,8 +659,7 @@ void bs_probes_destroy(struct bs_probes *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->n_links; i++)
-		bpf_link__destroy(p->links[i]);
+	bs_probes_detach(p);
 	for (i = 0; i < p->n_attached; i++)
 		free(p->attached[i]);
 	free(p->links);
