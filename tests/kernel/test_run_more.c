@@ -179,17 +179,23 @@ static void test_begin_end_two_functions(void)
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 10);
-	/* under TCG, host preemption stretches the 1 ms unseen: there, no
-	 * voluntary switch inside says that the sleep is outside */
-	relaxed = ktest_relaxed("duration < 2.5 ms: nvcsw == 0 instead");
+	/* under TCG, host preemption stretches the 1 ms unseen */
+	relaxed = ktest_relaxed("duration less the time others took < 3.5 ms");
 	for (i = 0; i < ds->n_iters; i++) {
-		/* 1 ms of CPU, and not the 3 ms sleep that follows */
-		CHECK(dur_ns(&ds->iters[i]) >= 1000e3);
+		const struct bs_iter_rec *it = &ds->iters[i];
+		double lost =
+		    (double)(it->runq_wait_ns + it->irq_ns + it->softirq_ns + it->steal_ns);
+
+		/* 1 ms of CPU, and not the 3 ms sleep that follows: that would
+		 * be a voluntary switch, blocked time and 4 ms or more. Less
+		 * the time others took the CPU (a native run once took over
+		 * 2.5 ms in all on a shared VM), not even a vCPU the host
+		 * slows 2x unseen gets there. */
+		CHECK(dur_ns(it) >= 1000e3);
+		CHECK_INT_EQ(it->nvcsw, 0);
+		CHECK_INT_EQ(it->blocked_ns, 0);
 		if (!relaxed)
-			CHECK(dur_ns(&ds->iters[i]) < 2500e3);
-		else
-			CHECK_INT_EQ(ds->iters[i].nvcsw, 0);
-		CHECK_INT_EQ(ds->iters[i].blocked_ns, 0);
+			CHECK(dur_ns(it) - lost < 3500e3);
 	}
 	bs_dataset_free(ds);
 	unlink(trace);
