@@ -1234,8 +1234,12 @@ static __noinline int switch_account(bool preempt, struct task_struct *prev,
 
 	/* a tracked thread is waiting for this CPU: charge whoever ran here */
 	if (w) {
-		/* the idle task is wake-up latency, not a competitor */
-		if (prev_tid != w->victim_tid && prev_tid != 0 && now > w->since)
+		/* the idle task is wake-up latency, not a competitor; read
+		 * again after the clock: the victim may have come on another
+		 * CPU since the early exit's read (clear_wait) */
+		__u32 victim = *(volatile __u32 *)&w->victim_tid;
+
+		if (victim && prev_tid != victim && prev_tid != 0 && now > w->since)
 			charge_interferer(w, prev, prev_tid, now - w->since);
 		if (next_tid == w->victim_tid)
 			w->victim_tid = 0;
