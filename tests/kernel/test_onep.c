@@ -350,11 +350,16 @@ static void test_interference_from_begin(void)
 		return;
 	CHECK_INT_EQ(ds->run_ctx.probes, 1);
 	CHECK(ds->run_ctx.probes_choice && !strcmp(ds->run_ctx.probes_choice, "auto"));
+	/* Under TCG an iteration of one invocation once took 10.2 ms, 9.6 ms of
+	 * it blocked after Go's begin: there the sleep's length tells nothing,
+	 * and only the bound by the iteration's own span is checked. */
+	bool span_only = ktest_relaxed("blocked time bounded by the iteration, not by the sleep");
+
 	for (size_t i = 0; i < ds->n_iters; i++) {
 		const struct bs_iter_rec *it = &ds->iters[i];
 
 		setup++;
-		if (it->blocked_ns >= 5000000 ||
+		if ((!span_only && it->blocked_ns >= 5000000) ||
 		    it->preempted_ns + it->blocked_ns > it->end_ns - it->begin_ns ||
 		    it->runq_wait_ns > it->end_ns - it->begin_ns)
 			FAILF("iteration %zu (flags 0x%x): blocked %llu ns, preempted %llu ns, "
