@@ -44,8 +44,9 @@ const volatile __u32 cfg_gb_tt_real_used = 24; /* ThreadTimer::real_time_used_ (
 const volatile bool cfg_process_iters = false; /* --preset process */
 const volatile __u32 cfg_process_depth = 1;    /* children of the root process */
 const volatile bool cfg_interferers = true;
-const volatile bool cfg_go = false;    /* --preset go (go.bpf.h) */
-const volatile bool cfg_lines = false; /* output-line boundaries: account between writes */
+const volatile bool cfg_go = false;	   /* --preset go (go.bpf.h) */
+const volatile bool cfg_one_probe = false; /* --probes 1 (onep.bpf.h) */
+const volatile bool cfg_lines = false;	   /* output-line boundaries: account between writes */
 /* Wake the consumer only when this much data waits: a wake-up is an
  * irq_work self-IPI, which costs ~20 us in a VM, more than the record. The
  * consumer also polls on a timer, so nothing waits longer than that. */
@@ -396,11 +397,11 @@ static __always_inline void slice_end(struct thread_state *ts, struct task_struc
 	ts->steal0 = steal;
 }
 
-/* Send a charge of `ns` to (victim_pid, interferer tid), named with task
- * `t`'s tgid and comm when `t` is given; false when the ring buffer is full
- * (counted in interferer_lost). */
-static __always_inline bool charge_send(__u32 victim_pid, __u32 tid, struct task_struct *t,
-					__u64 ns)
+/* Send a charge of `ns` to (victim_pid, victim_iter, interferer tid), named
+ * with task `t`'s tgid and comm when `t` is given; false when the ring
+ * buffer is full (counted in interferer_lost). */
+static __always_inline bool charge_send(__u32 victim_pid, __u32 victim_iter, __u32 tid,
+					struct task_struct *t, __u64 ns)
 {
 	struct bs_interferer_charge *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	struct bs_counters *c;
@@ -412,6 +413,8 @@ static __always_inline bool charge_send(__u32 victim_pid, __u32 tid, struct task
 	}
 	r->type = BS_REC_INTERF;
 	r->victim_pid = victim_pid;
+	r->victim_iter = victim_iter;
+	r->_pad = 0;
 	r->interferer_tid = tid;
 	r->ns = ns;
 	r->interferer_pid = 0;
@@ -426,35 +429,37 @@ static __always_inline bool charge_send(__u32 victim_pid, __u32 tid, struct task
 }
 
 /* Task `t` (sched_switch's prev, a BTF pointer) ran `ns` on this CPU while
- * w's victim waited for it. A pair charged here lately only adds to its slot
- * (the slots share w's cache line); a new pair is sent named and takes the
- * oldest slot, whose pending time is sent first (struct bs_cpu_wait). */
+ * w's victim waited for it in its iteration. A triple (victim, iteration,
+ * interferer) charged here lately only adds to its slot; a new one is sent
+ * named and takes the oldest slot, whose pending time is sent first (struct
+ * bs_cpu_wait). */
 static __always_inline void charge_interferer(struct bs_cpu_wait *w, struct task_struct *t,
 					      __u32 tid, __u64 ns)
 {
-	__u32 pid = w->victim_pid;
+	__u32 pid = w->victim_pid, iter = w->victim_iter;
+	struct bs_wait_pend *old = &w->pend[BS_WAIT_PEND - 1];
 	int i;
 
 	if (!ns)
 		return;
 #pragma unroll
 	for (i = 0; i < BS_WAIT_PEND; i++) {
-		if (w->pend[i].interferer_tid == tid && w->pend[i].victim_pid == pid) {
+		if (w->pend[i].interferer_tid == tid && w->pend[i].victim_pid == pid &&
+		    w->pend[i].victim_iter == iter) {
 			w->pend[i].ns += ns;
 			return;
 		}
 	}
-	if (w->pend[BS_WAIT_PEND - 1].interferer_tid && w->pend[BS_WAIT_PEND - 1].ns)
-		charge_send(w->pend[BS_WAIT_PEND - 1].victim_pid,
-			    w->pend[BS_WAIT_PEND - 1].interferer_tid, NULL,
-			    w->pend[BS_WAIT_PEND - 1].ns);
+	if (old->interferer_tid && old->ns)
+		charge_send(old->victim_pid, old->victim_iter, old->interferer_tid, NULL, old->ns);
 #pragma unroll
 	for (i = BS_WAIT_PEND - 1; i > 0; i--)
 		w->pend[i] = w->pend[i - 1];
 	w->pend[0].interferer_tid = 0;
-	if (!charge_send(pid, tid, t, ns))
+	if (!charge_send(pid, iter, tid, t, ns))
 		return;
 	w->pend[0].victim_pid = pid;
+	w->pend[0].victim_iter = iter;
 	w->pend[0].ns = 0;
 	w->pend[0].interferer_tid = tid;
 }
@@ -471,6 +476,8 @@ static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 t
 	if (!w)
 		return;
 	w->victim_pid = pid;
+	/* --probes 1 numbers an iteration at its end (onep.bpf.h) */
+	w->victim_iter = cfg_one_probe ? BS_CHARGE_NO_ITER : (__u32)ts->rec.index;
 	w->since = now;
 	w->victim_tid = tid;
 	ts->wait_cpu1 = cpu + 1;

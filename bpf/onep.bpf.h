@@ -37,7 +37,7 @@
 #ifndef BENCHSCOPE_ONEP_BPF_H
 #define BENCHSCOPE_ONEP_BPF_H
 
-const volatile bool cfg_one_probe = false;
+/* cfg_one_probe itself is in benchscope.bpf.c, which tests it before this file. */
 
 #define ONEP_MARKS 256 /* a power of two: switch-ins within an iteration it reaches back over */
 

@@ -171,27 +171,41 @@ struct bs_proc_rec {
 
 /**
  * Interferer time charged by the scheduler handler: task interferer_tid ran
- * ns on a CPU while a thread of tracked process victim_pid waited for it.
- * User space adds the charges up per (victim_pid, interferer_tid) into the
- * trace's bs_interferer_rec. The handler names a pair (interferer_pid, comm)
- * when it starts charging it on a CPU, and later adds its charges there in a
- * struct bs_wait_pend slot, sent as one unnamed record when the slot is
- * reused (or read from the slots by user space at the end of a run).
+ * ns on a CPU while a thread of tracked process victim_pid waited for it in
+ * its iteration victim_iter. User space adds up the charges of the
+ * iterations that have a record per (victim_pid, interferer_tid) into the
+ * trace's bs_interferer_rec; those of iterations that end without one (Go's
+ * B with sub-benchmarks, a run that never reached its end) are left out and
+ * counted. The handler names a charge (interferer_pid, comm) when it starts
+ * charging the (victim_pid, victim_iter, interferer_tid) triple on a CPU, and
+ * later adds its charges there in a struct bs_wait_pend slot, sent as one
+ * unnamed record when the slot is reused (or read from the slots by user
+ * space at the end of a run).
  */
 struct bs_interferer_charge {
 	__u32 type; /**< BS_REC_INTERF */
 	__u32 victim_pid;
 	__u32 interferer_tid;
 	__u32 interferer_pid; /**< its process (tgid); 0: unnamed (pending time of a named pair) */
+	__u32 victim_iter;    /**< low 32 bits of the index (bs_iter_rec.index) of the
+			       *   iteration the victim waited in; BS_CHARGE_NO_ITER:
+			       *   not known (one probe per iteration) */
+	__u32 _pad;
 	__u64 ns;
 	char comm[BS_COMM_LEN]; /**< empty when unnamed */
 };
+
+/** bs_interferer_charge.victim_iter when the waiting thread's iteration has no
+ * index yet (--probes 1 numbers an iteration at its end). */
+#define BS_CHARGE_NO_ITER 0xffffffffu
 
 /** Charges of one interferer on one CPU not yet sent (struct bs_interferer_charge). */
 struct bs_wait_pend {
 	__u32 interferer_tid; /**< 0: empty slot (the idle task is never charged) */
 	__u32 victim_pid;     /**< tracked process (tgid) that waited */
-	__u64 ns;	      /**< CPU time taken since the pair entered the slot */
+	__u32 victim_iter;    /**< its iteration (bs_interferer_charge.victim_iter) */
+	__u32 _pad;
+	__u64 ns; /**< CPU time taken since the pair entered the slot */
 };
 
 /** Pending pairs per CPU: a CPU's waiter and these fill one cache line. */
@@ -201,18 +215,22 @@ struct bs_wait_pend {
  * Per CPU (the BPF global `cpu_waits[cpu]`, read by user space through the
  * mmap'ed .bss at the end of a run): the tracked thread waiting for this CPU,
  * so that whoever runs here meanwhile is charged, and the last interferer
- * pairs charged here. A charge to a pair in `pend` only adds to its `ns` (no
- * map or ring buffer access: on a 2-vCPU AMD EPYC/PVM VM, a hash map lookup
- * of a pair not seen before took 1-24 us there); a new pair is sent named (struct
- * bs_interferer_charge) and takes the oldest slot, whose pending time is sent
- * first. A pair's time is therefore the sum of its records plus the `ns` of
- * every slot holding it (at most one per CPU). Written only by the scheduler
- * handler of this CPU, except the waiter fields (any CPU). 64 bytes.
+ * triples (victim, its iteration, interferer) charged here. A charge to a
+ * triple in `pend` only adds to its `ns` (no map or ring buffer access: on a
+ * 2-vCPU AMD EPYC/PVM VM, a hash map lookup of a pair not seen before took
+ * 1-24 us there); a new triple is sent named (struct bs_interferer_charge)
+ * and takes the oldest slot, whose pending time is sent first. A triple's
+ * time is therefore the sum of its records plus the `ns` of every slot
+ * holding it (at most one per CPU). Written only by the scheduler handler of
+ * this CPU, except the waiter fields (any CPU). 128 bytes: the early exit
+ * reads only victim_tid, in the first of the two cache lines.
  */
 struct bs_cpu_wait {
-	__u32 victim_tid; /**< waiting tracked thread; 0: none */
-	__u32 victim_pid; /**< its process (tgid) */
-	__u64 since;	  /**< CLOCK_MONOTONIC ns since which the CPU is charged */
+	__u32 victim_tid;  /**< waiting tracked thread; 0: none */
+	__u32 victim_pid;  /**< its process (tgid) */
+	__u64 since;	   /**< CLOCK_MONOTONIC ns since which the CPU is charged */
+	__u32 victim_iter; /**< its iteration (bs_interferer_charge.victim_iter) */
+	__u32 _pad;
 	struct bs_wait_pend pend[BS_WAIT_PEND]; /**< newest first */
 } __attribute__((aligned(64)));
 
@@ -301,6 +319,8 @@ _Static_assert(sizeof(struct bs_proc_rec) == 48, "bs_proc_rec layout");
 _Static_assert(sizeof(struct bs_bench_rec) == 128, "bs_bench_rec layout");
 _Static_assert(sizeof(struct bs_line_rec) == 296, "bs_line_rec layout");
 _Static_assert(sizeof(struct bs_interferer_rec) == 40, "bs_interferer_rec layout");
+_Static_assert(sizeof(struct bs_interferer_charge) == 48, "bs_interferer_charge layout");
+_Static_assert(sizeof(struct bs_cpu_wait) == 128, "bs_cpu_wait layout");
 #endif
 
 #endif /* BENCHSCOPE_RECORD_H */

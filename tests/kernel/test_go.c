@@ -20,9 +20,13 @@
  * - bad input: a Go binary without DWARF, a stripped one, a program that is
  *   not Go: one line on stderr, exit status 2;
  * - `run --stop` ends its forks on Go measurement runs;
- * - an A/A duet runs and its report names the benchmarks as Go does.
+ * - an A/A duet runs and its report names the benchmarks as Go does;
+ * - the waits of a B with sub-benchmarks (BenchmarkParent's set-up before
+ *   its b.Run, beside a competitor on its CPU) are not charged to the
+ *   interferers, but counted as left out.
  */
 #include <json-c/json.h>
+#include <sched.h>
 
 #include "ktest.h"
 #include "trace/bench_groups.h"
@@ -424,6 +428,75 @@ out:
 	unlink(json);
 }
 
+/*
+ * The harness and a competitor share one CPU, so BenchmarkParent waits for
+ * it during its set-up (work(20000000), ~30 ms natively) before its child
+ * begins. Go measures no parent, so it has no iteration, and what the
+ * competitor ran meanwhile is left out of the interferers (counted apart)
+ * rather than charged: before, that wait was charged though no record had
+ * it (39.2 ms for a 30M-round set-up beside a busy loop, against 0 ns of
+ * wait in the records).
+ */
+static void test_parent_wait_left_out(void)
+{
+	const char *trace = ktmp("goparent.trace");
+	char cpu[8];
+	char *argv[] = {"/usr/bin/taskset",
+			"-c",
+			cpu,
+			(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--preset",
+			"go",
+			"--probes",
+			"2",
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/gobench.test"),
+			"-test.run=^$",
+			"-test.bench=^BenchmarkParent$",
+			"-test.benchtime=200x",
+			"-test.count=2",
+			NULL};
+	struct kresult r;
+	struct bs_dataset *ds;
+	cpu_set_t set;
+	pid_t comp;
+
+	NEED_BPF();
+	snprintf(cpu, sizeof(cpu), "%d", (int)sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
+	comp = fork();
+	if (comp == 0) {
+		CPU_ZERO(&set);
+		CPU_SET(atoi(cpu), &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		execl(kpath("progs/competitor"), "competitor", "60", (char *)NULL);
+		_exit(126);
+	}
+	usleep(100000);
+	ds = krun_ok(&r, argv, trace);
+	if (comp > 0) {
+		kill(comp, SIGKILL);
+		waitpid(comp, NULL, 0);
+	}
+	if (!ds)
+		return;
+	for (size_t i = 0; i < ds->n_iters; i++)
+		CHECK(strcmp(name_of(ds, &ds->iters[i]), "BenchmarkParent") != 0);
+	kcheck_charges(ds, "parent B beside a competitor");
+	/* two set-ups of ~30 ms, each sharing its CPU with the competitor */
+	CHECK(ds->run_end.has_unrecorded);
+	CHECK(ds->run_end.unrecorded_iterations >= 1);
+	CHECK(ds->run_end.unrecorded_ns >= 10000000);
+	fprintf(stderr, "    left out: %.3f ms in %llu iterations without a record\n",
+		(double)ds->run_end.unrecorded_ns / 1e6,
+		(unsigned long long)ds->run_end.unrecorded_iterations);
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
 int main(void)
 {
 	RUN_TEST(test_runs_agree_with_go);
@@ -433,5 +506,6 @@ int main(void)
 	RUN_TEST(test_no_benchmark_selected);
 	RUN_TEST(test_stop);
 	RUN_TEST(test_duet_aa);
+	RUN_TEST(test_parent_wait_left_out);
 	return test_summary("kernel-go");
 }

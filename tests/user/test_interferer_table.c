@@ -3,7 +3,9 @@
  * test_interferer_table.c - the user-space sums of the scheduler handler's
  * interferer charges (probe/interferer_table.h): named and unnamed charges of
  * a pair add up, the first name stays, pairs come out once each in
- * (victim, interferer) order, and a callback's error stops the walk.
+ * (victim, interferer) order, and a callback's error stops the walk; by
+ * iteration, only the charges of iterations with a record count, whenever
+ * the record comes, and the rest is summed as left out.
  */
 #include "probe/interferer_table.h"
 #include "test.h"
@@ -118,10 +120,71 @@ static void test_take(void)
 	bs_interferer_table_free(&t);
 }
 
+/* Add charge c of iteration `iter` to t. */
+static int add_in(struct bs_interferer_table *t, struct bs_interferer_charge c, __u32 iter)
+{
+	c.victim_iter = iter;
+	return bs_interferer_table_add(t, &c);
+}
+
+/* Charges of iterations that have a record count, whether they came before
+ * the record (held, named by their first charge) or after it; those of an
+ * iteration that never has one (a Go parent B) are left out and summed. */
+static void test_by_iteration(void)
+{
+	struct bs_interferer_table t = {.by_iteration = true};
+	struct seen s = {.stop_at = -1};
+	uint64_t n = 0;
+
+	/* iteration 0 of 100: charged before its record, then after it */
+	CHECK_INT_EQ(add_in(&t, charge(100, 7, 7, "spinner", 300), 0), 0);
+	CHECK_INT_EQ(add_in(&t, charge(100, 7, 0, NULL, 20), 0), 0);
+	/* iteration 1 of 100 (the parent): never recorded */
+	add_in(&t, charge(100, 7, 7, "spinner", 40000), 1);
+	add_in(&t, charge(100, 8, 8, "kworker", 2000), 1);
+	/* the same index in another process is another iteration */
+	add_in(&t, charge(200, 7, 7, "spinner", 5), 1);
+	/* not cut to an iteration: counts at once */
+	add_in(&t, charge(100, 9, 9, "sshd", 11), BS_CHARGE_NO_ITER);
+	CHECK(!bs_interferer_table_counts(&t, 100, 0));
+	CHECK(bs_interferer_table_counts(&t, 100, BS_CHARGE_NO_ITER));
+	CHECK_INT_EQ(bs_interferer_table_unrecorded(&t, &n), 300 + 20 + 40000 + 2000 + 5);
+	CHECK_INT_EQ(n, 3);
+	CHECK_INT_EQ(bs_interferer_table_recorded(&t, 100, 0), 0);
+	CHECK_INT_EQ(bs_interferer_table_recorded(&t, 200, 1), 0);
+	CHECK_INT_EQ(bs_interferer_table_recorded(&t, 200, 700), 0); /* grows its bits */
+	CHECK(bs_interferer_table_counts(&t, 100, 0));
+	CHECK(!bs_interferer_table_counts(&t, 100, 1));
+	CHECK(!bs_interferer_table_counts(&t, 100, 70000)); /* past its bits */
+	add_in(&t, charge(100, 7, 0, NULL, 3), 0);	    /* after it */
+	CHECK_INT_EQ(bs_interferer_table_unrecorded(&t, &n), 42000);
+	CHECK_INT_EQ(n, 1);
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 3);
+	CHECK_INT_EQ(s.r[0].victim_pid, 100);
+	CHECK_INT_EQ(s.r[0].interferer_tid, 7);
+	CHECK_INT_EQ(s.r[0].ns, 323);
+	CHECK(!strcmp(s.r[0].comm, "spinner"));
+	CHECK_INT_EQ(s.r[1].interferer_tid, 9);
+	CHECK_INT_EQ(s.r[1].ns, 11);
+	CHECK_INT_EQ(s.r[2].victim_pid, 200);
+	CHECK_INT_EQ(s.r[2].ns, 5);
+	CHECK_INT_EQ(t.dropped, 0);
+	bs_interferer_table_free(&t);
+	CHECK(!t.root && !t.held && !t.recorded);
+	/* without by_iteration every charge counts */
+	t.by_iteration = false;
+	add_in(&t, charge(100, 7, 7, "spinner", 40), 5);
+	CHECK_INT_EQ(bs_interferer_table_unrecorded(&t, NULL), 0);
+	s.n = 0;
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 1);
+	bs_interferer_table_free(&t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_sums_and_names);
 	RUN_TEST(test_walk_stops);
 	RUN_TEST(test_take);
+	RUN_TEST(test_by_iteration);
 	return test_summary("interferer_table");
 }

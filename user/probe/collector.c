@@ -25,6 +25,8 @@ static int store_iter(void *ctx, const struct bs_iter_rec *rec)
 	struct bs_collector *c = ctx;
 	struct bs_iter_rec r = *rec;
 
+	/* its interferers' charges count (struct bs_interferer_table) */
+	bs_interferer_table_recorded(&c->interferers, rec->pid, rec->index);
 	if (c->lines) {
 		bs_lines_segment(c->lines, rec);
 		return 0;
@@ -90,6 +92,7 @@ int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_wr
 	memset(c, 0, sizeof(*c));
 	c->trace = trace;
 	c->root = root;
+	c->interferers.by_iteration = true;
 	c->rb = ring_buffer__new(ringbuf_fd, on_record, c, NULL);
 	if (!c->rb)
 		return -errno;

@@ -14,18 +14,52 @@
 
 #include "benchscope/record.h"
 
-/** One entry per (victim_pid, interferer_tid). Zero-initialise before use. */
+/**
+ * One entry per (victim_pid, interferer_tid). Zero-initialise before use.
+ *
+ * With by_iteration set, only the charges of iterations that have a record
+ * count: a charge whose iteration (victim_pid, victim_iter) has had no record
+ * yet is held until bs_interferer_table_recorded says it has; what is still
+ * held at the end of a run waited in iterations that ended without one (Go's
+ * B with sub-benchmarks, a run that never reached its end probe), and
+ * bs_interferer_table_unrecorded sums it. Charges without an iteration
+ * (BS_CHARGE_NO_ITER), and every charge when by_iteration is false, count
+ * at once.
+ */
 struct bs_interferer_table {
-	void *root;	  /**< tsearch(3) tree of struct bs_interferer_rec */
-	uint64_t dropped; /**< charges not added (out of memory) */
+	void *root;	   /**< tsearch(3) tree of struct bs_interferer_rec */
+	void *held;	   /**< tree of the charges of iterations with no record yet */
+	void *recorded;	   /**< tree, per victim process, of the iterations with a record */
+	bool by_iteration; /**< hold the charges of iterations with no record yet */
+	uint64_t dropped;  /**< charges not added (out of memory) */
 };
 
 /**
- * Add a charge's ns to its pair's total; a named charge (interferer_pid set)
- * names the pair if it has no name yet. Returns 0, or -ENOMEM (counted in
- * t->dropped).
+ * Add a charge's ns to its pair's total (or hold it, see struct
+ * bs_interferer_table); a named charge (interferer_pid set) names the pair
+ * if it has no name yet. Returns 0, or -ENOMEM (counted in t->dropped).
  */
 int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_interferer_charge *ch);
+
+/**
+ * The iteration `index` (bs_iter_rec.index) of process `pid` has a record:
+ * its held charges and every later one count. Returns 0, or -ENOMEM (its
+ * charges are then counted in t->dropped).
+ */
+int bs_interferer_table_recorded(struct bs_interferer_table *t, uint32_t pid, uint64_t index);
+
+/**
+ * Whether a charge to iteration `iter` (bs_interferer_charge.victim_iter) of
+ * process `pid` counts now: by_iteration is off, the iteration is not known,
+ * or it has a record.
+ */
+bool bs_interferer_table_counts(const struct bs_interferer_table *t, uint32_t pid, uint32_t iter);
+
+/**
+ * The charges still held (their iterations have had no record): the summed
+ * ns, and the number of such iterations in *n_iters (may be NULL).
+ */
+uint64_t bs_interferer_table_unrecorded(const struct bs_interferer_table *t, uint64_t *n_iters);
 
 /**
  * If the ring buffer record `data` (`size` bytes) is a charge
@@ -42,7 +76,7 @@ bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, s
 long bs_interferer_table_walk(const struct bs_interferer_table *t,
 			      int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
 
-/** Free every entry; the table is empty again. */
+/** Free every entry, held ones too; the table is empty again (by_iteration kept). */
 void bs_interferer_table_free(struct bs_interferer_table *t);
 
 #endif

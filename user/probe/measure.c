@@ -321,7 +321,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 {
 	json_object *lost = json_object_new_object(), *att = json_object_new_array(), *bs;
 	const struct bs_counters *k = &m->k;
-	uint64_t misses;
+	uint64_t misses, unrec_iters = 0;
 	char *stats;
 	size_t i;
 	int rc = 0;
@@ -359,6 +359,10 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		if (bs_probes_interferers(&m->probes, &m->col.interferers, store_interferer,
 					  m->tw) < 0)
 			bs_measure_warn(m, "the interferers could not all be written to the trace");
+		add_counter(end, "interferers_unrecorded_ns",
+			    bs_probes_interferers_unrecorded(&m->probes, &m->col.interferers,
+							     &unrec_iters));
+		add_counter(end, "interferers_unrecorded_iterations", unrec_iters);
 		if (m->col.interferers.dropped)
 			bs_measure_warn(m, "%llu interferer charges were dropped (out of memory)",
 					(unsigned long long)m->col.interferers.dropped);

@@ -543,8 +543,11 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
 	return n;
 }
 
-/* The time of pair `r` still pending in the CPUs' slots (struct bs_cpu_wait). */
-static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_rec *r)
+/* The time still pending in the CPUs' slots (struct bs_cpu_wait) of pair
+ * `r` (when `r`) in iterations that count in t, or (`r` NULL) of every pair
+ * in iterations that do not. */
+static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_table *t,
+			const struct bs_interferer_rec *r)
 {
 	const struct bs_cpu_wait *w = p->skel->bss->cpu_waits;
 	size_t max = sizeof(p->skel->bss->cpu_waits) / sizeof(*w), cpu, i;
@@ -552,15 +555,23 @@ static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_re
 	__u64 ns = 0;
 
 	for (cpu = 0; cpu < (ncpu > 0 ? (size_t)ncpu : max) && cpu < max; cpu++)
-		for (i = 0; i < BS_WAIT_PEND; i++)
-			if (w[cpu].pend[i].interferer_tid == r->interferer_tid &&
-			    w[cpu].pend[i].victim_pid == r->victim_pid)
-				ns += w[cpu].pend[i].ns;
+		for (i = 0; i < BS_WAIT_PEND; i++) {
+			const struct bs_wait_pend *s = &w[cpu].pend[i];
+
+			if (!s->interferer_tid)
+				continue;
+			if (!r ? !bs_interferer_table_counts(t, s->victim_pid, s->victim_iter)
+			       : s->interferer_tid == r->interferer_tid &&
+				     s->victim_pid == r->victim_pid &&
+				     bs_interferer_table_counts(t, s->victim_pid, s->victim_iter))
+				ns += s->ns;
+		}
 	return ns;
 }
 
 struct with_pending {
 	const struct bs_probes *p;
+	const struct bs_interferer_table *t;
 	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
 	void *ctx;
 };
@@ -570,16 +581,22 @@ static int add_pending(void *ctx, const struct bs_interferer_rec *r)
 	struct with_pending *x = ctx;
 	struct bs_interferer_rec whole = *r;
 
-	whole.ns += pending_ns(x->p, r);
+	whole.ns += pending_ns(x->p, x->t, r);
 	return x->fn(x->ctx, &whole);
 }
 
 long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer_table *t,
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx)
 {
-	struct with_pending x = {p, fn, ctx};
+	struct with_pending x = {p, t, fn, ctx};
 
 	return bs_interferer_table_walk(t, add_pending, &x);
+}
+
+uint64_t bs_probes_interferers_unrecorded(const struct bs_probes *p,
+					  const struct bs_interferer_table *t, uint64_t *n_iters)
+{
+	return bs_interferer_table_unrecorded(t, n_iters) + pending_ns(p, t, NULL);
 }
 
 /* One {"prog","run_cnt","run_time_ns"} per program of obj that ran. */

@@ -200,6 +200,10 @@ static json_object *interferers_json(const struct bs_dataset *ds, const struct b
 		json_object_array_add(top, x);
 	}
 	add(o, "top", top);
+	if (ds->run_end.has_unrecorded) {
+		add(o, "unrecorded_ns", ju(ds->run_end.unrecorded_ns));
+		add(o, "unrecorded_iterations", ju(ds->run_end.unrecorded_iterations));
+	}
 	for (size_t i = 0; i < ds->n_interferers; i++) {
 		const struct bs_interferer_rec *r = &ds->interferers[i];
 		json_object *x = json_object_new_object();

@@ -259,6 +259,20 @@ static void interference_section(struct bs_doc *doc, const struct bs_run_summary
 			 "includes preempted");
 }
 
+/* The charges left out with the iterations that have no record, if any. */
+static void unrecorded_line(struct bs_doc *doc, const struct bs_run_end *e)
+{
+	char t[32];
+
+	if (!e->has_unrecorded || !e->unrecorded_ns)
+		return;
+	bs_doc_line(doc,
+		    "left out: %s charged while threads waited in %" PRIu64
+		    " iterations without a record (a Go B with sub-benchmarks, a run that "
+		    "never reached its end)",
+		    bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)), e->unrecorded_iterations);
+}
+
 static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 				const struct bs_run_summary *s)
 {
@@ -274,6 +288,7 @@ static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 				    s->n_interferers, tot);
 		else
 			bs_doc_line(doc, "none recorded");
+		unrecorded_line(doc, &ds->run_end);
 		return;
 	}
 	bs_doc_table(doc, title, "comm\t>pid\t>tid\t>time\t>of all");
@@ -292,6 +307,7 @@ static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 		    "time = CPU time the thread took while a thread of a measured process "
 		    "waited to run, %s; of all = its part of the time in all",
 		    bs_charge_scope_text(scope));
+	unrecorded_line(doc, &ds->run_end);
 }
 
 static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,

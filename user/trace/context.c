@@ -229,7 +229,7 @@ const char *bs_charge_scope_text(enum bs_charge_scope s)
 		return "from each writing thread's first write on: output-line boundaries follow "
 		       "the threads between their writes";
 	default:
-		return "in every iteration the harness ran, those left out of the statistics "
+		return "in every iteration with a record, those left out of the statistics "
 		       "(calibration, warm-up) included";
 	}
 }

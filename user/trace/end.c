@@ -144,7 +144,11 @@ int bs_run_end_decode(json_object *end, struct bs_run_end *e, char *err, size_t 
 	    (ret = decode_lost(&f, end, e)) < 0 || (ret = decode_bpf_stats(&f, end, e)) < 0 ||
 	    (ret = decode_warnings(&f, end, e)) < 0 || (ret = decode_stop(&f, end, e)) < 0 ||
 	    (ret = e->has_foreign_hits = bs_field_count(&f, end, "foreign_hits", BS_FIELD_OPTIONAL,
-							&e->foreign_hits)) < 0) {
+							&e->foreign_hits)) < 0 ||
+	    (ret = e->has_unrecorded = bs_field_count(&f, end, "interferers_unrecorded_ns",
+						      BS_FIELD_OPTIONAL, &e->unrecorded_ns)) < 0 ||
+	    (ret = bs_field_count(&f, end, "interferers_unrecorded_iterations", BS_FIELD_OPTIONAL,
+				  &e->unrecorded_iterations)) < 0) {
 		bs_run_end_free(e);
 		return ret;
 	}

@@ -52,11 +52,17 @@ struct bs_run_end {
 	int has_bpf_stats;		   /**< the member "bpf_stats" exists */
 	struct bs_end_bpf_prog *bpf_stats; /**< n_bpf_stats programs */
 	size_t n_bpf_stats;
-	int has_foreign_hits;  /**< the member "foreign_hits" exists */
-	uint64_t foreign_hits; /**< probe hits in processes not measured (other runs of
-				*   the same binary): in bpf_stats' run counts, not in
-				*   the records */
-	const char **warnings; /**< n_warnings lines `run` recorded */
+	int has_foreign_hits;		/**< the member "foreign_hits" exists */
+	uint64_t foreign_hits;		/**< probe hits in processes not measured (other runs of
+					 *   the same binary): in bpf_stats' run counts, not in
+					 *   the records */
+	int has_unrecorded;		/**< "interferers_unrecorded_ns" exists */
+	uint64_t unrecorded_ns;		/**< interferer time charged while threads waited in
+					 *   iterations that ended without a record (Go's B
+					 *   with sub-benchmarks, a run that never reached
+					 *   its end): left out of the interferers */
+	uint64_t unrecorded_iterations; /**< the number of those iterations */
+	const char **warnings;		/**< n_warnings lines `run` recorded */
 	size_t n_warnings;
 	/** "stop" of a forked run (`run --stop` / `--forks`) */
 	struct {

@@ -86,6 +86,18 @@ func BenchmarkSub(b *testing.B) {
 	})
 }
 
+// BenchmarkParent computes for tens of milliseconds (work(20000000)) before
+// its one sub-benchmark: time of a B that Go does not measure, during which a
+// competitor on its CPU preempts it (tests/kernel/test_go.c).
+func BenchmarkParent(b *testing.B) {
+	sink += work(20000000)
+	b.Run("child", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			sink += work(300)
+		}
+	})
+}
+
 // TestLayout prints where testing.B keeps the fields benchscope's --preset go
 // reads, as reflect sees them; tests/user/test_gobench.c checks that the
 // offsets the preset finds in the binary's DWARF are these.
