@@ -569,6 +569,7 @@ int go_reset(struct pt_regs *ctx)
 	struct task_struct *t = bpf_get_current_task_btf();
 	__u32 tid = (__u32)id;
 	struct thread_state *ts;
+	struct bs_tracked_proc *tp;
 	struct go_iter *gi = bpf_map_lookup_elem(&go_iters, &key);
 
 	if (!gi) {
@@ -582,6 +583,10 @@ int go_reset(struct pt_regs *ctx)
 		return 0;
 	gi->paused = 0; /* ResetTimer drops Go's time so far, pauses included */
 	clear_wait(ts, tid);
+	/* a new index: the charges of the waits before the reset stay with
+	 * the old one, which has no record (struct bs_interferer_charge) */
+	if ((tp = bpf_map_lookup_elem(&tracked, &key.tgid)))
+		ts->rec.index = __sync_fetch_and_add(&tp->iter_seq, 1);
 	ts->rec.tid = tid;
 	ts->rec.cpu_begin = bpf_get_smp_processor_id();
 	ts->rec.flags &= ~BS_ITER_F_MOVED;

@@ -269,7 +269,7 @@ static void unrecorded_line(struct bs_doc *doc, const struct bs_run_end *e)
 	bs_doc_line(doc,
 		    "left out: %s charged while threads waited in %" PRIu64
 		    " iterations without a record (a Go B with sub-benchmarks, a run that "
-		    "never reached its end)",
+		    "never reached its end, the time before a b.ResetTimer())",
 		    bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)), e->unrecorded_iterations);
 }
 

@@ -98,6 +98,17 @@ func BenchmarkParent(b *testing.B) {
 	})
 }
 
+// BenchmarkResetBusy computes for tens of milliseconds before b.ResetTimer():
+// time Go leaves out of the run, during which a competitor on its CPU
+// preempts it (tests/kernel/test_go.c).
+func BenchmarkResetBusy(b *testing.B) {
+	sink += work(10000000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sink += work(300)
+	}
+}
+
 // TestLayout prints where testing.B keeps the fields benchscope's --preset go
 // reads, as reflect sees them; tests/user/test_gobench.c checks that the
 // offsets the preset finds in the binary's DWARF are these.
