@@ -429,8 +429,9 @@ static __always_inline bool charge_send(__u32 victim_pid, __u32 victim_iter, __u
 }
 
 /* Task `t` (sched_switch's prev, a BTF pointer) ran `ns` on this CPU while
- * w's victim waited for it in its iteration. A triple (victim, iteration,
- * interferer) charged here lately only adds to its slot; a new one is sent
+ * w's victim waited for it in its iteration. A pair (victim, interferer)
+ * charged here lately only adds to its slot, after sending, unnamed, what
+ * the slot held for an earlier iteration of the victim; a new pair is sent
  * named and takes the oldest slot, whose pending time is sent first (struct
  * bs_cpu_wait). */
 static __always_inline void charge_interferer(struct bs_cpu_wait *w, struct task_struct *t,
@@ -444,8 +445,14 @@ static __always_inline void charge_interferer(struct bs_cpu_wait *w, struct task
 		return;
 #pragma unroll
 	for (i = 0; i < BS_WAIT_PEND; i++) {
-		if (w->pend[i].interferer_tid == tid && w->pend[i].victim_pid == pid &&
-		    w->pend[i].victim_iter == iter) {
+		if (w->pend[i].interferer_tid == tid && w->pend[i].victim_pid == pid) {
+			if (w->pend[i].victim_iter != iter) {
+				if (w->pend[i].ns)
+					charge_send(pid, w->pend[i].victim_iter, tid, NULL,
+						    w->pend[i].ns);
+				w->pend[i].victim_iter = iter;
+				w->pend[i].ns = 0;
+			}
 			w->pend[i].ns += ns;
 			return;
 		}

@@ -176,11 +176,11 @@ struct bs_proc_rec {
  * iterations that have a record per (victim_pid, interferer_tid) into the
  * trace's bs_interferer_rec; those of iterations that end without one (Go's
  * B with sub-benchmarks, a run that never reached its end) are left out and
- * counted. The handler names a charge (interferer_pid, comm) when it starts
- * charging the (victim_pid, victim_iter, interferer_tid) triple on a CPU, and
- * later adds its charges there in a struct bs_wait_pend slot, sent as one
- * unnamed record when the slot is reused (or read from the slots by user
- * space at the end of a run).
+ * counted. The handler names a pair (interferer_pid, comm) when it starts
+ * charging it on a CPU, and later adds its charges there in a struct
+ * bs_wait_pend slot, sent as one unnamed record when the slot is reused or
+ * the victim's iteration changes (or read from the slots by user space at
+ * the end of a run).
  */
 struct bs_interferer_charge {
 	__u32 type; /**< BS_REC_INTERF */
@@ -215,14 +215,15 @@ struct bs_wait_pend {
  * Per CPU (the BPF global `cpu_waits[cpu]`, read by user space through the
  * mmap'ed .bss at the end of a run): the tracked thread waiting for this CPU,
  * so that whoever runs here meanwhile is charged, and the last interferer
- * triples (victim, its iteration, interferer) charged here. A charge to a
- * triple in `pend` only adds to its `ns` (no map or ring buffer access: on a
- * 2-vCPU AMD EPYC/PVM VM, a hash map lookup of a pair not seen before took
- * 1-24 us there); a new triple is sent named (struct bs_interferer_charge)
- * and takes the oldest slot, whose pending time is sent first. A triple's
- * time is therefore the sum of its records plus the `ns` of every slot
- * holding it (at most one per CPU). Written only by the scheduler handler of
- * this CPU, except the waiter fields (any CPU). 128 bytes: the early exit
+ * pairs (victim, interferer) charged here, each with the victim's iteration
+ * it holds time for. A charge to a pair in `pend` only adds to its `ns` (no
+ * map or ring buffer access: on a 2-vCPU AMD EPYC/PVM VM, a hash map lookup
+ * of a pair not seen before took 1-24 us there), once the time of an
+ * earlier iteration there is sent, unnamed; a new pair is sent named (struct
+ * bs_interferer_charge) and takes the oldest slot, whose pending time is
+ * sent first. An iteration's time with a pair is therefore the sum of its
+ * records plus the `ns` of every slot holding both (at most one per CPU). Written only by the
+ * scheduler handler of this CPU, except the waiter fields (any CPU). 128 bytes: the early exit
  * reads only victim_tid, in the first of the two cache lines.
  */
 struct bs_cpu_wait {

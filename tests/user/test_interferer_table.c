@@ -170,7 +170,19 @@ static void test_by_iteration(void)
 	CHECK_INT_EQ(s.r[2].ns, 5);
 	CHECK_INT_EQ(t.dropped, 0);
 	bs_interferer_table_free(&t);
-	CHECK(!t.root && !t.held && !t.recorded);
+	CHECK(!t.root && !t.held && !t.recorded && !t.names);
+	/* named in an iteration without a record (the handler names a pair
+	 * once per CPU), charged unnamed in one with a record: named */
+	add_in(&t, charge(300, 4, 4, "spinner", 50), 0);
+	add_in(&t, charge(300, 4, 0, NULL, 6), 1);
+	bs_interferer_table_recorded(&t, 300, 1);
+	s.n = 0;
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 1);
+	CHECK_INT_EQ(s.r[0].ns, 6);
+	CHECK_INT_EQ(s.r[0].interferer_pid, 4);
+	CHECK(!strcmp(s.r[0].comm, "spinner"));
+	CHECK_INT_EQ(bs_interferer_table_unrecorded(&t, NULL), 50);
+	bs_interferer_table_free(&t);
 	/* without by_iteration every charge counts */
 	t.by_iteration = false;
 	add_in(&t, charge(100, 7, 7, "spinner", 40), 5);

@@ -121,6 +121,15 @@ int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_inter
 	int rc;
 
 	memcpy(r.comm, ch->comm, sizeof(r.comm));
+	/* the handler names a pair once per CPU, maybe in an iteration that
+	 * never has a record: the name is kept apart for the later ones */
+	if (t->by_iteration && r.interferer_pid) {
+		struct bs_interferer_rec name = r;
+
+		name.ns = 0;
+		if (pair_add(&t->names, &name))
+			t->dropped++;
+	}
 	if (bs_interferer_table_counts(t, ch->victim_pid, ch->victim_iter))
 		rc = pair_add(&t->root, &r);
 	else
@@ -235,6 +244,7 @@ bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, s
 }
 
 struct walk {
+	const struct bs_interferer_table *t;
 	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
 	void *ctx;
 	long n;
@@ -244,11 +254,16 @@ struct walk {
 static void visit(const void *node, VISIT which, void *closure)
 {
 	struct walk *w = closure;
+	struct bs_interferer_rec r;
+	struct bs_interferer_rec **name;
 
 	/* each node once: an inner node at its in-order visit, a leaf */
 	if ((which != postorder && which != leaf) || w->rc)
 		return;
-	w->rc = w->fn(w->ctx, *(const struct bs_interferer_rec *const *)node);
+	r = **(const struct bs_interferer_rec *const *)node;
+	if (!r.interferer_pid && (name = tfind(&r, &w->t->names, pair_cmp)))
+		pair_add_into(&r, *name);
+	w->rc = w->fn(w->ctx, &r);
 	if (!w->rc)
 		w->n++;
 }
@@ -256,7 +271,7 @@ static void visit(const void *node, VISIT which, void *closure)
 long bs_interferer_table_walk(const struct bs_interferer_table *t,
 			      int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx)
 {
-	struct walk w = {.fn = fn, .ctx = ctx};
+	struct walk w = {.t = t, .fn = fn, .ctx = ctx};
 
 	twalk_r(t->root, visit, &w);
 	return w.rc ? w.rc : w.n;
@@ -283,5 +298,6 @@ void bs_interferer_table_free(struct bs_interferer_table *t)
 	tdestroy(t->root, free);
 	tdestroy(t->held, free_held);
 	tdestroy(t->recorded, free_bits);
-	t->root = t->held = t->recorded = NULL;
+	tdestroy(t->names, free);
+	t->root = t->held = t->recorded = t->names = NULL;
 }

@@ -30,6 +30,7 @@ struct bs_interferer_table {
 	void *root;	   /**< tsearch(3) tree of struct bs_interferer_rec */
 	void *held;	   /**< tree of the charges of iterations with no record yet */
 	void *recorded;	   /**< tree, per victim process, of the iterations with a record */
+	void *names;	   /**< tree of the pairs' first names, whatever their iterations */
 	bool by_iteration; /**< hold the charges of iterations with no record yet */
 	uint64_t dropped;  /**< charges not added (out of memory) */
 };
@@ -37,7 +38,8 @@ struct bs_interferer_table {
 /**
  * Add a charge's ns to its pair's total (or hold it, see struct
  * bs_interferer_table); a named charge (interferer_pid set) names the pair
- * if it has no name yet. Returns 0, or -ENOMEM (counted in t->dropped).
+ * if it has no name yet, also when its own iteration never has a record.
+ * Returns 0, or -ENOMEM (counted in t->dropped).
  */
 int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_interferer_charge *ch);
 
