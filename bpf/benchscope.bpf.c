@@ -483,8 +483,13 @@ static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 t
 	if (!w)
 		return;
 	w->victim_pid = pid;
-	/* --probes 1 numbers an iteration at its end (onep.bpf.h) */
-	w->victim_iter = cfg_one_probe ? BS_CHARGE_NO_ITER : (__u32)ts->rec.index;
+	/* Go's iterations can end without a record (a parent B, b.Skip) or
+	 * restart (b.ResetTimer), and last milliseconds at least; elsewhere an
+	 * iteration ends with its record, and may last microseconds, where a
+	 * send per iteration would cost more than the slot saves (+50 % on
+	 * on_switch under scheduler load). --probes 1 numbers an iteration at
+	 * its end (onep.bpf.h). */
+	w->victim_iter = cfg_go && !cfg_one_probe ? (__u32)ts->rec.index : BS_CHARGE_NO_ITER;
 	w->since = now;
 	w->victim_tid = tid;
 	ts->wait_cpu1 = cpu + 1;

@@ -188,15 +188,16 @@ struct bs_interferer_charge {
 	__u32 interferer_tid;
 	__u32 interferer_pid; /**< its process (tgid); 0: unnamed (pending time of a named pair) */
 	__u32 victim_iter;    /**< low 32 bits of the index (bs_iter_rec.index) of the
-			       *   iteration the victim waited in; BS_CHARGE_NO_ITER:
-			       *   not known (one probe per iteration) */
+			       *   iteration the victim waited in (--preset go with two
+			       *   probes); else BS_CHARGE_NO_ITER */
 	__u32 _pad;
 	__u64 ns;
 	char comm[BS_COMM_LEN]; /**< empty when unnamed */
 };
 
-/** bs_interferer_charge.victim_iter when the waiting thread's iteration has no
- * index yet (--probes 1 numbers an iteration at its end). */
+/** bs_interferer_charge.victim_iter when the charge is not cut to an
+ * iteration: the preset's iterations always end with a record, or (--probes
+ * 1) are numbered only at their end. */
 #define BS_CHARGE_NO_ITER 0xffffffffu
 
 /** Charges of one interferer on one CPU not yet sent (struct bs_interferer_charge). */

@@ -268,8 +268,8 @@ static void unrecorded_line(struct bs_doc *doc, const struct bs_run_end *e)
 		return;
 	bs_doc_line(doc,
 		    "left out: %s charged while threads waited in %" PRIu64
-		    " iterations without a record (a Go B with sub-benchmarks, a run that "
-		    "never reached its end, the time before a b.ResetTimer())",
+		    " Go runs without a record (a B with sub-benchmarks, a run ended by "
+		    "b.Skip, the time before a b.ResetTimer())",
 		    bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)), e->unrecorded_iterations);
 }
 
