@@ -437,7 +437,8 @@ static __always_inline bool charge_send(__u32 victim_pid, __u32 victim_iter, __u
 static __always_inline void charge_interferer(struct bs_cpu_wait *w, struct task_struct *t,
 					      __u32 tid, __u64 ns)
 {
-	__u32 pid = w->victim_pid, iter = w->victim_iter;
+	__u64 victim = *(volatile __u64 *)&w->victim;
+	__u32 pid = (__u32)victim, iter = victim >> 32;
 	struct bs_wait_pend *old = &w->pend[BS_WAIT_PEND - 1];
 	int i;
 
@@ -476,20 +477,21 @@ static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 t
 				     __u64 now)
 {
 	struct bs_cpu_wait *w;
+	__u32 iter;
 
 	if (!cfg_interferers)
 		return;
 	w = cpu_wait_of(cpu);
 	if (!w)
 		return;
-	w->victim_pid = pid;
 	/* Go's iterations can end without a record (a parent B, b.Skip) or
 	 * restart (b.ResetTimer), and last milliseconds at least; elsewhere an
 	 * iteration ends with its record, and may last microseconds, where a
 	 * send per iteration would cost more than the slot saves (+50 % on
 	 * on_switch under scheduler load). --probes 1 numbers an iteration at
 	 * its end (onep.bpf.h). */
-	w->victim_iter = cfg_go && !cfg_one_probe ? (__u32)ts->rec.index : BS_CHARGE_NO_ITER;
+	iter = cfg_go && !cfg_one_probe ? (__u32)ts->rec.index : BS_CHARGE_NO_ITER;
+	*(volatile __u64 *)&w->victim = (__u64)iter << 32 | pid;
 	w->since = now;
 	w->victim_tid = tid;
 	ts->wait_cpu1 = cpu + 1;

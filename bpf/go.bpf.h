@@ -560,7 +560,7 @@ int go_stop(struct pt_regs *ctx)
 }
 
 /* ResetTimer's call of time.Now, timer running: Go's timed region starts
- * again here, and so does the iteration (same index and count). */
+ * again here, and so does the iteration (same count, a new index). */
 SEC("uprobe")
 int go_reset(struct pt_regs *ctx)
 {

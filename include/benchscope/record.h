@@ -175,12 +175,11 @@ struct bs_proc_rec {
  * its iteration victim_iter. User space adds up the charges of the
  * iterations that have a record per (victim_pid, interferer_tid) into the
  * trace's bs_interferer_rec; those of iterations that end without one (Go's
- * B with sub-benchmarks, a run that never reached its end) are left out and
- * counted. The handler names a pair (interferer_pid, comm) when it starts
- * charging it on a CPU, and later adds its charges there in a struct
- * bs_wait_pend slot, sent as one unnamed record when the slot is reused or
- * the victim's iteration changes (or read from the slots by user space at
- * the end of a run).
+ * B with sub-benchmarks, a run ended by b.Skip, the part of a run before its
+ * b.ResetTimer(), a lost record) are left out and counted. The handler names a pair
+ * (interferer_pid, comm) when it starts charging it on a CPU, and later adds its charges there in a
+ * struct bs_wait_pend slot, sent as one unnamed record when the slot is reused or the victim's
+ * iteration changes (or read from the slots by user space at the end of a run).
  */
 struct bs_interferer_charge {
 	__u32 type; /**< BS_REC_INTERF */
@@ -209,7 +208,7 @@ struct bs_wait_pend {
 	__u64 ns; /**< CPU time taken since the pair entered the slot */
 };
 
-/** Pending pairs per CPU: a CPU's waiter and these fill one cache line. */
+/** Pending pairs per CPU, in the waiter's two cache lines (struct bs_cpu_wait). */
 #define BS_WAIT_PEND 3
 
 /**
@@ -228,11 +227,12 @@ struct bs_wait_pend {
  * reads only victim_tid, in the first of the two cache lines.
  */
 struct bs_cpu_wait {
-	__u32 victim_tid;  /**< waiting tracked thread; 0: none */
-	__u32 victim_pid;  /**< its process (tgid) */
-	__u64 since;	   /**< CLOCK_MONOTONIC ns since which the CPU is charged */
-	__u32 victim_iter; /**< its iteration (bs_interferer_charge.victim_iter) */
+	__u32 victim_tid; /**< waiting tracked thread; 0: none */
 	__u32 _pad;
+	__u64 since;  /**< CLOCK_MONOTONIC ns since which the CPU is charged */
+	__u64 victim; /**< its process (tgid) | its iteration
+		       *   (bs_interferer_charge.victim_iter) << 32: one store,
+		       *   one load, never a mix of two waiters' */
 	struct bs_wait_pend pend[BS_WAIT_PEND]; /**< newest first */
 } __attribute__((aligned(64)));
 

@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -362,6 +364,33 @@ static inline struct bs_dataset *kload(const char *trace)
 	}
 	kcheck_unseen_switches(ds, trace);
 	return ds;
+}
+
+/* Start progs/competitor (CPU-bound for up to `secs` seconds) pinned to CPU
+ * `cpu`; its pid (-1: fork failed). End it with kreap. */
+static inline pid_t kcompetitor(int cpu, const char *secs)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		execl(kpath("progs/competitor"), "competitor", secs, (char *)NULL);
+		_exit(126);
+	}
+	return pid;
+}
+
+/* Kill and reap child `pid` (nothing when pid <= 0). */
+static inline void kreap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 }
 
 /* Run benchscope (argv) expecting exit 0, and read back its trace;

@@ -27,7 +27,6 @@
  *   as left out.
  */
 #include <json-c/json.h>
-#include <sched.h>
 
 #include "ktest.h"
 #include "trace/bench_groups.h"
@@ -464,33 +463,22 @@ static void test_unmeasured_wait_left_out(void)
 			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
-	cpu_set_t set;
 	size_t n_reset = 0;
 	pid_t comp;
 
 	NEED_BPF();
 	snprintf(cpu, sizeof(cpu), "%d", (int)sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
-	comp = fork();
-	if (comp == 0) {
-		CPU_ZERO(&set);
-		CPU_SET(atoi(cpu), &set);
-		sched_setaffinity(0, sizeof(set), &set);
-		execl(kpath("progs/competitor"), "competitor", "60", (char *)NULL);
-		_exit(126);
-	}
+	comp = kcompetitor(atoi(cpu), "60");
 	usleep(100000);
 	ds = krun_ok(&r, argv, trace);
-	if (comp > 0) {
-		kill(comp, SIGKILL);
-		waitpid(comp, NULL, 0);
-	}
+	kreap(comp);
 	if (!ds)
 		return;
 	for (size_t i = 0; i < ds->n_iters; i++) {
 		CHECK(strcmp(name_of(ds, &ds->iters[i]), "BenchmarkParent") != 0);
 		n_reset += !strcmp(name_of(ds, &ds->iters[i]), "BenchmarkResetBusy");
 	}
-	CHECK(n_reset >= 2); /* count 2, each with its calibration run */
+	CHECK_INT_EQ(n_reset, 4); /* count 2, each a runN(1) and a runN(200) */
 	kcheck_charges(ds, "parent B and reset timer beside a competitor");
 	/* set-ups of tens of ms, each sharing its CPU with the competitor */
 	CHECK(ds->run_end.has_unrecorded);

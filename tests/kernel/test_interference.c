@@ -12,7 +12,6 @@
  * /proc/thread-self/schedstat, which iter_loop writes before and after its
  * iterations).
  */
-#include <sched.h>
 #include <stdbool.h>
 
 #include "ktest.h"
@@ -57,16 +56,7 @@ static struct bs_dataset *run_pinned(int n_comp, const char *ss_file, pid_t *com
 	snprintf(sym, sizeof(sym), "%s:bs_iteration", kpath("progs/iter_loop"));
 	snprintf(ssenv, sizeof(ssenv), "BS_SCHEDSTAT=%s", ss_file);
 	for (k = 0; k < n_comp && k < MAX_COMPETITORS; k++) {
-		cp[k] = fork();
-		if (cp[k] == 0) {
-			cpu_set_t set;
-
-			CPU_ZERO(&set);
-			CPU_SET(pick_cpu(), &set);
-			sched_setaffinity(0, sizeof(set), &set);
-			execl(kpath("progs/competitor"), "competitor", "60", (char *)NULL);
-			_exit(126);
-		}
+		cp[k] = kcompetitor(pick_cpu(), "60");
 		if (comp_pids)
 			comp_pids[k] = cp[k];
 	}
@@ -74,10 +64,7 @@ static struct bs_dataset *run_pinned(int n_comp, const char *ss_file, pid_t *com
 		usleep(100000);
 	krun(&r, argv);
 	for (k = 0; k < n_comp && k < MAX_COMPETITORS; k++)
-		if (cp[k] > 0) {
-			kill(cp[k], SIGKILL);
-			waitpid(cp[k], NULL, 0);
-		}
+		kreap(cp[k]);
 	if (r.exit_code) {
 		FAILF("benchscope exited %d: %s", r.exit_code, r.err);
 		return NULL;

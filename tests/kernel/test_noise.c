@@ -21,22 +21,6 @@
 
 #define BENCHSCOPE kpath("benchscope")
 
-static pid_t start_competitor(int cpu)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		sched_setaffinity(0, sizeof(one), &one);
-		execl(kpath("progs/competitor"), "competitor", "30", (char *)NULL);
-		_exit(127);
-	}
-	return pid;
-}
-
 static void test_names_the_competitor(void)
 {
 	const char *json = ktmp("noise.json");
@@ -51,11 +35,10 @@ static void test_names_the_competitor(void)
 
 	if (ncpu < 2)
 		SKIP("needs 2 CPUs (this machine has %ld)", ncpu);
-	comp = start_competitor(last);
+	comp = kcompetitor(last, "30");
 	usleep(200000);
 	krun(&r, argv);
-	kill(comp, SIGKILL);
-	waitpid(comp, NULL, 0);
+	kreap(comp);
 	CHECK_INT_EQ(r.exit_code, 0);
 	CHECK(strstr(r.out, "recommendation: ") != NULL);
 	o = kload_json(json);

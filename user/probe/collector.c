@@ -92,7 +92,6 @@ int bs_collector_init(struct bs_collector *c, int ringbuf_fd, struct bs_trace_wr
 	memset(c, 0, sizeof(*c));
 	c->trace = trace;
 	c->root = root;
-	c->interferers.by_iteration = true;
 	c->rb = ring_buffer__new(ringbuf_fd, on_record, c, NULL);
 	if (!c->rb)
 		return -errno;

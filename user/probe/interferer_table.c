@@ -102,8 +102,13 @@ static int hold(struct bs_interferer_table *t, const struct bs_interferer_rec *r
 			break;
 	if (i == h->n) {
 		v = realloc(h->v, (h->n + 1) * sizeof(*v));
-		if (!v)
+		if (!v) {
+			if (!h->n) { /* not an iteration with a charge held */
+				tdelete(&key, &t->held, held_cmp);
+				free(h);
+			}
 			return -ENOMEM;
+		}
 		h->v = v;
 		memset(&v[h->n++], 0, sizeof(*v));
 		v[i].victim_pid = r->victim_pid;
@@ -172,6 +177,7 @@ int bs_interferer_table_recorded(struct bs_interferer_table *t, uint32_t pid, ui
 		slot = b ? tsearch(b, &t->recorded, bits_cmp) : NULL;
 		if (!slot) {
 			free(b);
+			t->dropped++;
 			return -ENOMEM;
 		}
 	}
@@ -182,8 +188,10 @@ int bs_interferer_table_recorded(struct bs_interferer_table *t, uint32_t pid, ui
 		while (n <= iter / 64)
 			n *= 2;
 		w = realloc(b->w, n * sizeof(*w));
-		if (!w)
+		if (!w) {
+			t->dropped++;
 			return -ENOMEM;
+		}
 		memset(w + b->n_words, 0, (n - b->n_words) * sizeof(*w));
 		b->w = w;
 		b->n_words = n;
@@ -245,6 +253,7 @@ bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, s
 
 struct walk {
 	const struct bs_interferer_table *t;
+	bool unlisted; /* walking t->names for the pairs not in t->root */
 	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
 	void *ctx;
 	long n;
@@ -261,6 +270,8 @@ static void visit(const void *node, VISIT which, void *closure)
 	if ((which != postorder && which != leaf) || w->rc)
 		return;
 	r = **(const struct bs_interferer_rec *const *)node;
+	if (w->unlisted && tfind(&r, &w->t->root, pair_cmp))
+		return;
 	if (!r.interferer_pid && (name = tfind(&r, &w->t->names, pair_cmp)))
 		pair_add_into(&r, *name);
 	w->rc = w->fn(w->ctx, &r);
@@ -275,6 +286,23 @@ long bs_interferer_table_walk(const struct bs_interferer_table *t,
 
 	twalk_r(t->root, visit, &w);
 	return w.rc ? w.rc : w.n;
+}
+
+long bs_interferer_table_walk_unlisted(const struct bs_interferer_table *t,
+				       int (*fn)(void *ctx, const struct bs_interferer_rec *r),
+				       void *ctx)
+{
+	struct walk w = {.t = t, .unlisted = true, .fn = fn, .ctx = ctx};
+
+	twalk_r(t->names, visit, &w);
+	return w.rc ? w.rc : w.n;
+}
+
+bool bs_interferer_table_held(const struct bs_interferer_table *t, uint32_t pid, uint32_t iter)
+{
+	struct held_iter key = {.pid = pid, .iter = iter};
+
+	return tfind(&key, &t->held, held_cmp) != NULL;
 }
 
 static void free_held(void *p)

@@ -21,7 +21,8 @@
  * count: a charge whose iteration (victim_pid, victim_iter) has had no record
  * yet is held until bs_interferer_table_recorded says it has; what is still
  * held at the end of a run waited in iterations that ended without one (Go's
- * B with sub-benchmarks, a run that never reached its end probe), and
+ * B with sub-benchmarks, a run ended by b.Skip, the part of a run before
+ * its b.ResetTimer(), a lost record), and
  * bs_interferer_table_unrecorded sums it. Charges without an iteration
  * (BS_CHARGE_NO_ITER), and every charge when by_iteration is false, count
  * at once.
@@ -45,8 +46,9 @@ int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_inter
 
 /**
  * The iteration `index` (bs_iter_rec.index) of process `pid` has a record:
- * its held charges and every later one count. Returns 0, or -ENOMEM (its
- * charges are then counted in t->dropped).
+ * its held charges and every later one count. Returns 0, or -ENOMEM (out
+ * of memory: one more in t->dropped, and its charges may stay held, then
+ * left out).
  */
 int bs_interferer_table_recorded(struct bs_interferer_table *t, uint32_t pid, uint64_t index);
 
@@ -77,6 +79,20 @@ bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, s
  */
 long bs_interferer_table_walk(const struct bs_interferer_table *t,
 			      int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
+
+/**
+ * Call fn for every pair named by a charge (see bs_interferer_table_add)
+ * that has no time counted in t yet (its charges so far are held), with ns
+ * 0: its counted time may still be in the CPUs' pending slots. By
+ * (victim_pid, interferer_tid). Returns the number of pairs passed, or fn's
+ * first non-zero return.
+ */
+long bs_interferer_table_walk_unlisted(const struct bs_interferer_table *t,
+				       int (*fn)(void *ctx, const struct bs_interferer_rec *r),
+				       void *ctx);
+
+/** Whether charges of iteration `iter` of process `pid` are held in t. */
+bool bs_interferer_table_held(const struct bs_interferer_table *t, uint32_t pid, uint32_t iter);
 
 /** Free every entry, held ones too; the table is empty again (by_iteration kept). */
 void bs_interferer_table_free(struct bs_interferer_table *t);

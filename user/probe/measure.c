@@ -226,6 +226,7 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 		snprintf(err, errlen, "cannot read the ring buffer: %s", strerror(-rc));
 		return rc;
 	}
+	m->col.interferers.by_iteration = bs_probes_charges_by_iteration(&m->probes);
 	m->col.on_iter = hook_iter;
 	m->col.on_proc = hook_proc;
 	m->col.hook_ctx = m;

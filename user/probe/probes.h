@@ -134,6 +134,12 @@ long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
 
 /**
+ * Whether the loaded programs' charges carry their iteration (struct
+ * bs_interferer_charge.victim_iter): --preset go with two probes.
+ */
+bool bs_probes_charges_by_iteration(const struct bs_probes *p);
+
+/**
  * The interferer time, ns, charged while threads waited in iterations that
  * have had no record in t (bs_interferer_table_unrecorded), the CPUs'
  * pending slots included; the number of such iterations in *n_iters (may be

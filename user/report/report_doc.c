@@ -269,7 +269,7 @@ static void unrecorded_line(struct bs_doc *doc, const struct bs_run_end *e)
 	bs_doc_line(doc,
 		    "left out: %s charged while threads waited in %" PRIu64
 		    " Go runs without a record (a B with sub-benchmarks, a run ended by "
-		    "b.Skip, the time before a b.ResetTimer())",
+		    "b.Skip, the time before a b.ResetTimer(), a lost record)",
 		    bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)), e->unrecorded_iterations);
 }
 
