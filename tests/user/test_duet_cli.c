@@ -96,11 +96,11 @@ static void test_report_csv_json(void)
 	CHECK(strstr(s, "failed      run ") && strstr(s, "B crashed (signal 11)"));
 	CHECK(strstr(s, "asymmetric runs") != NULL);
 	/* the charges split among themselves, A's own thread apart: other 5 ms, own
-	 * 1 ms, third 3 ms of 9 ms; over every iteration the harness ran */
+	 * 1 ms, third 3 ms of 9 ms; over every iteration with a record */
 	CHECK(strstr(s, "by own side") != NULL);
 	CHECK(strstr(s, "9.000 ms  5.000 ms (55.56 %)  1.000 ms (11.11 %)  3.000 ms (33.33 %)") !=
 	      NULL);
-	CHECK(strstr(s, "interferer charges, in every iteration the harness ran") != NULL);
+	CHECK(strstr(s, "interferer charges, in every iteration with a record") != NULL);
 	free(s);
 	s = slurp(csv);
 	static const char hdr[] = "suite,benchmark,type,runid,pair,iteration,iteration_start_ns,"

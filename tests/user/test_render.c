@@ -316,7 +316,7 @@ static void test_table_and_md(void)
 		      NULL);
 		CHECK(strstr(t, "  stress       555  555  4.000 µs  88.89 %\n") != NULL);
 		CHECK(strstr(t, "of all = its part of the time in all") != NULL);
-		CHECK(strstr(t, "in every iteration the harness ran") != NULL);
+		CHECK(strstr(t, "in every iteration with a record") != NULL);
 		CHECK(strstr(t, "lost: 1 (iter_lost 0, iter_spilled 2, proc_lost 1)") != NULL);
 		CHECK(strstr(t, "on_switch  1000  150.0 µs  150.0 ns") != NULL);
 		CHECK(strstr(t, "pid 100 exited with status 0") != NULL);
@@ -331,6 +331,28 @@ static void test_table_and_md(void)
 	}
 	free(t);
 	free(md);
+	bs_doc_free(doc);
+	bs_run_summary_free(&s);
+
+	/* charges left out with Go runs that ended without a record: one line
+	 * under the interferers, and in the JSON report's interferers */
+	json_object_object_add(ds->end, "interferers_unrecorded_ns",
+			       json_object_new_int64(2500000));
+	json_object_object_add(ds->end, "interferers_unrecorded_iterations",
+			       json_object_new_int64(2));
+	bs_run_end_free(&ds->run_end);
+	CHECK_INT_EQ(bs_run_end_decode(ds->end, &ds->run_end, NULL, 0), 0);
+	CHECK_INT_EQ(bs_run_summarize(ds, 5, &s), 0);
+	doc = bs_report_doc_build(ds, &s);
+	t = doc ? capture(table_fn, doc, NULL) : NULL;
+	CHECK(t && strstr(t, "of all = its part of the time in all") &&
+	      strstr(t, "; left out: 2.500 ms charged while threads waited in 2 Go runs without a "
+			"record"));
+	free(t);
+	t = capture(json_fn, ds, &s);
+	CHECK(t && strstr(t, "\"unrecorded_ns\":2500000") &&
+	      strstr(t, "\"unrecorded_iterations\":2"));
+	free(t);
 	bs_doc_free(doc);
 	bs_run_summary_free(&s);
 

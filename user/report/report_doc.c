@@ -259,25 +259,28 @@ static void interference_section(struct bs_doc *doc, const struct bs_run_summary
 			 "includes preempted");
 }
 
-/* The charges left out with the iterations that have no record, if any. */
-static void unrecorded_line(struct bs_doc *doc, const struct bs_run_end *e)
+/* Into buf (n bytes): what was left out with the iterations that have no
+ * record, or "" when nothing was. */
+static const char *unrecorded_text(const struct bs_run_end *e, char *buf, size_t n)
 {
 	char t[32];
 
-	if (!e->has_unrecorded || !e->unrecorded_ns)
-		return;
-	bs_doc_line(doc,
-		    "left out: %s charged while threads waited in %" PRIu64
-		    " Go runs without a record (a B with sub-benchmarks, a run ended by "
-		    "b.Skip, the time before a b.ResetTimer(), a lost record)",
-		    bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)), e->unrecorded_iterations);
+	buf[0] = '\0';
+	if (e->has_unrecorded && e->unrecorded_ns)
+		snprintf(buf, n,
+			 "left out: %s charged while threads waited in %" PRIu64
+			 " Go runs without a record (a B with sub-benchmarks, a run ended by "
+			 "b.Skip, the time before a b.ResetTimer(), a lost record)",
+			 bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)),
+			 e->unrecorded_iterations);
+	return buf;
 }
 
 static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 				const struct bs_run_summary *s)
 {
 	enum bs_charge_scope scope = bs_run_context_charge_scope(&ds->run_ctx);
-	char title[128], tot[32];
+	char title[128], tot[32], left[256];
 
 	snprintf(title, sizeof(title), "Top interferers (%zu of %zu threads, %s in all)", s->n_top,
 		 s->n_interferers, bs_fmt_ns((double)s->interferer_ns, tot, sizeof(tot)));
@@ -288,7 +291,8 @@ static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 				    s->n_interferers, tot);
 		else
 			bs_doc_line(doc, "none recorded");
-		unrecorded_line(doc, &ds->run_end);
+		if (*unrecorded_text(&ds->run_end, left, sizeof(left)))
+			bs_doc_line(doc, "%s", left);
 		return;
 	}
 	bs_doc_table(doc, title, "comm\t>pid\t>tid\t>time\t>of all");
@@ -303,11 +307,11 @@ static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 		bs_fmt_pct(x->of_total, c[3], sizeof(c[3]));
 		bs_doc_row(doc, cells);
 	}
+	unrecorded_text(&ds->run_end, left, sizeof(left));
 	bs_doc_note(doc,
 		    "time = CPU time the thread took while a thread of a measured process "
-		    "waited to run, %s; of all = its part of the time in all",
-		    bs_charge_scope_text(scope));
-	unrecorded_line(doc, &ds->run_end);
+		    "waited to run, %s; of all = its part of the time in all%s%s",
+		    bs_charge_scope_text(scope), *left ? "; " : "", left);
 }
 
 static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
