@@ -253,7 +253,6 @@ bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, s
 
 struct walk {
 	const struct bs_interferer_table *t;
-	bool unlisted; /* walking t->names for the pairs not in t->root */
 	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
 	void *ctx;
 	long n;
@@ -270,8 +269,6 @@ static void visit(const void *node, VISIT which, void *closure)
 	if ((which != postorder && which != leaf) || w->rc)
 		return;
 	r = **(const struct bs_interferer_rec *const *)node;
-	if (w->unlisted && tfind(&r, &w->t->root, pair_cmp))
-		return;
 	if (!r.interferer_pid && (name = tfind(&r, &w->t->names, pair_cmp)))
 		pair_add_into(&r, *name);
 	w->rc = w->fn(w->ctx, &r);
@@ -286,23 +283,6 @@ long bs_interferer_table_walk(const struct bs_interferer_table *t,
 
 	twalk_r(t->root, visit, &w);
 	return w.rc ? w.rc : w.n;
-}
-
-long bs_interferer_table_walk_unlisted(const struct bs_interferer_table *t,
-				       int (*fn)(void *ctx, const struct bs_interferer_rec *r),
-				       void *ctx)
-{
-	struct walk w = {.t = t, .unlisted = true, .fn = fn, .ctx = ctx};
-
-	twalk_r(t->names, visit, &w);
-	return w.rc ? w.rc : w.n;
-}
-
-bool bs_interferer_table_held(const struct bs_interferer_table *t, uint32_t pid, uint32_t iter)
-{
-	struct held_iter key = {.pid = pid, .iter = iter};
-
-	return tfind(&key, &t->held, held_cmp) != NULL;
 }
 
 static void free_held(void *p)

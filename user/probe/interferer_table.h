@@ -80,20 +80,6 @@ bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, s
 long bs_interferer_table_walk(const struct bs_interferer_table *t,
 			      int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
 
-/**
- * Call fn for every pair named by a charge (see bs_interferer_table_add)
- * that has no time counted in t yet (its charges so far are held), with ns
- * 0: its counted time may still be in the CPUs' pending slots. By
- * (victim_pid, interferer_tid). Returns the number of pairs passed, or fn's
- * first non-zero return.
- */
-long bs_interferer_table_walk_unlisted(const struct bs_interferer_table *t,
-				       int (*fn)(void *ctx, const struct bs_interferer_rec *r),
-				       void *ctx);
-
-/** Whether charges of iteration `iter` of process `pid` are held in t. */
-bool bs_interferer_table_held(const struct bs_interferer_table *t, uint32_t pid, uint32_t iter);
-
 /** Free every entry, held ones too; the table is empty again (by_iteration kept). */
 void bs_interferer_table_free(struct bs_interferer_table *t);
 

@@ -357,12 +357,11 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 			    (unsigned long long)k->line_lost);
 	}
 	if (m->col_ready) {
-		if (bs_probes_interferers(&m->probes, &m->col.interferers, store_interferer,
-					  m->tw) < 0)
+		bs_probes_take_pending(&m->probes, &m->col.interferers);
+		if (bs_interferer_table_walk(&m->col.interferers, store_interferer, m->tw) < 0)
 			bs_measure_warn(m, "the interferers could not all be written to the trace");
 		add_counter(end, "interferers_unrecorded_ns",
-			    bs_probes_interferers_unrecorded(&m->probes, &m->col.interferers,
-							     &unrec_iters));
+			    bs_interferer_table_unrecorded(&m->col.interferers, &unrec_iters));
 		add_counter(end, "interferers_unrecorded_iterations", unrec_iters);
 		if (m->col.interferers.dropped)
 			bs_measure_warn(m, "%llu interferer charges were dropped (out of memory)",

@@ -543,114 +543,75 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
 	return n;
 }
 
-/* The time still pending in the CPUs' slots (struct bs_cpu_wait) of pair
- * `r` (when `r`) in iterations that count in t, or (`r` NULL) of every pair
- * in iterations that do not. */
-static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_table *t,
-			const struct bs_interferer_rec *r)
+/* The CPUs whose waiter slots (struct bs_cpu_wait) to read. */
+static size_t slot_cpus(const struct bs_probes *p)
+{
+	size_t max = sizeof(p->skel->bss->cpu_waits) / sizeof(p->skel->bss->cpu_waits[0]);
+	int ncpu = libbpf_num_possible_cpus();
+
+	return ncpu > 0 && (size_t)ncpu < max ? (size_t)ncpu : max;
+}
+
+/* The time of pair `r` still pending in the CPUs' slots (struct bs_cpu_wait). */
+static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_rec *r)
 {
 	const struct bs_cpu_wait *w = p->skel->bss->cpu_waits;
-	size_t max = sizeof(p->skel->bss->cpu_waits) / sizeof(*w), cpu, i;
-	int ncpu = libbpf_num_possible_cpus();
+	size_t n = slot_cpus(p), cpu, i;
 	__u64 ns = 0;
 
-	for (cpu = 0; cpu < (ncpu > 0 ? (size_t)ncpu : max) && cpu < max; cpu++)
-		for (i = 0; i < BS_WAIT_PEND; i++) {
-			const struct bs_wait_pend *s = &w[cpu].pend[i];
-
-			if (!s->interferer_tid)
-				continue;
-			if (!r ? !bs_interferer_table_counts(t, s->victim_pid, s->victim_iter)
-			       : s->interferer_tid == r->interferer_tid &&
-				     s->victim_pid == r->victim_pid &&
-				     bs_interferer_table_counts(t, s->victim_pid, s->victim_iter))
-				ns += s->ns;
-		}
+	for (cpu = 0; cpu < n; cpu++)
+		for (i = 0; i < BS_WAIT_PEND; i++)
+			if (w[cpu].pend[i].interferer_tid == r->interferer_tid &&
+			    w[cpu].pend[i].victim_pid == r->victim_pid)
+				ns += w[cpu].pend[i].ns;
 	return ns;
 }
 
 struct with_pending {
 	const struct bs_probes *p;
-	const struct bs_interferer_table *t;
 	int (*fn)(void *ctx, const struct bs_interferer_rec *r);
 	void *ctx;
-	long passed;
-	bool unlisted; /* the pairs with no time counted but in the slots */
 };
 
 static int add_pending(void *ctx, const struct bs_interferer_rec *r)
 {
 	struct with_pending *x = ctx;
 	struct bs_interferer_rec whole = *r;
-	int rc;
 
-	whole.ns += pending_ns(x->p, x->t, r);
-	if (x->unlisted && !whole.ns)
-		return 0;
-	rc = x->fn(x->ctx, &whole);
-	x->passed += !rc;
-	return rc;
+	whole.ns += pending_ns(x->p, r);
+	return x->fn(x->ctx, &whole);
 }
 
 long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer_table *t,
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx)
 {
-	struct with_pending x = {p, t, fn, ctx, 0, false};
-	long rc = bs_interferer_table_walk(t, add_pending, &x);
+	struct with_pending x = {p, fn, ctx};
 
-	/* pairs named in an iteration without a record whose counted time
-	 * is all in the slots */
-	x.unlisted = true;
-	if (rc >= 0)
-		rc = bs_interferer_table_walk_unlisted(t, add_pending, &x);
-	return rc < 0 ? rc : x.passed;
+	return bs_interferer_table_walk(t, add_pending, &x);
+}
+
+void bs_probes_take_pending(const struct bs_probes *p, struct bs_interferer_table *t)
+{
+	const struct bs_cpu_wait *w = p->skel->bss->cpu_waits;
+	size_t n = slot_cpus(p), cpu, i;
+
+	for (cpu = 0; cpu < n; cpu++)
+		for (i = 0; i < BS_WAIT_PEND; i++) {
+			const struct bs_wait_pend *s = &w[cpu].pend[i];
+			struct bs_interferer_charge ch = {.type = BS_REC_INTERF,
+							  .victim_pid = s->victim_pid,
+							  .interferer_tid = s->interferer_tid,
+							  .victim_iter = s->victim_iter,
+							  .ns = s->ns};
+
+			if (s->interferer_tid && s->ns)
+				bs_interferer_table_add(t, &ch);
+		}
 }
 
 bool bs_probes_charges_by_iteration(const struct bs_probes *p)
 {
 	return p->skel && p->skel->rodata->cfg_go && !p->skel->rodata->cfg_one_probe;
-}
-
-/* The number of distinct iterations of the CPUs' slots that do not count
- * in t and hold no charge in t (their time is all in the slots). */
-static uint64_t slot_only_iterations(const struct bs_probes *p, const struct bs_interferer_table *t)
-{
-	const struct bs_cpu_wait *w = p->skel->bss->cpu_waits;
-	size_t max = sizeof(p->skel->bss->cpu_waits) / sizeof(*w), cpu, i, n = 0;
-	int ncpu = libbpf_num_possible_cpus();
-	const struct bs_wait_pend *seen[64];
-	uint64_t count = 0;
-
-	for (cpu = 0; cpu < (ncpu > 0 ? (size_t)ncpu : max) && cpu < max; cpu++)
-		for (i = 0; i < BS_WAIT_PEND; i++) {
-			const struct bs_wait_pend *s = &w[cpu].pend[i];
-			size_t k;
-
-			if (!s->interferer_tid || !s->ns ||
-			    bs_interferer_table_counts(t, s->victim_pid, s->victim_iter) ||
-			    bs_interferer_table_held(t, s->victim_pid, s->victim_iter))
-				continue;
-			for (k = 0; k < n; k++)
-				if (seen[k]->victim_pid == s->victim_pid &&
-				    seen[k]->victim_iter == s->victim_iter)
-					break;
-			if (k < n)
-				continue;
-			count++;
-			if (n < sizeof(seen) / sizeof(seen[0]))
-				seen[n++] = s;
-		}
-	return count;
-}
-
-uint64_t bs_probes_interferers_unrecorded(const struct bs_probes *p,
-					  const struct bs_interferer_table *t, uint64_t *n_iters)
-{
-	uint64_t ns = bs_interferer_table_unrecorded(t, n_iters) + pending_ns(p, t, NULL);
-
-	if (n_iters)
-		*n_iters += slot_only_iterations(p, t);
-	return ns;
 }
 
 /* One {"prog","run_cnt","run_time_ns"} per program of obj that ran. */

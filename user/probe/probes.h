@@ -124,8 +124,7 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
 /**
  * Call fn for every pair of table t (the BS_REC_INTERF records received so
  * far), its ns plus the time still pending in the CPUs' slots (struct
- * bs_cpu_wait) in iterations that count (bs_interferer_table_counts): a
- * pair's whole time, once the ring buffer is drained. Exact
+ * bs_cpu_wait): a pair's whole time, once the ring buffer is drained. Exact
  * for processes that have exited (nothing is charged to them after that).
  * Does not change t, so it can be called again later. Returns the number of
  * pairs, or fn's first non-zero return.
@@ -134,20 +133,18 @@ long bs_probes_interferers(const struct bs_probes *p, const struct bs_interferer
 			   int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);
 
 /**
+ * Add the time still pending in the CPUs' slots (struct bs_cpu_wait) to t,
+ * as the charges they stand for, so that t holds every charge, by iteration
+ * where they carry one. Once, at the end of a run, with the programs
+ * detached and the ring buffer drained: a second call counts them twice.
+ */
+void bs_probes_take_pending(const struct bs_probes *p, struct bs_interferer_table *t);
+
+/**
  * Whether the loaded programs' charges carry their iteration (struct
  * bs_interferer_charge.victim_iter): --preset go with two probes.
  */
 bool bs_probes_charges_by_iteration(const struct bs_probes *p);
-
-/**
- * The interferer time, ns, charged while threads waited in iterations that
- * have had no record in t (bs_interferer_table_unrecorded), the CPUs'
- * pending slots included; the number of such iterations in *n_iters (may be
- * NULL). Once the ring buffer is drained at the end of a run: the waits of
- * iterations that ended without a record, left out of the pairs.
- */
-uint64_t bs_probes_interferers_unrecorded(const struct bs_probes *p,
-					  const struct bs_interferer_table *t, uint64_t *n_iters);
 
 /**
  * The BPF programs' own run time (BPF_STATS_RUN_TIME) as a JSON array text
