@@ -46,7 +46,9 @@ const volatile __u32 cfg_process_depth = 1;    /* children of the root process *
 const volatile bool cfg_interferers = true;
 const volatile bool cfg_go = false;	   /* --preset go (go.bpf.h) */
 const volatile bool cfg_one_probe = false; /* --probes 1 (onep.bpf.h) */
-const volatile bool cfg_lines = false;	   /* output-line boundaries: account between writes */
+/* charges carry their iteration (bs_boundaries_charges_by_iteration) */
+const volatile bool cfg_charge_iter = false;
+const volatile bool cfg_lines = false; /* output-line boundaries: account between writes */
 /* Wake the consumer only when this much data waits: a wake-up is an
  * irq_work self-IPI, which costs ~20 us in a VM, more than the record. The
  * consumer also polls on a timer, so nothing waits longer than that. */
@@ -484,13 +486,15 @@ static __always_inline void set_wait(struct thread_state *ts, __u32 cpu, __u32 t
 	w = cpu_wait_of(cpu);
 	if (!w)
 		return;
-	/* Go's iterations can end without a record (a parent B, b.Skip) or
-	 * restart (b.ResetTimer), and last milliseconds at least; elsewhere an
-	 * iteration ends with its record, and may last microseconds, where a
-	 * send per iteration would cost more than the slot saves (+50 % on
-	 * on_switch under scheduler load). --probes 1 numbers an iteration at
-	 * its end (onep.bpf.h). */
-	iter = cfg_go && !cfg_one_probe ? (__u32)ts->rec.index : BS_CHARGE_NO_ITER;
+	/* Where an iteration is a harness's run (its calibration runs too,
+	 * which a report leaves out), lasting milliseconds at least: a report
+	 * sums the charges of the iterations it analyses, and Go's can end
+	 * without a record (a parent B, b.Skip) or restart (b.ResetTimer).
+	 * --begin/--end iterations may last microseconds, where a send per
+	 * iteration would cost more than the slot saves (+50 % on on_switch
+	 * under scheduler load). --probes 1 numbers an iteration at its end
+	 * (onep.bpf.h). */
+	iter = cfg_charge_iter ? (__u32)ts->rec.index : BS_CHARGE_NO_ITER;
 	*(volatile __u64 *)&w->victim = (__u64)iter << 32 | pid;
 	w->since = now;
 	w->victim_tid = tid;

@@ -173,10 +173,12 @@ struct bs_proc_rec {
  * Interferer time charged by the scheduler handler: task interferer_tid ran
  * ns on a CPU while a thread of tracked process victim_pid waited for it in
  * its iteration victim_iter. User space adds up the charges of the
- * iterations that have a record per (victim_pid, interferer_tid) into the
- * trace's bs_interferer_rec; those of iterations that end without one (Go's
- * B with sub-benchmarks, a run ended by b.Skip, the part of a run before its
- * b.ResetTimer(), a lost record) are left out and counted. The handler names a pair
+ * iterations that have a record per (victim_pid, victim_iter,
+ * interferer_tid) into the trace's bs_interferer_rec, so a report can sum
+ * those of the iterations it analyses; those of iterations that end without
+ * one (Go's B with sub-benchmarks, a run ended by b.Skip, the part of a run
+ * before its b.ResetTimer() or a nested restart, a lost record) are left out
+ * and counted. The handler names a pair
  * (interferer_pid, comm) when it starts charging it on a CPU, and later adds its charges there in a
  * struct bs_wait_pend slot, sent as one unnamed record when the slot is reused or the victim's
  * iteration changes (or read from the slots by user space at the end of a run).
@@ -187,16 +189,19 @@ struct bs_interferer_charge {
 	__u32 interferer_tid;
 	__u32 interferer_pid; /**< its process (tgid); 0: unnamed (pending time of a named pair) */
 	__u32 victim_iter;    /**< low 32 bits of the index (bs_iter_rec.index) of the
-			       *   iteration the victim waited in (--preset go with two
-			       *   probes); else BS_CHARGE_NO_ITER */
+			       *   iteration the victim waited in, for the presets whose
+			       *   iterations are harness runs, with two probes
+			       *   (bs_boundaries_charges_by_iteration); else BS_CHARGE_NO_ITER */
 	__u32 _pad;
 	__u64 ns;
 	char comm[BS_COMM_LEN]; /**< empty when unnamed */
 };
 
-/** bs_interferer_charge.victim_iter when the charge is not cut to an
- * iteration: the preset's iterations always end with a record, or (--probes
- * 1) are numbered only at their end. */
+/** bs_interferer_charge.victim_iter (and bs_interferer_rec.victim_iter) when
+ * the charge is not cut to an iteration: the iterations may last
+ * microseconds, where a ring buffer send per iteration costs more than it
+ * tells (--begin/--end, USDT), or (--probes 1) are numbered only at their
+ * end. */
 #define BS_CHARGE_NO_ITER 0xffffffffu
 
 /** Charges of one interferer on one CPU not yet sent (struct bs_interferer_charge). */
@@ -237,16 +242,19 @@ struct bs_cpu_wait {
 } __attribute__((aligned(64)));
 
 /**
- * One interferer of one tracked process, as user space sums it from the
- * charges (struct bs_interferer_charge and the CPUs' pending slots) at the end
- * of a run and stores it in the trace.
+ * One interferer of one tracked process, or of one of its iterations, as
+ * user space sums it from the charges (struct bs_interferer_charge and the
+ * CPUs' pending slots) at the end of a run and stores it in the trace.
  */
 struct bs_interferer_rec {
 	__u32 victim_pid; /**< tracked process (tgid) that waited */
 	__u32 interferer_tid;
 	__u32 interferer_pid;
-	__u32 _pad;
-	__u64 ns; /**< CPU time it took while the victim waited to run */
+	__u32 victim_iter; /**< low 32 bits of the index (bs_iter_rec.index) of the
+			    *   iteration it waited in, when the trace's context says
+			    *   boundaries.charges "iteration"; else BS_CHARGE_NO_ITER
+			    *   (0 in traces before that key: read it only with it) */
+	__u64 ns;	   /**< CPU time it took while the victim waited to run */
 	char comm[BS_COMM_LEN];
 };
 

@@ -286,6 +286,29 @@ static void test_noise_split(void)
 		CHECK(bs_duet_noise_self_share(n) == 0);
 	}
 	bs_duet_noise_free(n);
+	n = NULL;
+	/* charges kept per iteration: the third party's fall in an iteration
+	 * no run analyses (index 1000) and are left out; the other side's in
+	 * A's analysed iteration 0; A's own thread's not cut to an iteration */
+	ds->run_ctx.charges_by_iteration = true;
+	for (size_t i = 0; i < ds->n_interferers; i++) {
+		struct bs_interferer_rec *ir = &ds->interferers[i];
+
+		ir->victim_iter = ir->interferer_tid == 77		 ? 1000
+				  : ir->interferer_pid == ir->victim_pid ? BS_CHARGE_NO_ITER
+									 : 0;
+	}
+	CHECK_INT_EQ(bs_duet_noise_build(ds, d, &n), 0);
+	if (n) {
+		const struct bs_dnoise_run *r = bs_duet_noise_run(n, truth.asym_run);
+
+		CHECK_INT_EQ(n->scope, BS_CHARGES_ANALYSED);
+		CHECK(r && r->side[0].by_other_ns == truth.other_ns &&
+		      r->side[0].by_third_ns == 0 && r->side[0].by_own_ns == truth.own_ns);
+		CHECK_INT_EQ(n->charged_ns, truth.other_ns + truth.own_ns);
+		CHECK_INT_EQ(n->n_third, 0);
+	}
+	bs_duet_noise_free(n);
 	bs_duet_data_free(d);
 	bs_dataset_free(ds);
 }

@@ -171,6 +171,19 @@ static void test_by_iteration(void)
 	CHECK_INT_EQ(s.r[1].ns, 11);
 	CHECK_INT_EQ(s.r[2].victim_pid, 200);
 	CHECK_INT_EQ(s.r[2].ns, 5);
+	/* one entry per iteration, in (pid, iteration, tid) order */
+	CHECK_INT_EQ(s.r[0].victim_iter, 0);
+	CHECK_INT_EQ(s.r[1].victim_iter, BS_CHARGE_NO_ITER);
+	CHECK_INT_EQ(s.r[2].victim_iter, 1);
+	bs_interferer_table_recorded(&t, 100, 2);
+	add_in(&t, charge(100, 7, 0, NULL, 9), 2);
+	s.n = 0;
+	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 4);
+	CHECK_INT_EQ(s.r[0].ns, 323);
+	CHECK_INT_EQ(s.r[1].victim_iter, 2);
+	CHECK_INT_EQ(s.r[1].interferer_tid, 7);
+	CHECK_INT_EQ(s.r[1].ns, 9);
+	CHECK(!strcmp(s.r[1].comm, "spinner")); /* the pair's name */
 	CHECK_INT_EQ(t.dropped, 0);
 	bs_interferer_table_free(&t);
 	CHECK(!t.root && !t.held && !t.recorded && !t.names);
@@ -193,6 +206,7 @@ static void test_by_iteration(void)
 	CHECK_INT_EQ(bs_interferer_table_unrecorded(&t, NULL), 0);
 	s.n = 0;
 	CHECK_INT_EQ(bs_interferer_table_walk(&t, collect, &s), 1);
+	CHECK_INT_EQ(s.r[0].victim_iter, BS_CHARGE_NO_ITER);
 	bs_interferer_table_free(&t);
 }
 

@@ -153,6 +153,59 @@ static void test_summary_values(void)
 	bs_dataset_free(ds);
 }
 
+/*
+ * Charges kept per iteration (boundaries.charges "iteration"): the summary
+ * sums those of the iterations it analyses. The fixture's interferers
+ * become: 555 -> 100's warm-up iteration 0 (3000, left out), 556 -> 100's
+ * iteration 1 (500), 555 -> 200's iteration 0 (1000); so 1500 in all, 555
+ * first with 1000. Without the key (traces before it) the bytes are not
+ * read: 4500 as before.
+ */
+static void test_charges_per_iteration(void)
+{
+	struct bs_dataset *ds = load_run();
+	struct bs_run_summary s;
+	struct bs_doc *doc;
+	char *t;
+
+	if (!ds)
+		SKIP("no dataset");
+	CHECK_INT_EQ(ds->n_interferers, 3);
+	ds->interferers[0].victim_iter = 0;
+	ds->interferers[1].victim_iter = 1;
+	ds->interferers[2].victim_iter = 0;
+	CHECK_INT_EQ(bs_run_summarize(ds, 5, &s), 0);
+	CHECK_INT_EQ(s.interferer_ns, 4500);
+	bs_run_summary_free(&s);
+
+	ds->run_ctx.charges_by_iteration = true;
+	CHECK_INT_EQ(bs_run_context_charge_scope(&ds->run_ctx), BS_CHARGES_ANALYSED);
+	CHECK_INT_EQ(bs_run_summarize(ds, 5, &s), 0);
+	CHECK_INT_EQ(s.interferer_ns, 1500);
+	CHECK_INT_EQ(s.n_interferers, 2);
+	CHECK_INT_EQ(s.top[0].tid, 555);
+	CHECK_INT_EQ(s.top[0].ns, 1000);
+	CHECK_NEAR(s.top[0].of_total, 1000.0 / 1500.0, 1e-15, 0);
+	doc = bs_report_doc_build(ds, &s);
+	t = doc ? capture(table_fn, doc, NULL) : NULL;
+	CHECK(t && strstr(t, "Top interferers (2 of 2 threads, 1.500 µs in all)") &&
+	      strstr(t, "in the analysed iterations, kept per iteration"));
+	free(t);
+	bs_doc_free(doc);
+	t = capture(json_fn, ds, &s);
+	CHECK(t && strstr(t, "\"scope\":\"analysed\"") && strstr(t, "\"total_ns\":1500") &&
+	      strstr(t, "\"victim_iteration\":1"));
+	free(t);
+	bs_run_summary_free(&s);
+
+	/* a record not cut to an iteration counts whatever is analysed */
+	ds->interferers[0].victim_iter = BS_CHARGE_NO_ITER;
+	CHECK_INT_EQ(bs_run_summarize(ds, 5, &s), 0);
+	CHECK_INT_EQ(s.interferer_ns, 4500);
+	bs_run_summary_free(&s);
+	bs_dataset_free(ds);
+}
+
 /* ns/op needs every iteration to carry its invocation count. */
 static void test_partial_invocations(void)
 {
@@ -346,8 +399,15 @@ static void test_table_and_md(void)
 	doc = bs_report_doc_build(ds, &s);
 	t = doc ? capture(table_fn, doc, NULL) : NULL;
 	CHECK(t && strstr(t, "of all = its part of the time in all") &&
-	      strstr(t, "; left out: 2.500 ms charged while threads waited in 2 Go runs without a "
-			"record"));
+	      strstr(t, "; left out: 2.500 ms charged while threads waited in 2 iterations "
+			"without a record (restarted by a nested begin, or lost)"));
+	free(t);
+	bs_doc_free(doc);
+	ds->run_ctx.boundaries_kind = "go"; /* Go names its reasons */
+	doc = bs_report_doc_build(ds, &s);
+	t = doc ? capture(table_fn, doc, NULL) : NULL;
+	CHECK(t && strstr(t, "; left out: 2.500 ms charged while threads waited in 2 Go runs "
+			     "without a record (a B with sub-benchmarks"));
 	free(t);
 	t = capture(json_fn, ds, &s);
 	CHECK(t && strstr(t, "\"unrecorded_ns\":2500000") &&
@@ -506,6 +566,7 @@ int main(void)
 	RUN_TEST(test_units);
 	RUN_TEST(test_summary_values);
 	RUN_TEST(test_partial_invocations);
+	RUN_TEST(test_charges_per_iteration);
 	RUN_TEST(test_csv);
 	RUN_TEST(test_json);
 	RUN_TEST(test_table_and_md);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include <json-c/json.h>
 #include <zlib.h>
 
 #include "test.h"
@@ -217,6 +218,39 @@ static void test_writer_rejects(void)
 }
 
 /* Files that are not traces, or of an unknown major version. */
+/* A field that took the place of padding may be missing from an older
+ * trace's schema; any other missing field, or a moved one, is refused. */
+static void test_schema_later_field(void)
+{
+	json_object *root = json_tokener_parse(bs_trace_schema_json()), *recs, *rec, *fields;
+	char err[256];
+	const char *text;
+	size_t i, n;
+
+	CHECK(root && json_object_object_get_ex(root, "records", &recs) &&
+	      json_object_object_get_ex(recs, "interferer", &rec) &&
+	      json_object_object_get_ex(rec, "fields", &fields));
+	if (!root)
+		return;
+	n = json_object_array_length(fields);
+	for (i = 0; i < n; i++) {
+		json_object *name =
+		    json_object_object_get(json_object_array_get_idx(fields, i), "name");
+
+		if (!strcmp(json_object_get_string(name), "victim_iter"))
+			break;
+	}
+	CHECK(i < n);
+	json_object_array_del_idx(fields, i, 1);
+	text = json_object_to_json_string(root);
+	CHECK_INT_EQ(bs_trace_schema_check(text, strlen(text), err, sizeof(err)), 0);
+	json_object_array_del_idx(fields, 0, 1); /* victim_pid */
+	text = json_object_to_json_string(root);
+	CHECK_INT_EQ(bs_trace_schema_check(text, strlen(text), err, sizeof(err)), -EPROTO);
+	CHECK(strstr(err, "field interferer.victim_pid missing") != NULL);
+	json_object_put(root);
+}
+
 static void test_reader_rejects(void)
 {
 	char path[300], err[256];
@@ -257,6 +291,7 @@ int main(void)
 	RUN_TEST(test_large_block);
 	RUN_TEST(test_writer_rejects);
 	RUN_TEST(test_reader_rejects);
+	RUN_TEST(test_schema_later_field);
 	fx_cleanup();
 	return test_summary("test_trace");
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/iter_set.h"
+
 uint64_t bs_duet_iter_lost_ns(const struct bs_iter_rec *r)
 {
 	return r->runq_wait_ns + r->irq_ns + r->softirq_ns + r->steal_ns;
@@ -114,6 +116,7 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 			struct bs_duet_noise **out)
 {
 	struct bs_duet_noise *n = calloc(1, sizeof(*n));
+	struct bs_iter_set kept = {0};
 
 	*out = NULL;
 	if (!n)
@@ -128,15 +131,22 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 				if (!r)
 					goto nomem;
 				for (int s = 0; s < 2; s++)
-					for (size_t i = 0; i < dr->side[s].n; i++)
-						add_iter(&r->side[s], dr->side[s].rec[i]);
+					for (size_t i = 0; i < dr->side[s].n; i++) {
+						const struct bs_iter_rec *it = dr->side[s].rec[i];
+
+						add_iter(&r->side[s], it);
+						if (n->scope == BS_CHARGES_ANALYSED &&
+						    bs_iter_set_add(&kept, it->pid, it->index))
+							goto nomem;
+					}
 			}
+	bs_iter_set_seal(&kept);
 	for (size_t i = 0; i < ds->n_interferers; i++) {
 		const struct bs_interferer_rec *ir = &ds->interferers[i];
 		int by, side, run = bs_duet_data_run_of_pid(d, ir->victim_pid, &side);
 		struct bs_dnoise_run *r;
 
-		if (run < 0)
+		if (run < 0 || !bs_charge_counts(ir, n->scope, &kept))
 			continue;
 		r = (struct bs_dnoise_run *)bs_duet_noise_run(n, run);
 		if (!r)
@@ -181,9 +191,11 @@ int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *
 				r->imbalance >= BS_DUET_ASYM_MIN_IMBALANCE - 1e-12;
 		n->n_asymmetric[r->method] += r->asymmetric;
 	}
+	bs_iter_set_free(&kept);
 	*out = n;
 	return 0;
 nomem:
+	bs_iter_set_free(&kept);
 	bs_duet_noise_free(n);
 	return -ENOMEM;
 }

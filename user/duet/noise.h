@@ -21,12 +21,14 @@
  * An asymmetric run penalises one side only: its paired differences carry
  * the noise instead of cancelling it, which is what duets rely on.
  *
- * Who took the CPU while a side waited comes from the interferer charges,
- * which cover more than the analysed iterations (the trace's charge scope,
- * bs_run_context_charge_scope: every iteration the harness ran, or with one
- * probe per iteration every thread of the side, the whole run). They are
- * therefore split among themselves (other side, own side, third parties),
- * never compared with the iterations' busy or lost time.
+ * Who took the CPU while a side waited comes from the interferer charges.
+ * Where the trace keeps them per iteration (the charge scope
+ * BS_CHARGES_ANALYSED, bs_run_context_charge_scope) only those of the
+ * analysed iterations are summed; elsewhere they cover more (every
+ * iteration the harness ran, or with one probe per iteration every thread
+ * of the side, the whole run). They are split among themselves (other
+ * side, own side, third parties), never compared with the iterations' busy
+ * or lost time.
  */
 #ifndef BENCHSCOPE_DUET_NOISE_H
 #define BENCHSCOPE_DUET_NOISE_H

@@ -69,7 +69,7 @@ int bs_fleet_compat(json_object *a, json_object *b, char *why, size_t len)
 	json_object *ba = bs_json_get(a, "boundaries"), *bb = bs_json_get(b, "boundaries");
 	json_object *da = bs_json_get(a, "duet"), *db = bs_json_get(b, "duet");
 	int shards = sa && sb;
-	static const char *const bkeys[] = {"kind", "begin", "end", "probes"};
+	static const char *const bkeys[] = {"kind", "begin", "end", "probes", "charges"};
 	static const char *const dkeys[] = {"benchmark", "methods", "aa"};
 	char what[64];
 

@@ -379,6 +379,8 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 		    json_object_new_string("testing.B.start (Go's own time.Now in StartTimer or "
 					   "ResetTimer), read by the end probe"));
 	json_object_object_add(o, "probes", json_object_new_int(b->probes == 1 ? 1 : 2));
+	if (bs_boundaries_charges_by_iteration(b))
+		json_object_object_add(o, "charges", json_object_new_string("iteration"));
 	if (b->probes_why[0])
 		json_object_object_add(o, "probes_choice", json_object_new_string(b->probes_why));
 	if (b->mode == BS_BOUND_CRITERION)
@@ -412,4 +414,9 @@ char *bs_boundaries_json(const struct bs_boundaries *b)
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;
+}
+
+bool bs_boundaries_charges_by_iteration(const struct bs_boundaries *b)
+{
+	return b->probes != 1 && bs_boundaries_calibrates(b);
 }

@@ -118,6 +118,15 @@ char *bs_boundaries_json(const struct bs_boundaries *b);
 const char *bs_boundaries_kind(const struct bs_boundaries *b);
 
 /**
+ * Whether interferer charges are kept per iteration under boundaries @b
+ * (struct bs_interferer_charge.victim_iter; the trace's
+ * boundaries.charges "iteration"): where an iteration is a harness's run,
+ * which a report keeps or leaves out whole (bs_boundaries_calibrates), with
+ * two probes (one probe numbers an iteration only at its end).
+ */
+bool bs_boundaries_charges_by_iteration(const struct bs_boundaries *b);
+
+/**
  * Whether the harness of these boundaries runs calibration (sizing or
  * estimation) runs before its measurements, which a preset's rule tells
  * apart (trace/bench_groups.h bs_calib_rule_for).

@@ -7,12 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The names' order: (victim_pid, interferer_tid). */
+static int name_cmp(const void *a, const void *b)
+{
+	const struct bs_interferer_rec *x = a, *y = b;
+
+	if (x->victim_pid != y->victim_pid)
+		return x->victim_pid < y->victim_pid ? -1 : 1;
+	return x->interferer_tid < y->interferer_tid ? -1 : x->interferer_tid > y->interferer_tid;
+}
+
+/* The entries' order: (victim_pid, victim_iter, interferer_tid). */
 static int pair_cmp(const void *a, const void *b)
 {
 	const struct bs_interferer_rec *x = a, *y = b;
 
 	if (x->victim_pid != y->victim_pid)
 		return x->victim_pid < y->victim_pid ? -1 : 1;
+	if (x->victim_iter != y->victim_iter)
+		return x->victim_iter < y->victim_iter ? -1 : 1;
 	return x->interferer_tid < y->interferer_tid ? -1 : x->interferer_tid > y->interferer_tid;
 }
 
@@ -58,18 +71,20 @@ static int pair_add_into(struct bs_interferer_rec *e, const struct bs_interferer
 	return 0;
 }
 
-/* Add r to pair (r->victim_pid, r->interferer_tid) of tree *root. */
-static int pair_add(void **root, const struct bs_interferer_rec *r)
+/* Add r to its entry of tree *root, ordered by cmp. */
+static int pair_add(void **root, const struct bs_interferer_rec *r,
+		    int (*cmp)(const void *, const void *))
 {
 	struct bs_interferer_rec key = {.victim_pid = r->victim_pid,
-					.interferer_tid = r->interferer_tid},
-				 *e, **slot = tfind(&key, root, pair_cmp);
+					.interferer_tid = r->interferer_tid,
+					.victim_iter = r->victim_iter},
+				 *e, **slot = tfind(&key, root, cmp);
 
 	if (!slot) {
 		e = malloc(sizeof(*e));
 		if (e)
 			*e = key;
-		slot = e ? tsearch(e, root, pair_cmp) : NULL;
+		slot = e ? tsearch(e, root, cmp) : NULL;
 		if (!slot) {
 			free(e);
 			return -ENOMEM;
@@ -113,6 +128,7 @@ static int hold(struct bs_interferer_table *t, const struct bs_interferer_rec *r
 		memset(&v[h->n++], 0, sizeof(*v));
 		v[i].victim_pid = r->victim_pid;
 		v[i].interferer_tid = r->interferer_tid;
+		v[i].victim_iter = iter;
 	}
 	return pair_add_into(&h->v[i], r);
 }
@@ -122,6 +138,8 @@ int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_inter
 	struct bs_interferer_rec r = {.victim_pid = ch->victim_pid,
 				      .interferer_tid = ch->interferer_tid,
 				      .interferer_pid = ch->interferer_pid,
+				      .victim_iter =
+					  t->by_iteration ? ch->victim_iter : BS_CHARGE_NO_ITER,
 				      .ns = ch->ns};
 	int rc;
 
@@ -132,11 +150,11 @@ int bs_interferer_table_add(struct bs_interferer_table *t, const struct bs_inter
 		struct bs_interferer_rec name = r;
 
 		name.ns = 0;
-		if (pair_add(&t->names, &name))
+		if (pair_add(&t->names, &name, name_cmp))
 			t->dropped++;
 	}
 	if (bs_interferer_table_counts(t, ch->victim_pid, ch->victim_iter))
-		rc = pair_add(&t->root, &r);
+		rc = pair_add(&t->root, &r, pair_cmp);
 	else
 		rc = hold(t, &r, ch->victim_iter);
 	if (rc)
@@ -203,7 +221,7 @@ int bs_interferer_table_recorded(struct bs_interferer_table *t, uint32_t pid, ui
 	h = *hs;
 	tdelete(&key, &t->held, held_cmp);
 	for (size_t i = 0; i < h->n; i++)
-		if (pair_add(&t->root, &h->v[i])) {
+		if (pair_add(&t->root, &h->v[i], pair_cmp)) {
 			t->dropped++;
 			rc = -ENOMEM;
 		}
@@ -269,7 +287,7 @@ static void visit(const void *node, VISIT which, void *closure)
 	if ((which != postorder && which != leaf) || w->rc)
 		return;
 	r = **(const struct bs_interferer_rec *const *)node;
-	if (!r.interferer_pid && (name = tfind(&r, &w->t->names, pair_cmp)))
+	if (!r.interferer_pid && (name = tfind(&r, &w->t->names, name_cmp)))
 		pair_add_into(&r, *name);
 	w->rc = w->fn(w->ctx, &r);
 	if (!w->rc)

@@ -15,10 +15,13 @@
 #include "benchscope/record.h"
 
 /**
- * One entry per (victim_pid, interferer_tid). Zero-initialise before use.
+ * One entry per (victim_pid, victim_iter, interferer_tid); victim_iter is
+ * BS_CHARGE_NO_ITER for every charge when by_iteration is false, so there is
+ * one entry per pair. Zero-initialise before use.
  *
- * With by_iteration set, only the charges of iterations that have a record
- * count: a charge whose iteration (victim_pid, victim_iter) has had no record
+ * With by_iteration set, the charges are kept per iteration, and only those
+ * of iterations that have a record count: a charge whose iteration
+ * (victim_pid, victim_iter) has had no record
  * yet is held until bs_interferer_table_recorded says it has; what is still
  * held at the end of a run waited in iterations that ended without one (Go's
  * B with sub-benchmarks, a run ended by b.Skip, the part of a run before
@@ -73,9 +76,10 @@ uint64_t bs_interferer_table_unrecorded(const struct bs_interferer_table *t, uin
 bool bs_interferer_table_take(struct bs_interferer_table *t, const void *data, size_t size);
 
 /**
- * Call fn for every pair, in (victim_pid, interferer_tid) order. Returns the
- * number of pairs passed, or fn's first non-zero return (no pair is passed
- * after it).
+ * Call fn for every entry, in (victim_pid, victim_iter, interferer_tid)
+ * order, named by its pair's first name whatever the iteration that had it.
+ * Returns the number of entries passed, or fn's first non-zero return (no
+ * entry is passed after it).
  */
 long bs_interferer_table_walk(const struct bs_interferer_table *t,
 			      int (*fn)(void *ctx, const struct bs_interferer_rec *r), void *ctx);

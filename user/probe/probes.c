@@ -178,6 +178,7 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 	if (!skel->rodata->cfg_one_probe)
 		bpf_map__set_max_entries(skel->maps.onep_hist, 1); /* unused */
 	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
+	skel->rodata->cfg_charge_iter = bs_boundaries_charges_by_iteration(b);
 	lines_configure(skel, b->mode == BS_BOUND_LINES);
 	rc = benchscope_bpf__load(skel);
 	if (rc) {
@@ -552,7 +553,8 @@ static size_t slot_cpus(const struct bs_probes *p)
 	return ncpu > 0 && (size_t)ncpu < max ? (size_t)ncpu : max;
 }
 
-/* The time of pair `r` still pending in the CPUs' slots (struct bs_cpu_wait). */
+/* The time of entry `r` still pending in the CPUs' slots (struct
+ * bs_cpu_wait): of its pair, in its iteration unless it has none. */
 static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_rec *r)
 {
 	const struct bs_cpu_wait *w = p->skel->bss->cpu_waits;
@@ -562,7 +564,9 @@ static __u64 pending_ns(const struct bs_probes *p, const struct bs_interferer_re
 	for (cpu = 0; cpu < n; cpu++)
 		for (i = 0; i < BS_WAIT_PEND; i++)
 			if (w[cpu].pend[i].interferer_tid == r->interferer_tid &&
-			    w[cpu].pend[i].victim_pid == r->victim_pid)
+			    w[cpu].pend[i].victim_pid == r->victim_pid &&
+			    (r->victim_iter == BS_CHARGE_NO_ITER ||
+			     w[cpu].pend[i].victim_iter == r->victim_iter))
 				ns += w[cpu].pend[i].ns;
 	return ns;
 }
@@ -611,7 +615,7 @@ void bs_probes_take_pending(const struct bs_probes *p, struct bs_interferer_tabl
 
 bool bs_probes_charges_by_iteration(const struct bs_probes *p)
 {
-	return p->skel && p->skel->rodata->cfg_go && !p->skel->rodata->cfg_one_probe;
+	return p->skel && p->skel->rodata->cfg_charge_iter;
 }
 
 /* One {"prog","run_cnt","run_time_ns"} per program of obj that ran. */

@@ -142,7 +142,8 @@ void bs_probes_take_pending(const struct bs_probes *p, struct bs_interferer_tabl
 
 /**
  * Whether the loaded programs' charges carry their iteration (struct
- * bs_interferer_charge.victim_iter): --preset go with two probes.
+ * bs_interferer_charge.victim_iter): bs_boundaries_charges_by_iteration of
+ * the boundaries they were loaded for.
  */
 bool bs_probes_charges_by_iteration(const struct bs_probes *p);
 

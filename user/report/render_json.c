@@ -209,6 +209,8 @@ static json_object *interferers_json(const struct bs_dataset *ds, const struct b
 		json_object *x = json_object_new_object();
 
 		add(x, "victim_pid", ju(r->victim_pid));
+		if (ds->run_ctx.charges_by_iteration && r->victim_iter != BS_CHARGE_NO_ITER)
+			add(x, "victim_iteration", ju(r->victim_iter));
 		add(x, "comm", jcomm(r->comm));
 		add(x, "pid", ju(r->interferer_pid));
 		add(x, "tid", ju(r->interferer_tid));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "trace/bench_groups.h"
+#include "trace/iter_set.h"
 #include "util/units.h"
 
 int bs_iter_counted(const struct bs_iter_rec *r)
@@ -227,26 +228,34 @@ static int cmp_top_ns(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-/* Sum interferer records over victims, per interferer thread; keep top_n. */
-static int summarize_interferers(const struct bs_dataset *ds, size_t top_n,
-				 struct bs_run_summary *s)
+/* Sum interferer records over victims, per interferer thread, those of the
+ * summarised iterations idx[0..n_idx) where the trace keeps them per
+ * iteration (bs_charge_counts); keep top_n. */
+static int summarize_interferers(const struct bs_dataset *ds, const size_t *idx, size_t n_idx,
+				 size_t top_n, struct bs_run_summary *s)
 {
+	enum bs_charge_scope scope = bs_run_context_charge_scope(&ds->run_ctx);
+	struct bs_iter_set kept = {0};
 	struct bs_interferer_rec *v;
 	struct bs_top_interferer *all;
-	size_t n = 0;
+	size_t n = 0, n_v = 0;
 
 	if (!ds->n_interferers)
 		return 0;
 	v = malloc(ds->n_interferers * sizeof(*v));
 	all = calloc(ds->n_interferers, sizeof(*all));
-	if (!v || !all) {
-		free(v);
-		free(all);
-		return -ENOMEM;
-	}
-	memcpy(v, ds->interferers, ds->n_interferers * sizeof(*v));
-	qsort(v, ds->n_interferers, sizeof(*v), cmp_interferer_tid);
-	for (size_t i = 0; i < ds->n_interferers; i++) {
+	for (size_t i = 0; v && all && scope == BS_CHARGES_ANALYSED && i < n_idx; i++)
+		if (bs_iter_set_add(&kept, ds->iters[idx[i]].pid, ds->iters[idx[i]].index))
+			goto nomem;
+	if (!v || !all)
+		goto nomem;
+	bs_iter_set_seal(&kept);
+	for (size_t i = 0; i < ds->n_interferers; i++)
+		if (bs_charge_counts(&ds->interferers[i], scope, &kept))
+			v[n_v++] = ds->interferers[i];
+	bs_iter_set_free(&kept);
+	qsort(v, n_v, sizeof(*v), cmp_interferer_tid);
+	for (size_t i = 0; i < n_v; i++) {
 		if (i == 0 || v[i].interferer_tid != v[i - 1].interferer_tid) {
 			all[n].tid = v[i].interferer_tid;
 			all[n].pid = v[i].interferer_pid;
@@ -265,6 +274,11 @@ static int summarize_interferers(const struct bs_dataset *ds, size_t top_n,
 	s->n_top = n < top_n ? n : top_n;
 	s->top = all;
 	return 0;
+nomem:
+	free(v);
+	free(all);
+	bs_iter_set_free(&kept);
+	return -ENOMEM;
 }
 
 static int warn(struct bs_run_summary *s, const char *fmt, ...)
@@ -493,7 +507,7 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
 	if (!ret)
 		ret = summarize_procs(ds, idx, n, x, s);
 	if (!ret)
-		ret = summarize_interferers(ds, top_n, s);
+		ret = summarize_interferers(ds, idx, n, top_n, s);
 	if (ret)
 		goto out;
 	s->probe_cost_ns = ds->run_ctx.probe_cost_per_iter_ns;

@@ -101,6 +101,7 @@ static int decode_boundaries(const struct bs_block_field *top, json_object *ctx,
 			     struct bs_run_context *c)
 {
 	struct bs_block_field f = *top;
+	const char *charges = NULL;
 	json_object *o;
 	int ret = bs_field_obj(top, ctx, "boundaries", BS_FIELD_OPTIONAL, &o);
 
@@ -111,8 +112,11 @@ static int decode_boundaries(const struct bs_block_field *top, json_object *ctx,
 	    (ret = bs_field_str(&f, o, "begin", BS_FIELD_OPTIONAL, &c->boundaries_begin)) < 0 ||
 	    (ret = bs_field_str(&f, o, "end", BS_FIELD_OPTIONAL, &c->boundaries_end)) < 0 ||
 	    (ret = bs_field_int(&f, o, "probes", BS_FIELD_OPTIONAL, &c->probes)) < 0 ||
-	    (ret = bs_field_str(&f, o, "probes_choice", BS_FIELD_OPTIONAL, &c->probes_choice)) < 0)
+	    (ret = bs_field_str(&f, o, "probes_choice", BS_FIELD_OPTIONAL, &c->probes_choice)) <
+		0 ||
+	    (ret = bs_field_str(&f, o, "charges", BS_FIELD_OPTIONAL, &charges)) < 0)
 		return ret;
+	c->charges_by_iteration = charges && !strcmp(charges, "iteration");
 	return 0;
 }
 
@@ -204,7 +208,9 @@ enum bs_charge_scope bs_run_context_charge_scope(const struct bs_run_context *c)
 {
 	if (c->boundaries_kind && !strcmp(c->boundaries_kind, "lines"))
 		return BS_CHARGES_WRITES;
-	return c->probes == 1 ? BS_CHARGES_THREADS : BS_CHARGES_ITERATIONS;
+	if (c->probes == 1)
+		return BS_CHARGES_THREADS;
+	return c->charges_by_iteration ? BS_CHARGES_ANALYSED : BS_CHARGES_ITERATIONS;
 }
 
 const char *bs_charge_scope_name(enum bs_charge_scope s)
@@ -214,6 +220,8 @@ const char *bs_charge_scope_name(enum bs_charge_scope s)
 		return "threads";
 	case BS_CHARGES_WRITES:
 		return "writes";
+	case BS_CHARGES_ANALYSED:
+		return "analysed";
 	default:
 		return "iterations";
 	}
@@ -228,6 +236,8 @@ const char *bs_charge_scope_text(enum bs_charge_scope s)
 	case BS_CHARGES_WRITES:
 		return "from each writing thread's first write on: output-line boundaries follow "
 		       "the threads between their writes";
+	case BS_CHARGES_ANALYSED:
+		return "in the analysed iterations, kept per iteration";
 	default:
 		return "in every iteration with a record, those left out of the statistics "
 		       "(calibration, warm-up) included";

@@ -12,6 +12,7 @@
 #ifndef BENCHSCOPE_CONTEXT_H
 #define BENCHSCOPE_CONTEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,9 @@ struct bs_run_context {
 	/** boundaries.probes: probes per iteration (1: the end probe alone, reading the
 	 * harness's own begin), 0 if absent; probes_choice how it was chosen, NULL if absent */
 	int64_t probes;
+	/** boundaries.charges "iteration": the interferer records carry their
+	 *  iteration (bs_interferer_rec.victim_iter) */
+	bool charges_by_iteration;
 	const char *probes_choice;
 	int has_probe_cost;	       /**< the member "probe_cost_ns" exists */
 	double probe_cost_begin_ns;    /**< ns; NaN if absent or null */
@@ -97,6 +101,9 @@ enum bs_charge_scope {
 	/** while the thread had an iteration open: every iteration the harness
 	 *  ran, those a report leaves out (calibration, warm-up) included */
 	BS_CHARGES_ITERATIONS,
+	/** per iteration (boundaries.charges "iteration"): a report sums those
+	 *  of the iterations it analyses (bs_charge_counts) */
+	BS_CHARGES_ANALYSED,
 	/** one probe per iteration (boundaries.probes 1): every thread of the
 	 *  measured processes, from its first switch-in to its exit */
 	BS_CHARGES_THREADS,
@@ -109,7 +116,8 @@ enum bs_charge_scope {
  *  the keys are absent: traces before one-probe mode). */
 enum bs_charge_scope bs_run_context_charge_scope(const struct bs_run_context *c);
 
-/** @s as the JSON exports name it: "iterations", "threads" or "writes". */
+/** @s as the JSON exports name it: "iterations", "analysed", "threads" or
+ *  "writes". */
 const char *bs_charge_scope_name(enum bs_charge_scope s);
 
 /** @s in words for a report's note, e.g. "in every iteration the harness

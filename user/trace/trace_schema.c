@@ -14,7 +14,12 @@
 
 #define F(st, name, type, unit)                                                                    \
 	{                                                                                          \
-#name, type, offsetof(struct st, name), unit                                       \
+#name, type, offsetof(struct st, name), unit, 0                                    \
+	}
+/* a field that took the place of padding (struct bs_field.later) */
+#define F_LATER(st, name, type, unit)                                                              \
+	{                                                                                          \
+#name, type, offsetof(struct st, name), unit, 1                                    \
 	}
 
 static const struct bs_field iter_fields[] = {
@@ -52,6 +57,7 @@ static const struct bs_field interferer_fields[] = {
     F(bs_interferer_rec, victim_pid, "u32", ""),
     F(bs_interferer_rec, interferer_tid, "u32", ""),
     F(bs_interferer_rec, interferer_pid, "u32", ""),
+    F_LATER(bs_interferer_rec, victim_iter, "u32", ""),
     F(bs_interferer_rec, ns, "u64", "ns"),
     F(bs_interferer_rec, comm, "char[16]", ""),
 };
@@ -160,7 +166,7 @@ static int check_layout(const struct bs_record_layout *l, json_object *rec, char
 				return -EPROTO;
 			}
 		}
-		if (!found) {
+		if (!found && !want->later) {
 			snprintf(err, errlen, "field %s.%s missing from the trace schema", l->name,
 				 want->name);
 			return -EPROTO;

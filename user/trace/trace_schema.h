@@ -24,6 +24,10 @@ struct bs_field {
 	const char *type; /**< "u32", "s32", "u64", "char[16]" */
 	size_t offset;
 	const char *unit; /**< "ns", "count" or "" */
+	/** a field added in place of padding: a trace from before it lacks it
+	 *  in its schema (the bytes are 0 there), and its reader must know from
+	 *  the trace's context whether to read it */
+	int later;
 };
 
 /** One binary record kind stored in a trace. */
