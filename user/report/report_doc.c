@@ -334,7 +334,7 @@ static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 
 	bs_doc_text(doc, "Records");
 	bs_doc_line(doc,
-		    "%zu iterations, %zu process events, %zu interferers, %zu events in %zu "
+		    "%zu iterations, %zu process events, %zu interferer records, %zu events in %zu "
 		    "blocks",
 		    ds->n_iters, ds->n_procs, ds->n_interferers, ds->run_ev.n_events, ds->n_blocks);
 	if (!s->has_lost) {
