@@ -244,11 +244,11 @@ static int summarize_interferers(const struct bs_dataset *ds, const size_t *idx,
 		return 0;
 	v = malloc(ds->n_interferers * sizeof(*v));
 	all = calloc(ds->n_interferers, sizeof(*all));
-	for (size_t i = 0; v && all && scope == BS_CHARGES_ANALYSED && i < n_idx; i++)
-		if (bs_iter_set_add(&kept, ds->iters[idx[i]].pid, ds->iters[idx[i]].index))
-			goto nomem;
 	if (!v || !all)
 		goto nomem;
+	for (size_t i = 0; scope == BS_CHARGES_ANALYSED && i < n_idx; i++)
+		if (bs_iter_set_add(&kept, ds->iters[idx[i]].pid, ds->iters[idx[i]].index))
+			goto nomem;
 	bs_iter_set_seal(&kept);
 	for (size_t i = 0; i < ds->n_interferers; i++)
 		if (bs_charge_counts(&ds->interferers[i], scope, &kept))
