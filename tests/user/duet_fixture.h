@@ -48,6 +48,8 @@ struct df_spec {
 			     exp(run_sd N(0, 1)), drawn per run and side (what
 			     comes with a process: its memory layout); 0: none */
 	bool aa;
+	uint64_t unrecorded_ns; /* END's interferers_unrecorded_ns, charged in 2
+				   iterations without a record; 0: absent */
 	uint64_t seed;
 };
 
@@ -274,7 +276,14 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 			run++;
 		}
 	t->n_runs = run;
-	bs_trace_write_end(w, "{\"interrupted\": false}");
+	if (sp->unrecorded_ns)
+		snprintf(ev, sizeof(ev),
+			 "{\"interrupted\": false, \"interferers_unrecorded_ns\": %" PRIu64
+			 ", \"interferers_unrecorded_iterations\": 2}",
+			 sp->unrecorded_ns);
+	else
+		snprintf(ev, sizeof(ev), "{\"interrupted\": false}");
+	bs_trace_write_end(w, ev);
 	return bs_trace_close(w);
 }
 

@@ -141,6 +141,64 @@ static void test_report_csv_json(void)
 	free(s);
 }
 
+/* what the interferer charges leave out (the END's unrecorded charges) is
+ * named under them, in the text, the Markdown and the JSON; absent from a
+ * trace without it */
+static void test_report_unrecorded(void)
+{
+	struct df_spec sp = {.runs_per_method = 3,
+			     .methods = {false, false, true},
+			     .iters = 10,
+			     .noise = 0.01,
+			     .asym_run = true,
+			     .unrecorded_ns = 2500000,
+			     .seed = 9};
+	static const char left[] = "left out: 2.500 ms charged while threads waited in 2 "
+				   "iterations without a record (restarted by a nested begin, "
+				   "or lost)";
+	char tr[300], json[300];
+	json_object *j, *n;
+	char *s;
+
+	fx_path(tr, sizeof(tr), "unrec.trace");
+	fx_path(json, sizeof(json), "unrec.json");
+	if (df_write(tr, &sp, &truth)) {
+		FAILF("cannot write %s", tr);
+		return;
+	}
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, "--no-mds", NULL}),
+	    0);
+	s = slurp(out_path);
+	CHECK(strstr(s, "9.000 ms") && strstr(s, left));
+	free(s);
+	j = json_object_from_file(json);
+	n = bs_json_get(j, "noise");
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(n, "unrecorded_ns")), 2500000);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(n, "unrecorded_iterations")), 2);
+	json_object_put(j);
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--md", "-", "--no-mds", NULL}), 0);
+	s = slurp(out_path);
+	CHECK(strstr(s, left) != NULL);
+	free(s);
+	/* a trace without the figure says nothing of it */
+	sp.unrecorded_ns = 0;
+	if (df_write(tr, &sp, &truth)) {
+		FAILF("cannot write %s", tr);
+		return;
+	}
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, "--no-mds", NULL}),
+	    0);
+	s = slurp(out_path);
+	CHECK(strstr(s, "9.000 ms") && !strstr(s, "left out:"));
+	free(s);
+	j = json_object_from_file(json);
+	CHECK(j && !bs_json_get(bs_json_get(j, "noise"), "unrecorded_ns"));
+	json_object_put(j);
+}
+
 /* the picture: SVG from gnuplot; a wrong suffix is a usage error */
 static void test_report_plot(void)
 {
@@ -441,6 +499,7 @@ int main(void)
 	fx_path(out_path, sizeof(out_path), "stdout.txt");
 	fx_path(err_path, sizeof(err_path), "stderr.txt");
 	RUN_TEST(test_report_csv_json);
+	RUN_TEST(test_report_unrecorded);
 	RUN_TEST(test_report_plot);
 	RUN_TEST(test_import_round_trip);
 	RUN_TEST(test_import_renaissance_vs_scipy);

@@ -347,6 +347,12 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	put(noise, "benchscope_from_b_ns", json_object_new_int64((int64_t)n->self_ns[1]));
 	put(noise, "charged_ns", json_object_new_int64((int64_t)n->charged_ns));
 	put(noise, "charges_scope", json_object_new_string(bs_charge_scope_name(n->scope)));
+	if (c->ds->run_end.has_unrecorded) {
+		put(noise, "unrecorded_ns",
+		    json_object_new_int64((int64_t)c->ds->run_end.unrecorded_ns));
+		put(noise, "unrecorded_iterations",
+		    json_object_new_int64((int64_t)c->ds->run_end.unrecorded_iterations));
+	}
 	put(noise, "benchscope_share", n->charged_ns ? num(bs_duet_noise_self_share(n)) : NULL);
 	put(o, "noise", noise);
 	put(outc, "runs_total", json_object_new_int64((int64_t)d->runs_total));

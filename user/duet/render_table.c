@@ -272,18 +272,23 @@ static char *ns_part(uint64_t ns, uint64_t all, char *buf, size_t len)
 }
 
 /* who took the CPU while a side waited: the interferer charges, split among
- * themselves (they cover more than the analysed iterations, noise.h) */
-static void charges_block(FILE *f, const struct bs_duet_noise *n, bool md)
+ * themselves (over the charge scope, noise.h), and what the list leaves out */
+static void charges_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 {
+	const struct bs_duet_noise *n = c->n;
 	struct tab t = {.ncol = 6};
-	char b[5][64];
+	char b[5][64], left[256];
 
 	fprintf(f,
 		md ? "\nCPU time taken while a side waited to run (interferer charges, %s)\n\n"
 		   : "  CPU time taken while a side waited to run (interferer charges, %s)\n",
 		bs_charge_scope_text(n->scope));
+	bs_run_end_unrecorded_text(&c->ds->run_end, c->ds->run_ctx.boundaries_kind, left,
+				   sizeof(left));
 	if (!n->charged_ns) {
 		fprintf(f, md ? "None charged.\n" : "    none charged\n");
+		if (*left)
+			fprintf(f, md ? "\n%s.\n" : "    %s\n", left);
 		return;
 	}
 	tab_add(&t, "method", "side", "charged", "by other side", "by own side",
@@ -302,6 +307,8 @@ static void charges_block(FILE *f, const struct bs_duet_noise *n, bool md)
 				ns_part(x->by_third_ns, all, b[3], 64));
 		}
 	tab_print(f, &t, md, "    ");
+	if (*left)
+		fprintf(f, md ? "\n%s.\n" : "    %s\n", left);
 	if (md)
 		fputc('\n', f);
 }
@@ -343,7 +350,7 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 	tab_print(f, &t, md, "  ");
 	if (md)
 		fputc('\n', f);
-	charges_block(f, n, md);
+	charges_block(f, c, md);
 	size_t nasym = 0;
 
 	for (int m = 0; m < BS_DM_N; m++)

@@ -259,33 +259,6 @@ static void interference_section(struct bs_doc *doc, const struct bs_run_summary
 			 "includes preempted");
 }
 
-/* Into buf (n bytes): what was left out with the iterations of dataset ds
- * that have no record, or "" when nothing was. */
-static const char *unrecorded_text(const struct bs_dataset *ds, char *buf, size_t n)
-{
-	const struct bs_run_end *e = &ds->run_end;
-	const char *kind = ds->run_ctx.boundaries_kind;
-	char t[32];
-
-	buf[0] = '\0';
-	if (!e->has_unrecorded || !e->unrecorded_ns)
-		return buf;
-	if (kind && !strcmp(kind, "go"))
-		snprintf(buf, n,
-			 "left out: %s charged while threads waited in %" PRIu64
-			 " Go runs without a record (a B with sub-benchmarks, a run ended by "
-			 "b.Skip, the time before a b.ResetTimer(), a lost record)",
-			 bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)),
-			 e->unrecorded_iterations);
-	else
-		snprintf(buf, n,
-			 "left out: %s charged while threads waited in %" PRIu64
-			 " iterations without a record (restarted by a nested begin, or lost)",
-			 bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)),
-			 e->unrecorded_iterations);
-	return buf;
-}
-
 static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 				const struct bs_run_summary *s)
 {
@@ -301,7 +274,8 @@ static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 				    s->n_interferers, tot);
 		else
 			bs_doc_line(doc, "none recorded");
-		if (*unrecorded_text(ds, left, sizeof(left)))
+		if (*bs_run_end_unrecorded_text(&ds->run_end, ds->run_ctx.boundaries_kind, left,
+						sizeof(left)))
 			bs_doc_line(doc, "%s", left);
 		return;
 	}
@@ -317,7 +291,7 @@ static void interferers_section(struct bs_doc *doc, const struct bs_dataset *ds,
 		bs_fmt_pct(x->of_total, c[3], sizeof(c[3]));
 		bs_doc_row(doc, cells);
 	}
-	unrecorded_text(ds, left, sizeof(left));
+	bs_run_end_unrecorded_text(&ds->run_end, ds->run_ctx.boundaries_kind, left, sizeof(left));
 	bs_doc_note(doc,
 		    "time = CPU time the thread took while a thread of a measured process "
 		    "waited to run, %s; of all = its part of the time in all%s%s",

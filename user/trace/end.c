@@ -3,6 +3,7 @@
 #include "trace/end.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "trace/block_field.h"
+#include "util/units.h"
 
 static int oom(const struct bs_block_field *f)
 {
@@ -163,4 +165,23 @@ void bs_run_end_free(struct bs_run_end *e)
 	free(e->bpf_stats);
 	free(e->warnings);
 	memset(e, 0, sizeof(*e));
+}
+
+const char *bs_run_end_unrecorded_text(const struct bs_run_end *e, const char *kind, char *buf,
+				       size_t n)
+{
+	char t[32];
+
+	if (!n)
+		return buf;
+	buf[0] = '\0';
+	if (!e->has_unrecorded || !e->unrecorded_ns)
+		return buf;
+	snprintf(buf, n, "left out: %s charged while threads waited in %" PRIu64 " %s",
+		 bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)), e->unrecorded_iterations,
+		 kind && !strcmp(kind, "go")
+		     ? "Go runs without a record (a B with sub-benchmarks, a run ended by b.Skip, "
+		       "the time before a b.ResetTimer(), a lost record)"
+		     : "iterations without a record (restarted by a nested begin, or lost)");
+	return buf;
 }

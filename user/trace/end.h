@@ -85,4 +85,16 @@ int bs_run_end_decode(struct json_object *end, struct bs_run_end *out, char *err
 /** Free what bs_run_end_decode() allocated (NULL-safe); *e is zeroed. */
 void bs_run_end_free(struct bs_run_end *e);
 
+/**
+ * bs_run_end_unrecorded_text - into @buf (@n bytes, NUL-terminated, cut to
+ * fit) the sentence that names what the interferer list leaves out: the
+ * time charged while threads waited in iterations without a record
+ * (e->unrecorded_ns, e->unrecorded_iterations), with the reasons of the
+ * boundary kind @kind (the context's boundaries.kind; "go" names Go's,
+ * NULL or any other the generic ones). "" when nothing was left out or the
+ * trace does not say. Returns @buf.
+ */
+const char *bs_run_end_unrecorded_text(const struct bs_run_end *e, const char *kind, char *buf,
+				       size_t n);
+
 #endif
