@@ -49,6 +49,7 @@ static struct bs_dataset *run_pinned(int n_comp, const char *ss_file, pid_t *com
 			"20000",
 			NULL};
 	pid_t cp[MAX_COMPETITORS];
+	struct bs_dataset *ds;
 	struct kresult r;
 	int k;
 
@@ -69,7 +70,9 @@ static struct bs_dataset *run_pinned(int n_comp, const char *ss_file, pid_t *com
 		FAILF("benchscope exited %d: %s", r.exit_code, r.err);
 		return NULL;
 	}
-	return kload(trace);
+	ds = kload(trace);
+	unlink(trace);
+	return ds;
 }
 
 static void read_schedstat(const char *file, double *run_delay_ns)

@@ -54,15 +54,17 @@ static bool ping(void)
 /* Start redis-server on loopback (no persistence); its pid, or -1. */
 static pid_t start_redis(void)
 {
+	const char *log;
 	char ports[16];
 	pid_t c;
 	int i;
 
 	port = 20000 + (int)(getpid() % 20000);
 	snprintf(ports, sizeof(ports), "%d", port);
+	log = ktmp("redis.log"); /* named by this pid, for the end to remove */
 	c = fork();
 	if (c == 0) {
-		int fd = open(ktmp("redis.log"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 		dup2(fd, 1);
 		dup2(fd, 2);
@@ -254,6 +256,7 @@ static void test_redis_attach_detach(void)
 	kill(redis, SIGTERM);
 	waitpid(redis, NULL, 0);
 	unlink(trace);
+	unlink(ktmp("redis.log"));
 }
 
 int main(void)

@@ -6,6 +6,7 @@
 #ifndef BENCHSCOPE_TESTS_FIXTURE_H
 #define BENCHSCOPE_TESTS_FIXTURE_H
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +15,50 @@
 
 #include "benchscope/record.h"
 
-/** A fresh directory under $TMPDIR (or /tmp); path in a static buffer. */
+static char fx_dir[256];
+static pid_t fx_dir_owner;
+
+static inline int fx_rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* at exit of the process that made it: the scratch directory and its
+ * files (BS_TEST_KEEP=1 keeps them to look at); a forked child that exits
+ * leaves it to its parent */
+static inline void fx_tmpdir_remove(void)
+{
+	const char *keep = getenv("BS_TEST_KEEP");
+
+	if (!fx_dir[0] || getpid() != fx_dir_owner)
+		return;
+	if (keep && *keep && strcmp(keep, "0")) {
+		fprintf(stderr, "scratch files kept in %s\n", fx_dir);
+		return;
+	}
+	nftw(fx_dir, fx_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/** A fresh directory under $TMPDIR (or /tmp), removed with its files when
+ *  the test program exits; path in a static buffer. */
 static inline const char *fx_tmpdir(void)
 {
-	static char dir[256];
-
-	if (!dir[0]) {
+	if (!fx_dir[0]) {
 		const char *t = getenv("TMPDIR");
 
-		snprintf(dir, sizeof(dir), "%s/bs-test-XXXXXX", t && *t ? t : "/tmp");
-		if (!mkdtemp(dir)) {
+		snprintf(fx_dir, sizeof(fx_dir), "%s/bs-test-XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(fx_dir)) {
 			perror("mkdtemp");
 			exit(2);
 		}
+		fx_dir_owner = getpid();
+		atexit(fx_tmpdir_remove);
 	}
-	return dir;
+	return fx_dir;
 }
 
 /** "<tmpdir>/<name>" in @buf. */
