@@ -153,9 +153,11 @@ static void test_report_unrecorded(void)
 			     .asym_run = true,
 			     .unrecorded_ns = 2500000,
 			     .seed = 9};
-	static const char left[] = "left out: 2.500 ms charged while threads waited in 2 "
-				   "iterations without a record (restarted by a nested begin, "
-				   "or lost)";
+	static const char left[] =
+	    "left out: 2.500 ms charged while threads waited in 2 "
+	    "iterations without a record (still open when the run ended, restarted by a "
+	    "nested begin, "
+	    "or lost)";
 	char tr[300], json[300];
 	json_object *j, *n;
 	char *s;

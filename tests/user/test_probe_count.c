@@ -72,9 +72,36 @@ static void test_choose(void)
 	CHECK(!strncmp(err, "--probes 1: only --preset go and gbench", 39));
 }
 
+/* charges kept per iteration: two probes and a harness's runs for
+ * iterations; in a duet only when both sides' boundaries say so (one BPF
+ * object charges for both, one context names the scope) */
+static void test_charges_by_iteration(void)
+{
+	static struct bs_boundaries gb, gb1, pair, c2;
+
+	gb.mode = gb1.mode = BS_BOUND_GBENCH;
+	gb.probes = 2;
+	gb1.probes = 1;
+	pair.mode = BS_BOUND_PAIR;
+	pair.probes = 2;
+	c2.mode = BS_BOUND_CATCH2;
+	c2.probes = 2;
+	CHECK(bs_boundaries_charges_by_iteration(&gb));
+	CHECK(!bs_boundaries_charges_by_iteration(&gb1));
+	CHECK(!bs_boundaries_charges_by_iteration(&pair));
+	CHECK(bs_boundaries_charges_by_iteration(&c2));
+	CHECK(bs_boundaries_pair_charges_by_iteration(&gb, NULL));
+	CHECK(!bs_boundaries_pair_charges_by_iteration(&pair, NULL));
+	CHECK(bs_boundaries_pair_charges_by_iteration(&gb, &c2));
+	CHECK(!bs_boundaries_pair_charges_by_iteration(&gb, &pair));
+	CHECK(!bs_boundaries_pair_charges_by_iteration(&pair, &gb));
+	CHECK(!bs_boundaries_pair_charges_by_iteration(&gb, &gb1));
+}
+
 int main(void)
 {
 	RUN_TEST(test_parse);
 	RUN_TEST(test_choose);
+	RUN_TEST(test_charges_by_iteration);
 	return test_summary("probe_count");
 }

@@ -420,3 +420,10 @@ bool bs_boundaries_charges_by_iteration(const struct bs_boundaries *b)
 {
 	return b->probes != 1 && bs_boundaries_calibrates(b);
 }
+
+bool bs_boundaries_pair_charges_by_iteration(const struct bs_boundaries *a,
+					     const struct bs_boundaries *b)
+{
+	return bs_boundaries_charges_by_iteration(a) &&
+	       (!b || bs_boundaries_charges_by_iteration(b));
+}

@@ -127,6 +127,15 @@ const char *bs_boundaries_kind(const struct bs_boundaries *b);
 bool bs_boundaries_charges_by_iteration(const struct bs_boundaries *b);
 
 /**
+ * Whether a measurement of boundaries @a, and in a duet of @a and @b (NULL:
+ * no second side), keeps interferer charges per iteration: only when every
+ * side's boundaries do (bs_boundaries_charges_by_iteration), since one BPF
+ * object charges for both sides and the trace's context names one scope.
+ */
+bool bs_boundaries_pair_charges_by_iteration(const struct bs_boundaries *a,
+					     const struct bs_boundaries *b);
+
+/**
  * Whether the harness of these boundaries runs calibration (sizing or
  * estimation) runs before its measurements, which a preset's rule tells
  * apart (trace/bench_groups.h bs_calib_rule_for).

@@ -99,16 +99,24 @@ static int lines_event(void *ctx, json_object *ev)
 static char *context_text(const struct bs_measure_opts *o, const struct bs_probe_cost *cost)
 {
 	char *base = bs_context_json(o->cmd, o->b, cost, o->user), *out;
-	json_object *ctx;
+	/* A's boundaries keep charges per iteration, B's do not: the duet keeps
+	 * none (bs_probes_opts.untagged_charges), so its context says none */
+	bool drop = bs_boundaries_charges_by_iteration(o->b) &&
+		    !bs_boundaries_pair_charges_by_iteration(o->b, o->b2);
+	json_object *ctx, *bj;
 
-	if (!base || !o->context_extra)
+	if (!base || (!o->context_extra && !drop))
 		return base;
 	ctx = json_tokener_parse(base);
 	free(base);
 	if (!ctx)
 		return NULL;
-	json_object_object_foreach(o->context_extra, key, val)
-	    json_object_object_add(ctx, key, json_object_get(val));
+	if (drop && json_object_object_get_ex(ctx, "boundaries", &bj))
+		json_object_object_del(bj, "charges");
+	if (o->context_extra) {
+		json_object_object_foreach(o->context_extra, key, val)
+		    json_object_object_add(ctx, key, json_object_get(val));
+	}
 	out = strdup(json_object_to_json_string_ext(ctx, JSON_C_TO_STRING_PLAIN));
 	json_object_put(ctx);
 	return out;
@@ -157,6 +165,7 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	popts.ringbuf_bytes = o->ringbuf_bytes;
 	popts.interferers = o->interferers;
 	popts.verbose = o->verbose;
+	popts.untagged_charges = !bs_boundaries_pair_charges_by_iteration(o->b, o->b2);
 	if (o->b2 && (o->b2->mode == BS_BOUND_PROCESS) != (o->b->mode == BS_BOUND_PROCESS)) {
 		snprintf(err, errlen, "the process preset cannot be mixed with other boundaries");
 		m->usage_error = true;

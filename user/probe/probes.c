@@ -178,7 +178,8 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 	if (!skel->rodata->cfg_one_probe)
 		bpf_map__set_max_entries(skel->maps.onep_hist, 1); /* unused */
 	skel->rodata->cfg_process_iters = b->mode == BS_BOUND_PROCESS;
-	skel->rodata->cfg_charge_iter = bs_boundaries_charges_by_iteration(b);
+	skel->rodata->cfg_charge_iter =
+	    !opts->untagged_charges && bs_boundaries_charges_by_iteration(b);
 	lines_configure(skel, b->mode == BS_BOUND_LINES);
 	rc = benchscope_bpf__load(skel);
 	if (rc) {

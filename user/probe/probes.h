@@ -23,10 +23,12 @@ struct bpf_link;
 struct bpf_program;
 
 struct bs_probes_opts {
-	size_t ringbuf_bytes; /**< ring buffer size (power of two, >= page size) */
-	bool interferers;     /**< account the tasks that take the CPU */
-	bool verbose;	      /**< print libbpf's messages (verifier log) */
-	bool no_accounting;   /**< attach no scheduler/IRQ/process programs (calibration only) */
+	size_t ringbuf_bytes;  /**< ring buffer size (power of two, >= page size) */
+	bool interferers;      /**< account the tasks that take the CPU */
+	bool verbose;	       /**< print libbpf's messages (verifier log) */
+	bool no_accounting;    /**< attach no scheduler/IRQ/process programs (calibration only) */
+	bool untagged_charges; /**< never keep charges per iteration, whatever the boundaries say
+				*   (a duet whose other side's boundaries do not) */
 };
 
 struct bs_probes {

@@ -181,7 +181,9 @@ const char *bs_run_end_unrecorded_text(const struct bs_run_end *e, const char *k
 		 bs_fmt_ns((double)e->unrecorded_ns, t, sizeof(t)), e->unrecorded_iterations,
 		 kind && !strcmp(kind, "go")
 		     ? "Go runs without a record (a B with sub-benchmarks, a run ended by b.Skip, "
-		       "the time before a b.ResetTimer(), a lost record)"
-		     : "iterations without a record (restarted by a nested begin, or lost)");
+		       "the time before a b.ResetTimer(), a run still open when the run ended, a "
+		       "lost record)"
+		     : "iterations without a record (still open when the run ended, restarted by a "
+		       "nested begin, or lost)");
 	return buf;
 }
