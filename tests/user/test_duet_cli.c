@@ -141,6 +141,21 @@ static void test_report_csv_json(void)
 	free(s);
 }
 
+/* write the trace of @sp at @tr and report it (--json @json): its stdout
+ * (free it), or NULL with a failure counted */
+static char *report_of(const struct df_spec *sp, const char *tr, const char *json)
+{
+	if (df_write(tr, sp, &truth)) {
+		FAILF("cannot write %s", tr);
+		return NULL;
+	}
+	if (run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, "--no-mds", NULL})) {
+		FAILF("report %s failed", tr);
+		return NULL;
+	}
+	return slurp(out_path);
+}
+
 /* what the interferer charges leave out (the END's unrecorded charges) is
  * named under them, in the text, the Markdown and the JSON; absent from a
  * trace without it */
@@ -153,26 +168,17 @@ static void test_report_unrecorded(void)
 			     .asym_run = true,
 			     .unrecorded_ns = 2500000,
 			     .seed = 9};
-	static const char left[] =
-	    "left out: 2.500 ms charged while threads waited in 2 "
-	    "iterations without a record (still open when the run ended, restarted by a "
-	    "nested begin, "
-	    "or lost)";
+	static const char left[] = "left out: 2.500 ms charged while threads waited in 2 "
+				   "iterations without a record (still open when the run ended, "
+				   "restarted by a nested begin, or lost)";
 	char tr[300], json[300];
 	json_object *j, *n;
 	char *s;
 
 	fx_path(tr, sizeof(tr), "unrec.trace");
 	fx_path(json, sizeof(json), "unrec.json");
-	if (df_write(tr, &sp, &truth)) {
-		FAILF("cannot write %s", tr);
-		return;
-	}
-	CHECK_INT_EQ(
-	    run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, "--no-mds", NULL}),
-	    0);
-	s = slurp(out_path);
-	CHECK(strstr(s, "9.000 ms") && strstr(s, left));
+	s = report_of(&sp, tr, json);
+	CHECK(s && strstr(s, "9.000 ms") && strstr(s, left));
 	free(s);
 	j = json_object_from_file(json);
 	n = bs_json_get(j, "noise");
@@ -186,15 +192,8 @@ static void test_report_unrecorded(void)
 	free(s);
 	/* a trace without the figure says nothing of it */
 	sp.unrecorded_ns = 0;
-	if (df_write(tr, &sp, &truth)) {
-		FAILF("cannot write %s", tr);
-		return;
-	}
-	CHECK_INT_EQ(
-	    run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, "--no-mds", NULL}),
-	    0);
-	s = slurp(out_path);
-	CHECK(strstr(s, "9.000 ms") && !strstr(s, "left out:"));
+	s = report_of(&sp, tr, json);
+	CHECK(s && strstr(s, "9.000 ms") && !strstr(s, "left out:"));
 	free(s);
 	j = json_object_from_file(json);
 	CHECK(j && !bs_json_get(bs_json_get(j, "noise"), "unrecorded_ns"));
