@@ -448,11 +448,10 @@ static inline struct bs_duet_data *kduet_model(const struct bs_dataset *ds, size
 
 /*
  * Run benchscope (argv) expecting a usage error: exit status 2, @want on
- * stderr, and stderr ending a line; with @one_line, exactly one line (its
- * only '\n' at its end; not so where argp adds its "Try --help" line to
- * an option's bad value). A failed check is reported with stderr.
+ * stderr, which is exactly one line (its only '\n' at its end). A failed
+ * check is reported with stderr.
  */
-static inline void kexpect_usage(char *const argv[], const char *want, bool one_line)
+static inline void kexpect_usage(char *const argv[], const char *want)
 {
 	struct kresult r;
 	const char *nl;
@@ -460,8 +459,8 @@ static inline void kexpect_usage(char *const argv[], const char *want, bool one_
 	krun(&r, argv);
 	CHECK_INT_EQ(r.exit_code, 2);
 	nl = strchr(r.err, '\n');
-	if (!nl || (one_line && nl[1]))
-		FAILF("stderr is not %s: '%s'", one_line ? "one line" : "lines", r.err);
+	if (!nl || nl[1])
+		FAILF("stderr is not one line: '%s'", r.err);
 	if (!strstr(r.err, want))
 		FAILF("stderr lacks '%s': %s", want, r.err);
 }

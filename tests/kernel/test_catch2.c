@@ -384,9 +384,9 @@ static void test_bad_input(void)
 	char *strip_run[] = {(char *)BENCHSCOPE, "run", "--preset",	  "catch2",	  "-o",
 			     (char *)trace,	 "--",	(char *)stripped, "[!benchmark]", NULL};
 
-	kexpect_usage(not_catch2, "does not look like a Catch2 test program with benchmarks", true);
-	kexpect_usage(not_catch2, "found: 0 ChronometerModel<Clock>::start()", true);
-	kexpect_usage(strip_run, "has no symbol table (stripped?)", true);
+	kexpect_usage(not_catch2, "does not look like a Catch2 test program with benchmarks");
+	kexpect_usage(not_catch2, "found: 0 ChronometerModel<Clock>::start()");
+	kexpect_usage(strip_run, "has no symbol table (stripped?)");
 	unlink(trace);
 }
 

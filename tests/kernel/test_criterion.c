@@ -372,7 +372,7 @@ static void expect_refused(const char *prog, const char *want)
 		FAILF("%s not built", kpath(prog));
 		return;
 	}
-	kexpect_usage(argv, want, true);
+	kexpect_usage(argv, want);
 }
 
 static void test_bad_input(void)

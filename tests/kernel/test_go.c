@@ -257,7 +257,7 @@ static void bad_one(const char *prog, const char *want)
 	    (char *)kpath("benchscope"), "run", "-q",	      "--preset",      "go", "-o",
 	    (char *)ktmp("bad.trace"),	 "--",	(char *)prog, "-test.bench=.", NULL};
 
-	kexpect_usage(argv, want, true);
+	kexpect_usage(argv, want);
 }
 
 static void test_bad_input(void)

@@ -320,7 +320,7 @@ static void expect_usage(const char *const *opts, const char *what)
 	char *argv[RUN_ARGV_MAX];
 
 	kexpect_usage(run_argv(argv, opts, sym_settle, NULL, SETTLE, ARGS("1", "0", "0", "10")),
-		      what, false);
+		      what);
 }
 
 static void test_bad_input(void)

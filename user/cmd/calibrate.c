@@ -42,7 +42,7 @@ static error_t cal_parse(int key, char *arg, struct argp_state *state)
 		a->json = true;
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
+		return bs_argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -52,6 +52,7 @@ static error_t cal_parse(int key, char *arg, struct argp_state *state)
 
 int cmd_calibrate(int argc, char **argv)
 {
+	int parse_status;
 	static const struct {
 		enum bs_site_kind kind;
 		const char *name;
@@ -77,8 +78,8 @@ int cmd_calibrate(int argc, char **argv)
 
 	int rc;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
-		return BS_EXIT_USAGE;
+	if (!bs_argp_parse_own(&argp, "benchscope calibrate", 0, argc, argv, &a, &parse_status))
+		return parse_status;
 	rc = bs_caps_require("calibrate", bs_caps_bpf_tracing, 4);
 	if (rc)
 		return rc;

@@ -56,7 +56,7 @@ static error_t doctor_parse(int key, char *arg, struct argp_state *state)
 		state->child_inputs[0] = &a->cal;
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
+		return bs_argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -162,6 +162,7 @@ static json_object *to_json(const struct bs_cap *caps, bool ok, const struct sou
 
 int cmd_doctor(int argc, char **argv)
 {
+	int parse_status;
 	struct argp argp = {doctor_options,  doctor_parse, "",	doctor_doc,
 			    doctor_children, NULL,	   NULL};
 	struct doctor_args a = {NULL, {5000, 5}};
@@ -171,8 +172,8 @@ int cmd_doctor(int argc, char **argv)
 	bool ok = true, to_stdout;
 	int i, rc = BS_EXIT_OK;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
-		return BS_EXIT_USAGE;
+	if (!bs_argp_parse_own(&argp, "benchscope doctor", 0, argc, argv, &a, &parse_status))
+		return parse_status;
 	to_stdout = bs_output_is_stdout(a.json);
 	for (i = 0; i < BS_CAP_N; i++)
 		bs_cap_probe((enum bs_cap_id)i, &caps[i]);

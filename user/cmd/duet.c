@@ -19,6 +19,7 @@
 
 #include "probe/caps.h"
 #include "commands.h"
+#include "util/cli.h"
 #include "trace/dataset.h"
 #include "duet/design.h"
 #include "duet/options.h"
@@ -31,6 +32,7 @@
 
 int cmd_duet(int argc, char **argv)
 {
+	int parse_status;
 	struct bs_duet_args a;
 	struct bs_duet_setup setup;
 	struct bs_duet_design design;
@@ -47,8 +49,8 @@ int cmd_duet(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	memset(&setup, 0, sizeof(setup));
 	memset(&design, 0, sizeof(design));
-	if (argp_parse(&bs_duet_argp, argc, argv, 0, NULL, &a))
-		return BS_EXIT_USAGE;
+	if (!bs_argp_parse_own(&bs_duet_argp, "benchscope duet", 0, argc, argv, &a, &parse_status))
+		return parse_status;
 	if (bs_duet_setup(&a, &setup, err, sizeof(err))) {
 		fprintf(stderr, "benchscope duet: %s\n", err);
 		rc = BS_EXIT_USAGE;

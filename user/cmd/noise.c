@@ -50,18 +50,20 @@ static error_t noise_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'd':
 		if (bs_parse_double(arg, 0.5, 3600, &a->o.duration_s))
-			argp_error(state, "--duration takes seconds in [0.5, 3600], not '%s'", arg);
+			return bs_argp_error(
+			    state, "--duration takes seconds in [0.5, 3600], not '%s'", arg);
 		break;
 	case 'c':
 		if (bs_parse_cpu_list(arg, &a->o.cpus))
-			argp_error(state, "--cpus takes a CPU list such as 0,2-3, not '%s'", arg);
+			return bs_argp_error(
+			    state, "--cpus takes a CPU list such as 0,2-3, not '%s'", arg);
 		a->o.cpus_set = true;
 		break;
 	case 'j':
 		a->json = arg;
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
+		return bs_argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -71,6 +73,7 @@ static error_t noise_parse(int key, char *arg, struct argp_state *state)
 
 int cmd_noise(int argc, char **argv)
 {
+	int parse_status;
 	struct argp argp = {noise_options, noise_parse, "", noise_doc, NULL, NULL, NULL};
 	struct noise_args a = {{.duration_s = 6}, NULL};
 	struct bs_noise_result r;
@@ -78,8 +81,8 @@ int cmd_noise(int argc, char **argv)
 	char err[512], hv[64];
 	int rc = BS_EXIT_OK;
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
-		return BS_EXIT_USAGE;
+	if (!bs_argp_parse_own(&argp, "benchscope noise", 0, argc, argv, &a, &parse_status))
+		return parse_status;
 	a.o.progress = isatty(STDERR_FILENO);
 	if (bs_noise_check(&a.o, &r, err, sizeof(err))) {
 		fprintf(stderr, "benchscope noise: %s\n", err);

@@ -79,60 +79,66 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 			int c = bs_stop_crit_parse(arg);
 
 			if (c <= 0)
-				argp_error(state, "--stop takes cv, rciw, kld or all, not '%s'",
-					   arg);
+				return bs_argp_error(
+				    state, "--stop takes cv, rciw, kld or all, not '%s'", arg);
 			a->set.n_crits = 1;
 			a->set.crits[0] = c;
 		}
 		break;
 	case OPT_WARMUP:
 		if (bs_parse_range(arg, 2, 0, BS_STOP_MAX_ITERS, v))
-			argp_error(state, "--warmup takes MIN:MAX, not '%s'", arg);
+			return bs_argp_error(state, "--warmup takes MIN:MAX, not '%s'", arg);
 		a->set.plan.wi_min = (size_t)v[0];
 		a->set.plan.wi_max = (size_t)v[1];
 		break;
 	case OPT_FORKS:
 		if (bs_parse_range(arg, 2, 1, BS_STOP_MAX_ITERS, v))
-			argp_error(state, "--forks takes MIN:MAX (>= 1), not '%s'", arg);
+			return bs_argp_error(state, "--forks takes MIN:MAX (>= 1), not '%s'", arg);
 		a->set.plan.f_min = (size_t)v[0];
 		a->set.plan.f_max = (size_t)v[1];
 		break;
 	case OPT_MEASURE:
 		if (bs_parse_range(arg, 1, 1, BS_STOP_MAX_ITERS, v))
-			argp_error(state, "--measure takes a whole number >= 1, not '%s'", arg);
+			return bs_argp_error(state, "--measure takes a whole number >= 1, not '%s'",
+					     arg);
 		a->set.plan.mi = (size_t)v[0];
 		break;
 	case OPT_WINDOW:
 		if (bs_parse_range(arg, 1, 1, BS_STOP_MAX_ITERS, v))
-			argp_error(state, "--window takes a whole number >= 1, not '%s'", arg);
+			return bs_argp_error(state, "--window takes a whole number >= 1, not '%s'",
+					     arg);
 		a->set.plan.window = (size_t)v[0];
 		break;
 	case OPT_STATIC:
 		if (bs_parse_range(arg, 3, 0, BS_STOP_MAX_ITERS, v) || !v[1] || !v[2])
-			argp_error(state, "--static takes WI:MI:F (MI, F >= 1), not '%s'", arg);
+			return bs_argp_error(state, "--static takes WI:MI:F (MI, F >= 1), not '%s'",
+					     arg);
 		a->set.st.wi = (size_t)v[0];
 		a->set.st.mi = (size_t)v[1];
 		a->set.st.f = (size_t)v[2];
 		break;
 	case OPT_THRESHOLD:
 		if (bs_stop_threshold_parse(arg, &a->set.plan.threshold))
-			argp_error(state, "--threshold takes a number in (0, 1], not '%s'", arg);
+			return bs_argp_error(state,
+					     "--threshold takes a number in (0, 1], not '%s'", arg);
 		a->threshold_given = true;
 		break;
 	case OPT_LEVEL:
 		a->set.level = strtod(arg, &e);
 		if (e == arg || *e || !(a->set.level > 0 && a->set.level < 1))
-			argp_error(state, "--level takes a number in (0, 1), not '%s'", arg);
+			return bs_argp_error(state, "--level takes a number in (0, 1), not '%s'",
+					     arg);
 		break;
 	case OPT_RESAMPLES:
 		if (bs_parse_long(arg, 100, 10000000, &a->set.resamples))
-			argp_error(
+			return bs_argp_error(
 			    state,
 			    "--resamples takes a whole number from 100 to 10000000, not '%s'", arg);
 		break;
 	case OPT_SEED:
 		if (bs_parse_long(arg, 0, LONG_MAX, &l))
-			argp_error(state, "--seed takes a whole number >= 0, not '%s'", arg);
+			return bs_argp_error(state, "--seed takes a whole number >= 0, not '%s'",
+					     arg);
 		a->seed = l;
 		break;
 	case OPT_JSON:
@@ -148,7 +154,8 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 		a->set.n_traces = state->argc - state->next;
 		break;
 	case ARGP_KEY_NO_ARGS:
-		argp_error(state, "no trace: benchscope replay TRACE... [--stop CRITERION]");
+		return bs_argp_error(state,
+				     "no trace: benchscope replay TRACE... [--stop CRITERION]");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -170,6 +177,7 @@ static const char replay_doc[] =
 
 int cmd_replay(int argc, char **argv)
 {
+	int parse_status;
 	struct argp argp = {replay_options, replay_parse, "TRACE...", replay_doc, NULL, NULL, NULL};
 	struct replay_args a = {
 	    .set = {.level = 0.99, .resamples = 10000, .st = {50, 50, 5}},
@@ -184,8 +192,8 @@ int cmd_replay(int argc, char **argv)
 	set->crits[0] = BS_CRIT_CV;
 	set->crits[1] = BS_CRIT_RCIW;
 	set->crits[2] = BS_CRIT_KLD;
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
-		return 2;
+	if (!bs_argp_parse_own(&argp, "benchscope replay", 0, argc, argv, &a, &parse_status))
+		return parse_status;
 	if (a.threshold_given && set->n_crits != 1) {
 		fprintf(
 		    stderr,

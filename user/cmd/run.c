@@ -116,7 +116,7 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PROBES:
 		if (bs_probes_parse(arg, &a->probes))
-			argp_error(state, BS_PROBES_USAGE, arg);
+			return bs_argp_error(state, BS_PROBES_USAGE, arg);
 		break;
 	case OPT_SHARD:
 		a->shard_text = arg; /* parsed after the options: one line, exit 2 */
@@ -138,14 +138,15 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TOP:
 		if (bs_parse_long(arg, 0, 1000, &a->top))
-			argp_error(state, "--top takes a whole number from 0 to 1000, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--top takes a whole number from 0 to 1000, not '%s'", arg);
 		break;
 	case ARGP_KEY_ARGS:
 		a->cmd = state->argv + state->next;
 		break;
 	case ARGP_KEY_NO_ARGS:
-		argp_error(state, "no command to run: benchscope run [OPTIONS] -- CMD [ARGS...]");
+		return bs_argp_error(
+		    state, "no command to run: benchscope run [OPTIONS] -- CMD [ARGS...]");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -181,9 +182,10 @@ static const char run_doc[] =
 
 int cmd_run(int argc, char **argv)
 {
+	int parse_status;
 	struct argp argp = {.options = run_options,
 			    .parser = run_parse,
-			    .args_doc = "[OPTIONS] -- CMD [ARGS...]",
+			    .args_doc = "-- CMD [ARGS...]",
 			    .doc = run_doc,
 			    .children = run_children};
 	struct run_args a = {.mo = {.trace_path = "benchscope.trace"}, .top = 5};
@@ -203,8 +205,9 @@ int cmd_run(int argc, char **argv)
 	char **shard_cmd = NULL, *shard_filter = NULL;
 
 	bs_run_once_init(&one);
-	if (argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
-		return 2;
+	if (!bs_argp_parse_own(&argp, "benchscope run", ARGP_IN_ORDER, argc, argv, &a,
+			       &parse_status))
+		return parse_status;
 	if (a.shard_text && bs_shard_parse(a.shard_text, &a.shard, err, sizeof(err))) {
 		fprintf(stderr, "benchscope run: %s\n", err);
 		return 2;

@@ -27,6 +27,7 @@
 
 #include "probe/caps.h"
 #include "commands.h"
+#include "util/cli.h"
 #include "util/exit_status.h"
 #include "waste/options.h"
 #include "waste/output.h"
@@ -53,13 +54,15 @@ static void on_sigint(int sig)
 
 int cmd_waste(int argc, char **argv)
 {
+	int parse_status;
 	struct bs_waste_args a;
 	struct bs_waste_run w;
 	int rc;
 
 	bs_waste_args_default(&a);
-	if (argp_parse(&bs_waste_argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
-		return 2;
+	if (!bs_argp_parse_own(&bs_waste_argp, "benchscope waste", ARGP_IN_ORDER, argc, argv, &a,
+			       &parse_status))
+		return parse_status;
 	bs_waste_debug = getenv("BS_DEBUG") != NULL;
 	if (a.from_trace)
 		return bs_waste_from_trace(&a);

@@ -176,7 +176,7 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PROBES:
 		if (bs_probes_parse(arg, &a->probes))
-			argp_error(state, BS_PROBES_USAGE, arg);
+			return bs_argp_error(state, BS_PROBES_USAGE, arg);
 		break;
 	case OPT_SHARD:
 		a->shard_text = arg; /* parsed by bs_duet_setup: one line, exit 2 */
@@ -195,16 +195,18 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SCHEDULE:
 		if (strcmp(arg, "rmit") && strcmp(arg, "fixed"))
-			argp_error(state, "--schedule takes rmit or fixed, not '%s'", arg);
+			return bs_argp_error(state, "--schedule takes rmit or fixed, not '%s'",
+					     arg);
 		a->schedule = arg;
 		break;
 	case OPT_SEED:
 		if (bs_parse_long(arg, 0, LONG_MAX, &a->seed))
-			argp_error(state, "--seed takes a whole number >= 0, not '%s'", arg);
+			return bs_argp_error(state, "--seed takes a whole number >= 0, not '%s'",
+					     arg);
 		break;
 	case OPT_TIMEOUT:
 		if (bs_parse_double(arg, 0.001, 1e7, &a->timeout_s))
-			argp_error(state, "--timeout takes seconds > 0, not '%s'", arg);
+			return bs_argp_error(state, "--timeout takes seconds > 0, not '%s'", arg);
 		break;
 	case OPT_CPUS:
 		a->cpus = arg;
@@ -215,24 +217,26 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 	case OPT_NOISE_CHECK:
 		if (bs_parse_double(arg, 0, 3600, &a->noise_s) ||
 		    (a->noise_s > 0 && a->noise_s < 0.5))
-			argp_error(state,
-				   "--noise-check takes 0 or seconds in [0.5, 3600], not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--noise-check takes 0 or seconds in [0.5, 3600], not '%s'",
+			    arg);
 		break;
 	case OPT_NOISE_EVERY:
 		if (bs_parse_long(arg, 1, 100000, &a->noise_every))
-			argp_error(state,
-				   "--noise-every takes a whole number of rounds >= 1, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--noise-every takes a whole number of rounds >= 1, not '%s'",
+			    arg);
 		break;
 	case OPT_BAR_RELEASE:
 		if (strcmp(arg, "auto") && strcmp(arg, "user"))
-			argp_error(state, "--barrier-release takes auto or user, not '%s'", arg);
+			return bs_argp_error(state,
+					     "--barrier-release takes auto or user, not '%s'", arg);
 		a->barrier_user = !strcmp(arg, "user");
 		break;
 	case OPT_SWAP_EVERY:
 		if (bs_parse_double(arg, 1, 1e7, &a->swap_every_s))
-			argp_error(state, "--swap-every takes milliseconds >= 1, not '%s'", arg);
+			return bs_argp_error(state,
+					     "--swap-every takes milliseconds >= 1, not '%s'", arg);
 		a->swap_every_s /= 1000;
 		break;
 	case OPT_NAME:
@@ -240,7 +244,8 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MIN_OVERLAP:
 		if (bs_parse_double(arg, 0, 0.999, &a->min_overlap))
-			argp_error(state, "--min-overlap takes a number in [0, 1), not '%s'", arg);
+			return bs_argp_error(
+			    state, "--min-overlap takes a number in [0, 1), not '%s'", arg);
 		break;
 	case 'o':
 		a->trace = arg;
@@ -259,15 +264,15 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_FAIL:
 		if (bs_parse_double(arg, 0, 1e6, &a->fail_pct))
-			argp_error(state, "--fail-on-regression takes a percentage >= 0, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--fail-on-regression takes a percentage >= 0, not '%s'", arg);
 		a->have_fail = true;
 		break;
 	case OPT_STOP_CI:
 		if (bs_parse_double(arg, 1e-6, 100, &a->stop_ci))
-			argp_error(state,
-				   "--stop-ci takes a relative width > 0 (e.g. 0.02), not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--stop-ci takes a relative width > 0 (e.g. 0.02), not '%s'",
+			    arg);
 		break;
 	case OPT_USER:
 		a->user = arg;
@@ -280,9 +285,9 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RESAMPLES:
 		if (bs_parse_long(arg, 100, 1000000, &a->resamples))
-			argp_error(state,
-				   "--resamples takes a whole number from 100 to 1000000, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--resamples takes a whole number from 100 to 1000000, not '%s'",
+			    arg);
 		break;
 	case 'q':
 		a->quiet = true;
@@ -298,16 +303,17 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RINGBUF:
 		if (bs_parse_ringbuf_mib(arg, &a->ringbuf_mib))
-			argp_error(state, BS_RINGBUF_USAGE, arg);
+			return bs_argp_error(state, BS_RINGBUF_USAGE, arg);
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state,
-			   "unexpected argument '%s': give the commands with -A 'CMD' -B 'CMD'",
-			   arg);
+		return bs_argp_error(
+		    state, "unexpected argument '%s': give the commands with -A 'CMD' -B 'CMD'",
+		    arg);
 		break;
 	case ARGP_KEY_END:
 		if (!a->cmd[0] || !a->cmd[1])
-			argp_error(state, "both versions are needed: -A 'CMD_A' -B 'CMD_B'");
+			return bs_argp_error(state,
+					     "both versions are needed: -A 'CMD_A' -B 'CMD_B'");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

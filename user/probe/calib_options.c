@@ -15,14 +15,14 @@ static error_t calib_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'n':
 		if (bs_parse_long(arg, 10, 100000000, &o->calls))
-			argp_error(state,
-				   "--calls takes a whole number from 10 to 100000000, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--calls takes a whole number from 10 to 100000000, not '%s'",
+			    arg);
 		break;
 	case 'r':
 		if (bs_parse_long(arg, 1, 101, &o->rounds))
-			argp_error(state, "--rounds takes a whole number from 1 to 101, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--rounds takes a whole number from 1 to 101, not '%s'", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -56,7 +56,7 @@ static error_t measure_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RINGBUF:
 		if (bs_parse_ringbuf_mib(arg, &v))
-			argp_error(state, BS_RINGBUF_USAGE, arg);
+			return bs_argp_error(state, BS_RINGBUF_USAGE, arg);
 		o->ringbuf_bytes = (size_t)v << 20;
 		break;
 	case OPT_NO_INTERF:
@@ -67,7 +67,7 @@ static error_t measure_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CALIB_CALLS:
 		if (bs_parse_long(arg, 10, 10000000, &v))
-			argp_error(
+			return bs_argp_error(
 			    state,
 			    "--calibrate-calls takes a whole number from 10 to 10000000, not '%s'",
 			    arg);

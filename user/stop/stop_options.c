@@ -49,7 +49,8 @@ static error_t stop_parse(int key, char *arg, struct argp_state *state)
 		int c = bs_stop_crit_parse(arg);
 
 		if (c < 0)
-			argp_error(state, "--stop takes cv, rciw, kld or none, not '%s'", arg);
+			return bs_argp_error(state, "--stop takes cv, rciw, kld or none, not '%s'",
+					     arg);
 		a->plan.crit = c;
 		a->forked |= c != 0;
 		break;
@@ -58,16 +59,16 @@ static error_t stop_parse(int key, char *arg, struct argp_state *state)
 	 * the plan check, with both numbers) */
 	case OPT_WARMUP:
 		if (bs_parse_range(arg, 2, 0, BS_STOP_MAX_ITERS, range))
-			argp_error(state,
-				   "--warmup takes MIN:MAX (whole numbers, MIN <= MAX), not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--warmup takes MIN:MAX (whole numbers, MIN <= MAX), not '%s'",
+			    arg);
 		a->plan.wi_min = (size_t)range[0];
 		a->plan.wi_max = (size_t)range[1];
 		a->forked = true;
 		break;
 	case OPT_FORKS:
 		if (bs_parse_range(arg, 2, 1, BS_STOP_MAX_ITERS, range))
-			argp_error(
+			return bs_argp_error(
 			    state,
 			    "--forks takes MIN:MAX (whole numbers >= 1, MIN <= MAX), not '%s'",
 			    arg);
@@ -79,8 +80,9 @@ static error_t stop_parse(int key, char *arg, struct argp_state *state)
 		long v;
 
 		if (bs_parse_long(arg, 1, BS_STOP_MAX_ITERS, &v))
-			argp_error(state, "--measure takes a whole number from 1 to %d, not '%s'",
-				   BS_STOP_MAX_ITERS, arg);
+			return bs_argp_error(
+			    state, "--measure takes a whole number from 1 to %d, not '%s'",
+			    BS_STOP_MAX_ITERS, arg);
 		a->plan.mi = (size_t)v;
 		a->forked = true;
 		break;
@@ -89,25 +91,27 @@ static error_t stop_parse(int key, char *arg, struct argp_state *state)
 		long v;
 
 		if (bs_parse_long(arg, 1, 1000, &v))
-			argp_error(state, "--window takes a whole number from 1 to 1000, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--window takes a whole number from 1 to 1000, not '%s'", arg);
 		a->plan.window = (size_t)v;
 		break;
 	}
 	case OPT_THRESHOLD:
 		if (bs_stop_threshold_parse(arg, &a->plan.threshold))
-			argp_error(state, "--threshold takes a number in (0, 1], not '%s'", arg);
+			return bs_argp_error(state,
+					     "--threshold takes a number in (0, 1], not '%s'", arg);
 		break;
 	case OPT_GRACE:
 		if (bs_parse_long(arg, 0, 600000, &a->grace_ms))
-			argp_error(state, "--grace takes milliseconds from 0 to 600000, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--grace takes milliseconds from 0 to 600000, not '%s'", arg);
 		break;
 	case OPT_SEED: {
 		long v;
 
 		if (bs_parse_long(arg, 0, LONG_MAX, &v))
-			argp_error(state, "--seed takes a whole number >= 0, not '%s'", arg);
+			return bs_argp_error(state, "--seed takes a whole number >= 0, not '%s'",
+					     arg);
 		a->plan.seed = (uint64_t)v;
 		break;
 	}

@@ -120,6 +120,7 @@ struct argp_root {
 	size_t cap, n;	   /**< capacity of args, arguments seen (n > cap: too many) */
 	const char *word;  /**< argv word at an error */
 	bool help;	   /**< -h/--help printed the help */
+	bool pass_args;	   /**< the arguments go to the command's parser */
 };
 
 static const struct argp_option root_options[] = {
@@ -140,6 +141,8 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 		r->help = true;
 		return ECANCELED; /* ends the parse */
 	case ARGP_KEY_ARG:
+		if (r->pass_args)
+			return ARGP_ERR_UNKNOWN;
 		if (r->n < r->cap)
 			r->args[r->n] = arg;
 		r->n++;
@@ -154,30 +157,47 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 	}
 }
 
-bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc, char **argv,
-			void *input, const char **args, size_t cap, size_t *n, int *status)
+/* argp_parse under the root parser of @r: true to go on, else *status */
+static bool parse_rooted(const struct argp *argp, unsigned flags, int argc, char **argv,
+			 struct argp_root *r, int *status)
 {
 	const struct argp_child children[] = {{argp, 0, NULL, 0}, {0}};
 	const struct argp root = {root_options, root_parse, NULL, NULL, children, NULL, NULL};
-	struct argp_root r = {
-	    .synopsis = synopsis, .input = input, .args = args, .cap = cap, .word = ""};
-	error_t err;
-
-	for (size_t i = 0; i < cap; i++)
-		args[i] = NULL;
-	err = argp_parse(&root, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r);
+	error_t err = argp_parse(&root, argc, argv, flags | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, r);
 
 	*status = 0;
-	*n = r.n < cap ? r.n : cap;
 	if (!err)
 		return true;
-	if (r.help)
+	if (r->help)
 		return false;
 	/* any other error is getopt's (argp_parse returns EINVAL for it) */
 	if (err != ECANCELED)
-		bs_usage_error(r.cmd, "unknown option or missing value: '%s'", r.word);
+		bs_usage_error(r->cmd ? r->cmd : argv[0], "unknown option or missing value: '%s'",
+			       r->word);
 	*status = 2;
 	return false;
+}
+
+bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc, char **argv,
+			void *input, const char **args, size_t cap, size_t *n, int *status)
+{
+	struct argp_root r = {
+	    .synopsis = synopsis, .input = input, .args = args, .cap = cap, .word = ""};
+	bool go_on;
+
+	for (size_t i = 0; i < cap; i++)
+		args[i] = NULL;
+	go_on = parse_rooted(argp, 0, argc, argv, &r, status);
+	*n = r.n < cap ? r.n : cap;
+	return go_on;
+}
+
+bool bs_argp_parse_own(const struct argp *argp, const char *synopsis, unsigned flags, int argc,
+		       char **argv, void *input, int *status)
+{
+	struct argp_root r = {.synopsis = synopsis, .input = input, .word = "", .pass_args = true};
+
+	return parse_rooted(argp, flags, argc, argv, &r, status);
 }
 
 bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,

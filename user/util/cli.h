@@ -86,6 +86,17 @@ bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc,
 			void *input, const char **args, size_t cap, size_t *n, int *status);
 
 /**
+ * bs_argp_parse_own - bs_argp_parse() for commands whose parser takes its
+ * arguments itself (ARGP_KEY_ARG, ARGP_KEY_ARGS, ARGP_KEY_NO_ARGS: a
+ * command to run after "--"); @flags are argp_parse's (ARGP_IN_ORDER),
+ * with ARGP_NO_ERRS and ARGP_NO_HELP added. The parser and its children
+ * report bad values with `return bs_argp_error(...)`, never argp_error
+ * (which is silent under ARGP_NO_ERRS). Returns as bs_argp_parse.
+ */
+bool bs_argp_parse_own(const struct argp *argp, const char *synopsis, unsigned flags, int argc,
+		       char **argv, void *input, int *status);
+
+/**
  * bs_argp_error - in a parser run by bs_argp_parse: report a usage error of
  * the subcommand (state->name, from argv[0]) as one line (bs_usage_error)
  * and return the error that ends the parse (ECANCELED), as in

@@ -129,28 +129,28 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 	case OPT_KIND:
 		a->kinds = bs_waste_kinds_parse(arg);
 		if (!a->kinds)
-			argp_error(
+			return bs_argp_error(
 			    state,
 			    "--kind takes dead-store, silent-store, silent-load or all, not '%s'",
 			    arg);
 		break;
 	case 'p':
 		if (bs_parse_u64(arg, 1, 1u << 22, &v))
-			argp_error(state, "-p takes a process id, not '%s'", arg);
+			return bs_argp_error(state, "-p takes a process id, not '%s'", arg);
 		a->pid = (pid_t)v;
 		break;
 	case OPT_SOURCE: {
 		int src = bs_waste_source_parse(arg);
 
 		if (src < 0)
-			argp_error(state, "--source takes auto, pebs, ibs, timer or pmu, not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--source takes auto, pebs, ibs, timer or pmu, not '%s'", arg);
 		a->source = (enum bs_waste_source)(src < 0 ? 0 : src);
 		break;
 	}
 	case OPT_PERIOD:
 		if (parse_period(arg, &a->period))
-			argp_error(
+			return bs_argp_error(
 			    state,
 			    "--period takes a positive duration (500us, 2ms) or count, not '%s'",
 			    arg);
@@ -158,34 +158,35 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 	case OPT_OVERHEAD:
 		a->overhead_pct = strtod(arg, &end);
 		if (*end || !(a->overhead_pct > 0 && a->overhead_pct <= 100))
-			argp_error(state, "--overhead takes a percentage in (0, 100], not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--overhead takes a percentage in (0, 100], not '%s'", arg);
 		break;
 	case OPT_FPTOL:
 		a->fp_tol = strtod(arg, &end);
 		if (*end || !(a->fp_tol >= 0 && a->fp_tol < 100))
-			argp_error(state, "--fp-tolerance takes a percentage in [0, 100), not '%s'",
-				   arg);
+			return bs_argp_error(
+			    state, "--fp-tolerance takes a percentage in [0, 100), not '%s'", arg);
 		a->fp_tol /= 100;
 		break;
 	case OPT_REGS:
 		if (bs_parse_u64(arg, 1, 4, &v))
-			argp_error(state, "--regs takes 1 to 4, not '%s'", arg);
+			return bs_argp_error(state, "--regs takes 1 to 4, not '%s'", arg);
 		a->regs = (int)v;
 		break;
 	case OPT_TOP:
 		if (bs_parse_u64(arg, 0, 100000, &v))
-			argp_error(state, "--top takes a whole number, not '%s'", arg);
+			return bs_argp_error(state, "--top takes a whole number, not '%s'", arg);
 		a->top = (int)v;
 		break;
 	case OPT_DEPTH:
 		if (bs_parse_u64(arg, 1, BS_WASTE_STACK, &v))
-			argp_error(state, "--depth takes 1 to %d, not '%s'", BS_WASTE_STACK, arg);
+			return bs_argp_error(state, "--depth takes 1 to %d, not '%s'",
+					     BS_WASTE_STACK, arg);
 		a->depth = (int)v;
 		break;
 	case OPT_SEED:
 		if (bs_parse_u64(arg, 0, UINT64_MAX, &a->seed))
-			argp_error(state, "--seed takes a whole number, not '%s'", arg);
+			return bs_argp_error(state, "--seed takes a whole number, not '%s'", arg);
 		break;
 	case OPT_FREEZE:
 		a->freeze = true;
@@ -218,12 +219,14 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		if (a->from_trace && (a->cmd || a->pid))
-			argp_error(state, "--from-trace renders a trace: no CMD or -p with it");
+			return bs_argp_error(state,
+					     "--from-trace renders a trace: no CMD or -p with it");
 		if (!a->from_trace && !a->cmd && !a->pid)
-			argp_error(state, "nothing to profile: benchscope waste [OPTIONS] -- CMD "
-					  "[ARGS...] or -p PID");
+			return bs_argp_error(
+			    state, "nothing to profile: benchscope waste [OPTIONS] -- CMD "
+				   "[ARGS...] or -p PID");
 		if (a->cmd && a->pid)
-			argp_error(state, "give either CMD or -p PID, not both");
+			return bs_argp_error(state, "give either CMD or -p PID, not both");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -231,8 +234,8 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp bs_waste_argp = {
-    waste_options, waste_parse, "[OPTIONS] -- CMD [ARGS...]", waste_doc, NULL, NULL, NULL};
+const struct argp bs_waste_argp = {waste_options, waste_parse, "-- CMD [ARGS...]", waste_doc, NULL,
+				   NULL,	  NULL};
 
 void bs_waste_args_default(struct bs_waste_args *a)
 {
