@@ -7,6 +7,7 @@
 #include "util/version.h"
 #include "benchscope/stats.h"
 #include "commands.h"
+#include "util/exit_status.h"
 
 static const struct {
 	const char *name;
@@ -16,9 +17,11 @@ static const struct {
     {"run", cmd_run, "measure every iteration of a harness (probes + kernel accounting)"},
     {"report", cmd_report, "render a trace: table, JSON, CSV, Markdown"},
     {"compare", cmd_compare, "two run traces: B/A per benchmark with CI, U test, MDS; a gate"},
-    {"duet", cmd_duet, "A/B duet: both versions measured together (async, sync) or in turn"},
+    {"duet", cmd_duet,
+     "A/B duet: both versions measured together (async, sync) or in turn (seq, interleaved)"},
     {"merge", cmd_merge, "traces from many machines into one fleet trace (report analyses it)"},
-    {"import", cmd_import, "turn existing results (duet CSV) into a trace"},
+    {"import", cmd_import,
+     "other tools' results as a trace: gbench, hyperfine, criterion, go, pyperf, jmh, duet"},
     {"replay", cmd_replay, "compute stoppage points post hoc on a recorded trace"},
     {"waste", cmd_waste, "dead stores, silent stores and silent loads (hardware watchpoints)"},
     {"calibrate", cmd_calibrate, "measure what one probe hit costs here (uprobe, uretprobe, USDT)"},
@@ -34,7 +37,9 @@ static void usage(FILE *f)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f,
-		"\n`benchscope COMMAND --help` for a command's options; `benchscope --version`.\n");
+		"\n`benchscope COMMAND --help` for a command's options; `benchscope "
+		"--version`.\n\n%s\n",
+		BS_EXIT_STATUS_HELP);
 }
 
 int main(int argc, char **argv)
@@ -58,7 +63,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "benchscope: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "benchscope: unknown command '%s' (see benchscope --help)\n", argv[1]);
 	return 2;
 }

@@ -99,7 +99,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 	    ctx, sizeof(ctx),
 	    "{\"tool\": \"benchscope\", \"mode\": \"duet\", \"duet\": {\"source\": \"benchscope\", "
 	    "\"benchmark\": \"synth\", \"aa\": %s, \"methods\": [\"async\", \"sync\", \"seq\"], "
-	    "\"runs_per_method\": %d, \"min_overlap\": 0.4}}",
+	    "\"runs_per_method\": %d, \"min_overlap\": 0.4}, \"boundaries\": {\"kind\": \"pair\", "
+	    "\"probes\": 2, \"probes_choice\": \"auto\"}}",
 	    sp->aa ? "true" : "false", sp->runs_per_method);
 	w = bs_trace_create(path, ctx, err, sizeof(err));
 	if (!w)

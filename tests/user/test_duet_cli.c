@@ -101,6 +101,8 @@ static void test_report_csv_json(void)
 	CHECK(strstr(s, "9.000 ms  5.000 ms (55.56 %)  1.000 ms (11.11 %)  3.000 ms (33.33 %)") !=
 	      NULL);
 	CHECK(strstr(s, "interferer charges, in every iteration with a record") != NULL);
+	/* the context's boundaries and probes, as the run report says them */
+	CHECK(strstr(s, "\n  boundaries  pair, 2 probes per iteration (auto)\n") != NULL);
 	free(s);
 	s = slurp(csv);
 	static const char hdr[] = "suite,benchmark,type,runid,pair,iteration,iteration_start_ns,"

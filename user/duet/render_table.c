@@ -399,6 +399,20 @@ static void noise_block(FILE *f, const struct bs_duet_ctx *c, bool md)
 	}
 }
 
+/* the boundaries' kind in the trace's context (A's, where the sides have
+ * their own) and how many probes an iteration took, as the run report
+ * says them; nothing for imports, which record no probes */
+static void boundaries_line(FILE *f, const struct bs_run_context *rc, bool md)
+{
+	if (!rc->boundaries_kind || rc->probes <= 0)
+		return;
+	fprintf(f,
+		md ? "- boundaries: %s, %" PRId64 " probe%s per iteration (%s)\n"
+		   : "  boundaries  %s, %" PRId64 " probe%s per iteration (%s)\n",
+		rc->boundaries_kind, rc->probes, rc->probes == 1 ? "" : "s",
+		rc->probes_choice ? rc->probes_choice : "not recorded");
+}
+
 /* how the design was chosen, what the noise checks recommended */
 static void design_lines(FILE *f, const struct bs_duet_data *d, bool md)
 {
@@ -515,6 +529,7 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 		if (ctx->degraded[0])
 			fprintf(f, md ? "- degraded: %s\n" : "  degraded    %s\n", ctx->degraded);
 	}
+	boundaries_line(f, &c->ds->run_ctx, md);
 	if (md && d->aa)
 		fprintf(f, "- A/A test: A and B are the same command\n");
 	if (per[BS_DM_ILV])

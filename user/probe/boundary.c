@@ -55,8 +55,9 @@ int bs_boundaries_parse(struct bs_boundaries *b, const char *iter, const char *b
 	memset(b, 0, sizeof(*b));
 	if (n == 0) {
 		snprintf(err, errlen,
-			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, or "
-			 "--preset gbench|process|catch2|go");
+			 "no iteration boundaries: give --iter BIN:SYMBOL, --begin/--end, "
+			 "--preset gbench|catch2|criterion|go|process, or --line/--begin-line/"
+			 "--end-line");
 		return -EINVAL;
 	}
 	if (n > 1) {
