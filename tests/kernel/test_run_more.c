@@ -257,6 +257,78 @@ static void test_unprivileged(void)
 	CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
 }
 
+/*
+ * With CAP_BPF and CAP_PERFMON alone (root's other capabilities dropped):
+ * the process preset, which needs no uprobe, measures (each child of the
+ * command an iteration); a uprobe boundary
+ * either measures too, where the kernel takes CAP_PERFMON for uprobes, or
+ * is refused before anything runs (6, one line naming CAP_SYS_ADMIN) where
+ * it wants CAP_SYS_ADMIN (kernels since mid-2025), never a failed attach
+ * (exit 1) half-way.
+ */
+static void test_bpf_and_perfmon_only(void)
+{
+	const char *trace = ktmp("caps.trace");
+	char sym[4200], script[4400];
+	char *process[] = {"/usr/bin/setpriv",
+			   "--inh-caps=-all,+bpf,+perfmon",
+			   "--bounding-set=-all,+bpf,+perfmon",
+			   (char *)kpath("benchscope"),
+			   "run",
+			   "-q",
+			   "--preset",
+			   "process",
+			   "-o",
+			   (char *)trace,
+			   "--",
+			   "/bin/sh",
+			   "-c",
+			   script,
+			   NULL};
+	char *uprobe[] = {"/usr/bin/setpriv",
+			  "--inh-caps=-all,+bpf,+perfmon",
+			  "--bounding-set=-all,+bpf,+perfmon",
+			  (char *)kpath("benchscope"),
+			  "run",
+			  "-q",
+			  "--iter",
+			  sym,
+			  "-o",
+			  (char *)trace,
+			  "--",
+			  (char *)kpath("progs/iter_loop"),
+			  "5",
+			  "1000",
+			  NULL};
+	struct bs_dataset *ds;
+	struct kresult r;
+
+	if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK))
+		SKIP("needs root and setpriv (util-linux) to drop privileges");
+	snprintf(sym, sizeof(sym), "%s:bs_iteration", kpath("progs/iter_loop"));
+	snprintf(script, sizeof(script), "for i in 1 2 3; do %s 1 1000; done",
+		 kpath("progs/iter_loop"));
+	krun(&r, process);
+	CHECK_INT_EQ(r.exit_code, 0);
+	ds = r.exit_code ? NULL : kload(trace);
+	CHECK(ds && ds->n_iters == 3);
+	bs_dataset_free(ds);
+	unlink(trace);
+	krun(&r, uprobe);
+	if (r.exit_code == 6) {
+		CHECK(strstr(r.err, "CAP_SYS_ADMIN") != NULL);
+		CHECK(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+		fprintf(stderr, "    uprobes refused without CAP_SYS_ADMIN: %s", r.err);
+	} else {
+		CHECK_INT_EQ(r.exit_code, 0);
+		ds = r.exit_code ? NULL : kload(trace);
+		CHECK(ds && ds->n_iters == 5);
+		bs_dataset_free(ds);
+		fprintf(stderr, "    uprobes taken with CAP_PERFMON on this kernel\n");
+	}
+	unlink(trace);
+}
+
 /* The harness dies by a signal: reported, iterations kept, exit 4. */
 static void test_harness_killed_by_signal(void)
 {
@@ -294,6 +366,7 @@ static void test_harness_killed_by_signal(void)
 int main(void)
 {
 	RUN_TEST(test_unprivileged);
+	RUN_TEST(test_bpf_and_perfmon_only);
 	RUN_TEST(test_harness_killed_by_signal);
 	RUN_TEST(test_usdt_boundaries);
 	RUN_TEST(test_usdt_missing_names_closest);

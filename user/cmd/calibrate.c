@@ -81,6 +81,8 @@ int cmd_calibrate(int argc, char **argv)
 	if (!bs_argp_parse_own(&argp, "benchscope calibrate", 0, argc, argv, &a, &parse_status))
 		return parse_status;
 	rc = bs_caps_require("calibrate", bs_caps_bpf_tracing, 4);
+	if (!rc)
+		rc = bs_caps_require("calibrate", (const enum bs_cap_id[]){BS_CAP_PRIV_UPROBE}, 1);
 	if (rc)
 		return rc;
 	if (bs_probes_load(&p, &b, &po, err, sizeof(err))) {

@@ -62,6 +62,9 @@ int cmd_duet(int argc, char **argv)
 		goto out;
 	}
 	rc = bs_caps_require("duet", bs_caps_bpf_tracing, 4);
+	if (!rc &&
+	    (bs_boundaries_use_uprobes(&setup.b[0]) || bs_boundaries_use_uprobes(&setup.b[1])))
+		rc = bs_caps_require("duet", (const enum bs_cap_id[]){BS_CAP_PRIV_UPROBE}, 1);
 	if (rc)
 		goto out;
 	if (a.shard.set) {

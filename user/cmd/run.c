@@ -248,6 +248,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	rc = bs_caps_require("run", bs_caps_bpf_tracing, 4);
+	if (!rc && bs_boundaries_use_uprobes(&b))
+		rc = bs_caps_require("run", (const enum bs_cap_id[]){BS_CAP_PRIV_UPROBE}, 1);
 	if (rc)
 		goto out;
 	rc = BS_EXIT_RUNTIME;

@@ -306,6 +306,11 @@ const char *bs_boundaries_kind(const struct bs_boundaries *b)
 	return "none";
 }
 
+bool bs_boundaries_use_uprobes(const struct bs_boundaries *b)
+{
+	return b->mode != BS_BOUND_NONE && b->mode != BS_BOUND_LINES && b->mode != BS_BOUND_PROCESS;
+}
+
 bool bs_boundaries_calibrates(const struct bs_boundaries *b)
 {
 	return bs_kind_calibrates(bs_boundaries_kind(b));

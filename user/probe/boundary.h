@@ -135,6 +135,10 @@ bool bs_boundaries_charges_by_iteration(const struct bs_boundaries *b);
 bool bs_boundaries_pair_charges_by_iteration(const struct bs_boundaries *a,
 					     const struct bs_boundaries *b);
 
+/** Whether boundaries @b attach uprobes (USDT sites too): every kind but
+ *  output lines and the process preset. */
+bool bs_boundaries_use_uprobes(const struct bs_boundaries *b);
+
 /**
  * Whether the harness of these boundaries runs calibration (sizing or
  * estimation) runs before its measurements, which a preset's rule tells

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -33,6 +34,9 @@ static const struct bs_cap_info infos[BS_CAP_N] = {
     [BS_CAP_PRIV_BPF] = {"cap_bpf", "CAP_BPF", "run, duet, calibrate, waste", true, "no CAP_BPF"},
     [BS_CAP_PRIV_PERFMON] = {"cap_perfmon", "CAP_PERFMON", "run, duet, calibrate, waste", true,
 			     "no CAP_PERFMON"},
+    [BS_CAP_PRIV_UPROBE] = {"uprobe_privilege", "uprobes allowed",
+			    "run, duet (but --line and --preset process), calibrate", true,
+			    "the kernel refuses uprobes to this process"},
     [BS_CAP_PARANOID] = {"perf_event_paranoid", "perf_event_paranoid", "", false, ""},
     [BS_CAP_UNPRIV_BPF] = {"unprivileged_bpf_disabled", "unprivileged_bpf_disabled", "", false, ""},
     [BS_CAP_LOCKDOWN] = {"lockdown", "lockdown allows BPF tracing", "run, duet, calibrate, waste",
@@ -127,6 +131,51 @@ static enum bs_cap_state probe_priv(struct bs_cap *c, int cap, const char *name)
 	if (has_cap(CAP_SYS_ADMIN))
 		return set(c, BS_CAP_YES, NAN, "through CAP_SYS_ADMIN");
 	return set(c, BS_CAP_NO, NAN, "run as root, or grant %s", name);
+}
+
+/*
+ * Whether the kernel lets this process open a uprobe: the uprobe PMU's
+ * event init wants CAP_SYS_ADMIN on kernels since mid-2025 ("perf: Revert
+ * to requiring CAP_SYS_ADMIN for uprobes", also in the stable series) and
+ * CAP_PERFMON on those from 5.8 before it. Without CAP_SYS_ADMIN the kernel
+ * is asked: a disabled uprobe event on this program's calibration target,
+ * opened and closed at once (it never fires).
+ */
+static enum bs_cap_state probe_uprobe_priv(struct bs_cap *c)
+{
+	struct perf_event_attr attr;
+	char type[32], self[4096], name[128], err[256];
+	uint64_t off, size;
+	ssize_t n;
+	int fd;
+
+	if (has_cap(CAP_SYS_ADMIN))
+		return set(c, BS_CAP_YES, NAN, "CAP_SYS_ADMIN in the effective set");
+	if (read_line("/sys/bus/event_source/devices/uprobe/type", type, sizeof(type)))
+		return set(c, BS_CAP_UNKNOWN, NAN, "no uprobe PMU to ask");
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return set(c, BS_CAP_UNKNOWN, NAN, "cannot read /proc/self/exe");
+	self[n] = 0;
+	if (bs_elf_find_func(self, "bs_calib_target_a", &off, &size, name, sizeof(name), err,
+			     sizeof(err)))
+		return set(c, BS_CAP_UNKNOWN, NAN, "no site to try: %.120s", err);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = (uint32_t)strtoul(type, NULL, 10);
+	attr.config1 = (uint64_t)(uintptr_t)self;
+	attr.config2 = off;
+	attr.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, getpid(), -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		return set(c, BS_CAP_YES, NAN, "with CAP_PERFMON on this kernel");
+	}
+	if (errno == EACCES || errno == EPERM)
+		return set(c, BS_CAP_NO, NAN,
+			   "this kernel wants CAP_SYS_ADMIN for uprobes and USDT (%s)",
+			   strerror(errno));
+	return set(c, BS_CAP_UNKNOWN, NAN, "the trial uprobe failed: %s", strerror(errno));
 }
 
 static enum bs_cap_state probe_sysctl(struct bs_cap *c, const char *path)
@@ -516,6 +565,8 @@ enum bs_cap_state bs_cap_probe(enum bs_cap_id id, struct bs_cap *c)
 		return probe_priv(c, CAP_BPF, "CAP_BPF");
 	case BS_CAP_PRIV_PERFMON:
 		return probe_priv(c, CAP_PERFMON, "CAP_PERFMON");
+	case BS_CAP_PRIV_UPROBE:
+		return probe_uprobe_priv(c);
 	case BS_CAP_PARANOID:
 		return probe_sysctl(c, "/proc/sys/kernel/perf_event_paranoid");
 	case BS_CAP_UNPRIV_BPF:

@@ -22,6 +22,8 @@ enum bs_cap_id {
 	BS_CAP_BTF,	     /**< /sys/kernel/btf/vmlinux readable */
 	BS_CAP_PRIV_BPF,     /**< CAP_BPF (or CAP_SYS_ADMIN) in the effective set */
 	BS_CAP_PRIV_PERFMON, /**< CAP_PERFMON (or CAP_SYS_ADMIN) in the effective set */
+	BS_CAP_PRIV_UPROBE,  /**< the kernel lets this process open uprobes (CAP_SYS_ADMIN, or
+			      *   CAP_PERFMON where the kernel takes it for uprobes) */
 	BS_CAP_PARANOID,     /**< kernel.perf_event_paranoid (information) */
 	BS_CAP_UNPRIV_BPF,   /**< kernel.unprivileged_bpf_disabled (information) */
 	BS_CAP_LOCKDOWN,     /**< kernel lockdown: none, or integrity (BPF reads of kernel memory
