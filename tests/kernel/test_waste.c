@@ -400,6 +400,22 @@ static void test_real_programs(void)
 		CHECK(json_object_get_int(json_object_object_get(s, "armed")) >= 5);
 		CHECK(json_object_object_get(json_object_object_get(s, "overhead"), "ratio") !=
 		      NULL);
+		{
+			/* the same command's peak RSS with and without benchscope (the
+			 * root, sh): alike, not benchscope's own copy before the exec
+			 * (tens of MiB against the shell's one or two) */
+			json_object *ov = json_object_object_get(s, "overhead");
+			double with = (double)json_object_get_int64(
+				   json_object_object_get(ov, "maxrss_kib")),
+			       without = (double)json_object_get_int64(
+				   json_object_object_get(ov, "baseline_maxrss_kib"));
+
+			CHECK(with > 0 && without > 0 && without < 2 * with + 1024 &&
+			      with < 2 * without + 1024);
+			if (!(without < 2 * with + 1024 && with < 2 * without + 1024))
+				fprintf(stderr, "    peak RSS %.0f KiB with, %.0f KiB without\n",
+					with, without);
+		}
 		json_object_put(o);
 	}
 	CHECK(strstr(r.out, "Overhead") != NULL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* waste/overhead.c - trap cost, period controller, baseline run (see waste/overhead.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <math.h>
 #include <stdio.h>
@@ -276,23 +277,41 @@ long bs_waste_read_hwm(pid_t pid)
 
 /*
  * Run CMD once without benchscope (stdout to /dev/null): wall ns, and its
- * peak RSS read every 20 ms as for the instrumented run. 0 or -errno.
+ * peak RSS read every 2 ms from its exec on. Before the exec the child is a
+ * copy of benchscope, whose VmHWM is benchscope's (tens of MiB): a
+ * close-on-exec pipe tells when the exec happened (or failed), and the
+ * sampling starts there (the exec starts a new VmHWM). 0 or -errno.
  */
 int bs_waste_baseline(char **cmd, double *ns, long *maxrss)
 {
 	uint64_t t0 = bs_mono_ns();
-	int st;
-	pid_t pid = fork(), r;
+	int st, fds[2];
+	char c;
+	pid_t pid, r;
 
-	if (pid < 0)
+	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return -e;
+	}
 	if (pid == 0) {
 		FILE *n = freopen("/dev/null", "w", stdout);
 
 		(void)n;
+		close(fds[0]);
 		execvp(cmd[0], cmd);
 		_exit(127);
 	}
+	close(fds[1]);
+	/* EOF once the exec closed the write end (or the child exited) */
+	while (read(fds[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(fds[0]);
 	*maxrss = 0;
 	while ((r = waitpid(pid, &st, WNOHANG)) == 0) {
 		long h = bs_waste_read_hwm(pid);

@@ -85,7 +85,8 @@ long bs_waste_read_hwm(pid_t pid);
 /**
  * bs_waste_baseline - run @cmd (NULL-terminated, through PATH) once without
  * benchscope, stdout to /dev/null: its wall time in *@ns and its peak RSS
- * (KiB, read while it runs) in *@maxrss. 0 or -errno (fork, waitpid).
+ * (KiB, VmHWM read every 2 ms from its exec on, not benchscope's copy
+ * before it) in *@maxrss. 0 or -errno (pipe, fork, waitpid).
  */
 int bs_waste_baseline(char **cmd, double *ns, long *maxrss);
 

@@ -500,11 +500,17 @@ static void print_overhead(FILE *f, const struct bs_waste_summary *s)
 		"measured at start; handling %s per sample)\n",
 		a, b, c);
 	print_controller(f, s);
-	if (o->maxrss_kib)
+	if (o->maxrss_kib && !isnan(o->baseline_ns))
 		fprintf(f,
 			"  memory      peak RSS %" PRId64 " KiB with, %" PRId64
-			" KiB without (sampled every 20 ms); benchscope itself %" PRId64 " KiB\n",
+			" KiB without (VmHWM, read at least every 20 ms with, every 2 ms "
+			"without); benchscope itself %" PRId64 " KiB\n",
 			o->maxrss_kib, o->baseline_maxrss_kib, o->tool_maxrss_kib);
+	else if (o->maxrss_kib)
+		fprintf(f,
+			"  memory      peak RSS %" PRId64 " KiB with (VmHWM, read at least every "
+			"20 ms; no run without); benchscope itself %" PRId64 " KiB\n",
+			o->maxrss_kib, o->tool_maxrss_kib);
 }
 
 void bs_waste_print(FILE *f, const struct bs_waste_result *r, int top, int depth)
