@@ -29,6 +29,7 @@ static const struct argp_option noise_options[] = {
     {"duration", 'd', "S", 0, "length of the check in seconds (default 6)", 0},
     {"cpus", 'c', "LIST", 0, "check these CPUs (e.g. 0,2-3; default: every CPU allowed)", 0},
     {"json", 'j', "FILE", 0, "write the report as JSON to FILE ('-': stdout, no table)", 0},
+    {"verbose", 'v', NULL, 0, "libbpf's messages (the verifier log when BPF does not load)", 0},
     {0}};
 
 static const char noise_doc[] =
@@ -61,6 +62,9 @@ static error_t noise_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'j':
 		a->json = arg;
+		break;
+	case 'v':
+		a->o.verbose = true;
 		break;
 	case ARGP_KEY_ARG:
 		return bs_argp_error(state, "unexpected argument '%s'", arg);

@@ -74,7 +74,8 @@ static const struct argp_option duet_options[] = {
     {NULL, 0, NULL, 0, "Runs:", 3},
     {"method", OPT_METHOD, "LIST", 0,
      "auto (default): the design the noise check recommends, async with --crossover on two "
-     "independent CPUs of one speed, else interleaved on the steadiest CPU; or async, sync, "
+     "independent CPUs of one speed on bare metal, else (and always on a virtual machine, "
+     "whose host may slow one vCPU unseen) interleaved on the steadiest CPU; or async, sync, "
      "seq, interleaved, all (= async,sync,seq), comma-separated; the first is the primary "
      "method of --stop-ci. interleaved: both sides on one CPU, taking turns one iteration "
      "each",

@@ -476,7 +476,7 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 	out->duration_s = dur;
 	/* the kernel's accounting of the loops, where BPF may be used; the loop
 	 * processes are benchscope's children, so tracking it tracks them */
-	if (!bs_noise_kacct_open(&ka, out->kacct_why, sizeof(out->kacct_why)) &&
+	if (!bs_noise_kacct_open(&ka, o->verbose, out->kacct_why, sizeof(out->kacct_why)) &&
 	    bs_noise_kacct_track(&ka, getpid())) {
 		snprintf(out->kacct_why, sizeof(out->kacct_why), "cannot follow the loops");
 		bs_noise_kacct_close(&ka);

@@ -71,9 +71,10 @@ static int on_record(void *ctx, void *data, size_t size)
 	return add_iter(ctx, &r);
 }
 
-int bs_noise_kacct_open(struct bs_noise_kacct *k, char *err, size_t errlen)
+int bs_noise_kacct_open(struct bs_noise_kacct *k, bool verbose, char *err, size_t errlen)
 {
-	struct bs_probes_opts po = {.ringbuf_bytes = 1 << 20, .interferers = true};
+	struct bs_probes_opts po = {
+	    .ringbuf_bytes = 1 << 20, .interferers = true, .verbose = verbose};
 	struct bs_boundaries b;
 	char self[PATH_MAX], begin[PATH_MAX + 64], end[PATH_MAX + 64];
 	int rc;

@@ -39,10 +39,11 @@ struct bs_noise_kacct {
 
 /**
  * bs_noise_kacct_open - load the BPF programs and attach them to the loop's
- * USDT probes in this executable. Returns 0, or -errno with one line in
- * @err (no BPF here: -EPERM / -ENOTSUP; the check then falls back to /proc).
+ * USDT probes in this executable; @verbose: libbpf's messages (the
+ * verifier log) on stderr. Returns 0, or -errno with one line in @err (no
+ * BPF here: -EPERM / -ENOTSUP; the check then falls back to /proc).
  */
-int bs_noise_kacct_open(struct bs_noise_kacct *k, char *err, size_t errlen);
+int bs_noise_kacct_open(struct bs_noise_kacct *k, bool verbose, char *err, size_t errlen);
 
 /** Account the loop process @pid from now on. 0 or -errno. */
 int bs_noise_kacct_track(struct bs_noise_kacct *k, pid_t pid);
