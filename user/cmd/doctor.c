@@ -57,7 +57,6 @@ static error_t doctor_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		return bs_argp_error(state, "unexpected argument '%s'", arg);
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

@@ -156,7 +156,6 @@ static error_t replay_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_NO_ARGS:
 		return bs_argp_error(state,
 				     "no trace: benchscope replay TRACE... [--stop CRITERION]");
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

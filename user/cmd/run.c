@@ -147,7 +147,6 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_NO_ARGS:
 		return bs_argp_error(
 		    state, "no command to run: benchscope run [OPTIONS] -- CMD [ARGS...]");
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

@@ -310,7 +310,6 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		return bs_argp_error(
 		    state, "unexpected argument '%s': give the commands with -A 'CMD' -B 'CMD'",
 		    arg);
-		break;
 	case ARGP_KEY_END:
 		if (!a->cmd[0] || !a->cmd[1])
 			return bs_argp_error(state,
