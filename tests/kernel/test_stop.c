@@ -313,6 +313,47 @@ static void test_short_harness(void)
 	unlink(trace);
 }
 
+/* The second fork cannot be started (the harness, a script, took its own
+ * execute permission away): the first fork's iterations are kept with their
+ * END block and report, exit 4, the reason in one line. */
+static void test_later_fork_unstartable(void)
+{
+	const char *trace = ktmp("unstartable.trace"), *script = ktmp("once.sh");
+	char *argv[RUN_ARGV_MAX];
+	struct bs_dataset *ds;
+	struct kresult r;
+	FILE *f;
+
+	NEED_BPF();
+	f = fopen(script, "w");
+	if (!f) {
+		FAILF("cannot write %s", script);
+		return;
+	}
+	fprintf(f, "#!/bin/sh\nchmod -x \"$0\"\nexec %s \"$@\"\n", SETTLE);
+	fclose(f);
+	chmod(script, 0755);
+	krun(&r,
+	     run_argv(argv,
+		      ARGS("--stop", "none", "--forks", "2:2", "--warmup", "2:2", "--measure", "3"),
+		      sym_settle, trace, script, ARGS("0", "0", "0", "1000")));
+	CHECK_INT_EQ(r.exit_code, 4);
+	CHECK(strstr(r.err, "a later fork could not be started") != NULL);
+	CHECK(strstr(r.err, "iterations kept in") != NULL);
+	ds = kload(trace);
+	if (ds) {
+		size_t n = 0;
+
+		CHECK(ds->end != NULL);
+		for (size_t i = 0; i < ds->n_iters; i++)
+			n += !(ds->iters[i].flags & BS_ITER_F_AFTER_STOP);
+		CHECK_INT_EQ(n, 5); /* 2 warmup + 3 measured */
+		bs_dataset_free(ds);
+	}
+	unlink(trace);
+	unlink(script);
+}
+
 /* `benchscope run OPTS... --iter SYM -- settle 1 0 0 10` fails with usage: exit 2, stderr has what.
  */
 static void expect_usage(const char *const *opts, const char *what)
@@ -486,6 +527,7 @@ int main(void)
 	RUN_TEST(test_fixed_forks);
 	RUN_TEST(test_ignores_sigterm);
 	RUN_TEST(test_short_harness);
+	RUN_TEST(test_later_fork_unstartable);
 	RUN_TEST(test_replay_without_forks);
 	RUN_TEST(test_gbench_forks);
 	RUN_TEST(test_replay_matches_stats);

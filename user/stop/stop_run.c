@@ -366,9 +366,19 @@ int bs_stop_run_forks(struct bs_measure *m, const struct bs_stop_run_opts *o,
 	char err[2048];
 
 	if (bs_stop_run(m, o, res, err, sizeof(err))) {
-		fprintf(stderr, "benchscope run: %s\n", err);
-		if (res->exec_failed)
+		if (res->exec_failed && bs_measure_iters(m) == 0) {
+			fprintf(stderr, "benchscope run: %s\n", err);
 			return 2;
+		}
+		if (res->exec_failed) {
+			/* a later fork: the earlier ones' iterations are kept, with
+			 * their END block, as after a failed harness (exit 4) */
+			res->harness_failed = true;
+			snprintf(res->failure, sizeof(res->failure),
+				 "a later fork could not be started: %.470s", err);
+		} else {
+			fprintf(stderr, "benchscope run: %s\n", err);
+		}
 	}
 	*end = json_object_new_object();
 	json_object_object_add(*end, "stop", bs_stop_run_end_json(res));

@@ -83,7 +83,10 @@ json_object *bs_stop_run_end_json(const struct bs_stop_run_result *res);
  * as one line "benchscope run: ...". Returns 0 with *end a new END block
  * holding "stop" (bs_stop_run_end_json), "interrupted" and "wall_ns" for
  * bs_measure_finish, also after a runtime error; or 2 (no END block) when
- * the harness could not be started.
+ * the harness could not be started before any iteration was recorded. A
+ * later fork that cannot be started ends the forks with res->harness_failed
+ * and res->failure set (not printed), so that the iterations kept get their
+ * END block and report.
  */
 int bs_stop_run_forks(struct bs_measure *m, const struct bs_stop_run_opts *o,
 		      struct bs_stop_run_result *res, json_object **end);
