@@ -1441,6 +1441,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
 	struct bs_tracked_proc *tp, init = {};
+	struct bs_counters *c;
 
 	if (ptgid == ctgid)
 		return 0; /* a new thread, not a new process */
@@ -1449,8 +1450,9 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	init.depth = tp->depth + 1;
 	init.side = tp->side;
-	bpf_map_update_elem(&tracked, &ctgid, &init, BPF_ANY);
-	if (cfg_one_probe) /* its threads are accounted from their first switch-in */
+	if (bpf_map_update_elem(&tracked, &ctgid, &init, BPF_ANY) && (c = ctrs()))
+		c->proc_map_full++; /* it and its descendants go unmeasured */
+	if (cfg_one_probe)	    /* its threads are accounted from their first switch-in */
 		iter_mark_process(ctgid);
 	proc_event(BS_PROC_FORK, child, ptgid, 0);
 	return 0;

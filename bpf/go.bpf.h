@@ -579,8 +579,13 @@ int go_reset(struct pt_regs *ctx)
 	if (gi->state != GO_OPEN)
 		return 0;
 	ts = go_attach(gi, &key, tid, t);
-	if (!ts)
+	if (!ts) {
+		/* the begin cannot move here (a full thread map): the record
+		 * keeps time before the reset, which Go leaves out, as after a
+		 * pause (BS_ITER_F_PAUSED) */
+		gi->paused = 1;
 		return 0;
+	}
 	gi->paused = 0; /* ResetTimer drops Go's time so far, pauses included */
 	clear_wait(ts, tid);
 	/* a new index: the charges of the waits before the reset stay with

@@ -277,6 +277,8 @@ struct bs_counters {
 	__u64 switches_unseen; /**< switch-outs and switch-ins of in-iteration threads the
 				*   scheduler handler did not see (records flagged
 				*   BS_ITER_F_UNSEEN_SWITCH) */
+	__u64 proc_map_full;   /**< processes forked by measured ones and not measured: the
+				*   process map was full */
 };
 
 /** Modes of the duet barrier (the BPF global bar_active). */

@@ -363,8 +363,47 @@ static void test_harness_killed_by_signal(void)
 	unlink(trace);
 }
 
+/* The disk fills up part-way (a 32 KiB file-size limit stands in for it):
+ * one line says how many of the iterations received the trace holds, that
+ * many are read back, and the exit status is 1. */
+static void test_trace_disk_full(void)
+{
+	const char *trace = ktmp("full.trace");
+	char script[13000], n_text[64];
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct bs_dataset *ds;
+	struct kresult r;
+	const char *line;
+
+	NEED_BPF();
+	snprintf(script, sizeof(script),
+		 "trap '' XFSZ; ulimit -f 32; exec %s run -q --begin "
+		 "usdt:%s:benchscope_test:iter_begin --end usdt:%s:benchscope_test:iter_end "
+		 "-o %s -- %s 5000 0",
+		 kpath("benchscope"), kpath("progs/usdt_loop"), kpath("progs/usdt_loop"), trace,
+		 kpath("progs/usdt_loop"));
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 1);
+	line = strstr(r.err, "could not be written in full (File too large): it holds ");
+	CHECK(line != NULL);
+	ds = kload(trace);
+	if (!ds || !line)
+		goto out;
+	CHECK(ds->truncated);
+	CHECK(ds->n_iters > 0 && ds->n_iters < 5000);
+	snprintf(n_text, sizeof(n_text), "it holds %zu of the 5000 iterations received",
+		 ds->n_iters);
+	CHECK(strstr(r.err, n_text) != NULL);
+	if (!strstr(r.err, n_text))
+		fprintf(stderr, "    stderr: %s", r.err);
+out:
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
 int main(void)
 {
+	RUN_TEST(test_trace_disk_full);
 	RUN_TEST(test_unprivileged);
 	RUN_TEST(test_bpf_and_perfmon_only);
 	RUN_TEST(test_harness_killed_by_signal);

@@ -494,6 +494,33 @@ static void test_named_groups(void)
 	json_object_put(ds.events);
 }
 
+/* The loss total counts records lost and iterations or processes never
+ * recorded (a full thread or process map), not spills or stray end probes. */
+static void test_lost_total(void)
+{
+	struct bs_end_counter lost[] = {
+	    {"iter_lost", 1},	     {"iter_spilled", 20},	   {"thread_map_full", 300},
+	    {"proc_map_full", 4000}, {"end_without_begin", 50000}, {"ringbuf_lost_user", 600000}};
+	struct bs_iter_rec it = fx_run_iter(300, 0, 1000000, 1000, 1, 0);
+	struct bs_dataset ds = {0};
+	struct bs_run_summary s;
+
+	ds.iters = &it;
+	ds.n_iters = 1;
+	ds.run_end.has_lost = 1;
+	ds.run_end.lost = lost;
+	ds.run_end.n_lost = sizeof(lost) / sizeof(lost[0]);
+	ds.context = json_tokener_parse("{}");
+	ds.events = json_object_new_array();
+	CHECK_INT_EQ(bs_run_context_decode(ds.context, &ds.run_ctx, NULL, 0), 0);
+	CHECK_INT_EQ(bs_run_summarize(&ds, 5, &s), 0);
+	CHECK_INT_EQ(s.lost_total, 604301);
+	bs_run_summary_free(&s);
+	bs_run_context_free(&ds.run_ctx);
+	json_object_put(ds.context);
+	json_object_put(ds.events);
+}
+
 /* Google Benchmark: calibration runs are excluded and repetitions grouped
  * per benchmark. Runs (invocations, duration ns): 1/10/100 calibrate,
  * 1000 x3 (1000, 2000, 3000 ns) measure benchmark 1; 1/10 calibrate,
@@ -575,6 +602,7 @@ int main(void)
 	RUN_TEST(test_table_and_md);
 	RUN_TEST(test_gbench_groups);
 	RUN_TEST(test_named_groups);
+	RUN_TEST(test_lost_total);
 	RUN_TEST(test_iter_cols);
 	fx_cleanup();
 	return test_summary("test_render");

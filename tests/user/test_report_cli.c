@@ -131,8 +131,8 @@ static void test_truncated_warning(void)
 		CHECK_INT_EQ(run_report(a), 0);
 	}
 	CHECK(strstr(cap_slurp(err_path),
-		     "trace truncated after 18 records (the run did not finish)"));
-	CHECK(strstr(cap_slurp(out_path), "(truncated: the run did not finish)") != NULL);
+		     "trace truncated after 18 records (its writer did not finish it"));
+	CHECK(strstr(cap_slurp(out_path), "(truncated: its writer did not finish it)") != NULL);
 }
 
 int main(void)

@@ -43,7 +43,7 @@ int cmd_duet(int argc, char **argv)
 	json_object *extra = NULL, *end;
 	char err[2048] = "";
 	int rc = BS_EXIT_USAGE;
-	bool opened = false;
+	bool opened = false, trace_incomplete = false;
 	char *shard_filter = NULL;
 
 	memset(&m, 0, sizeof(m));
@@ -124,8 +124,8 @@ int cmd_duet(int argc, char **argv)
 	rc = bs_duet_run_all(&m, &a, &setup, &design, interrupted, &t, &end);
 	if (rc)
 		goto out;
-	if (bs_measure_finish(&m, end))
-		fprintf(stderr, "benchscope duet: warning: closing the trace %s failed\n", a.trace);
+	trace_incomplete =
+	    bs_measure_trace_incomplete(&m, "duet", a.trace, bs_measure_finish(&m, end));
 	bs_measure_destroy(&m);
 	opened = false;
 	if (t.stopped_early)
@@ -174,6 +174,8 @@ int cmd_duet(int argc, char **argv)
 		rc = BS_EXIT_RUNTIME;
 	if (*interrupted)
 		rc = BS_EXIT_INTERRUPTED;
+	if (trace_incomplete) /* said above; the report is of what the file holds */
+		rc = BS_EXIT_RUNTIME;
 out:
 	if (opened)
 		bs_measure_destroy(&m);

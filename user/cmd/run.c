@@ -198,7 +198,7 @@ int cmd_run(int argc, char **argv)
 	uint64_t iters;
 	int rc = 1, i;
 	const char *hint;
-	bool was_interrupted = false, opened = false;
+	bool was_interrupted = false, opened = false, trace_incomplete = false;
 	struct bs_stop_run_result sres = {0};
 	json_object *ctx_extra = NULL;
 	char **shard_cmd = NULL, *shard_filter = NULL;
@@ -307,11 +307,15 @@ int cmd_run(int argc, char **argv)
 	 * warnings (the report shows them) */
 	if ((hint = bs_boundaries_idle_hint(&b, a.cmd)))
 		bs_measure_warn(&m, "%s", hint);
-	if (bs_measure_finish(&m, end))
-		fprintf(stderr, "benchscope run: warning: closing the trace %s failed\n",
-			a.mo.trace_path);
+	trace_incomplete =
+	    bs_measure_trace_incomplete(&m, "run", a.mo.trace_path, bs_measure_finish(&m, end));
 	iters = bs_measure_iters(&m);
-	if (iters == 0 && b.mode == BS_BOUND_LINES) {
+	if (iters == 0 && (m.k.iter_lost || m.k.thread_map_full)) {
+		fprintf(stderr,
+			"benchscope run: no iteration was recorded: %llu were lost (see the "
+			"warnings)\n",
+			(unsigned long long)(m.k.iter_lost + m.k.thread_map_full));
+	} else if (iters == 0 && b.mode == BS_BOUND_LINES) {
 		fprintf(stderr,
 			"benchscope run: no iteration was recorded from the harness's output lines "
 			"(the warnings above say why)\n");
@@ -347,7 +351,9 @@ int cmd_run(int argc, char **argv)
 			rc = 0;
 		bs_dataset_free(ds);
 	}
-	if (was_interrupted)
+	if (trace_incomplete) /* said above; the report is of what the file holds */
+		rc = BS_EXIT_RUNTIME;
+	else if (was_interrupted)
 		rc = 130;
 	else if (iters == 0)
 		rc = 3;

@@ -334,7 +334,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	uint64_t misses, unrec_iters = 0;
 	char *stats;
 	size_t i;
-	int rc = 0;
+	int rc, ret;
 
 	if (!m->tw) {
 		json_object_put(end);
@@ -408,6 +408,21 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 				"scheduler handler: the iterations flagged unseen_switch miss "
 				"their off-CPU time",
 				(unsigned long long)k->switches_unseen);
+	if (k->thread_map_full)
+		bs_measure_warn(m,
+				"%llu iterations were not recorded: the thread map was full (more "
+				"than 16384 threads of measured processes at once)",
+				(unsigned long long)k->thread_map_full);
+	if (k->proc_map_full)
+		bs_measure_warn(m,
+				"%llu processes forked by measured ones were not measured, nor "
+				"their descendants: the process map was full (4096 at once)",
+				(unsigned long long)k->proc_map_full);
+	if (k->barrier_lost)
+		bs_measure_warn(m,
+				"%llu barrier records were lost (ring buffer full): the release "
+				"skews of those meetings are missing",
+				(unsigned long long)k->barrier_lost);
 	if (k->bench_lost)
 		bs_measure_warn(m,
 				"%llu benchmark-name records were lost: the iterations after them "
@@ -425,6 +440,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		add_counter(lost, "bench_lost", k->bench_lost);
 	if (k->line_lost)
 		add_counter(lost, "line_lost", k->line_lost);
+	if (k->proc_map_full)
+		add_counter(lost, "proc_map_full", k->proc_map_full);
 	if (k->switches_unseen)
 		add_counter(lost, "switches_unseen", k->switches_unseen);
 	if (misses)
@@ -442,13 +459,39 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 		json_object_array_add(att, json_object_new_string(m->probes.attached[i]));
 	json_object_object_add(end, "attached", att);
 	json_object_object_add(end, "warnings", json_object_get(m->warnings));
-	if (bs_trace_write_end(m->tw, json_object_to_json_string_ext(end, JSON_C_TO_STRING_PLAIN)))
-		rc = -EIO;
+	rc = bs_trace_write_end(m->tw, json_object_to_json_string_ext(end, JSON_C_TO_STRING_PLAIN));
 	json_object_put(end);
-	if (bs_trace_close(m->tw))
-		rc = -EIO;
+	/* the first error met, which a full disk makes sticky */
+	if (bs_trace_error(m->tw))
+		rc = bs_trace_error(m->tw);
+	ret = bs_trace_close(m->tw);
+	if (!rc)
+		rc = ret;
 	m->tw = NULL;
 	return rc;
+}
+
+bool bs_measure_trace_incomplete(const struct bs_measure *m, const char *cmd, const char *path,
+				 int err)
+{
+	long long kept;
+
+	if (!err)
+		return false;
+	kept = bs_trace_count_blocks(path, BS_BLK_ITER);
+	if (kept < 0)
+		fprintf(stderr,
+			"benchscope %s: the trace %s could not be written (%s) and cannot be "
+			"read back (%s): the %llu iterations received are lost\n",
+			cmd, path, strerror(-err), strerror((int)-kept),
+			(unsigned long long)m->col.iters);
+	else
+		fprintf(stderr,
+			"benchscope %s: the trace %s could not be written in full (%s): it holds "
+			"%lld of the %llu iterations received, and no END block (no loss "
+			"counters, no warnings)\n",
+			cmd, path, strerror(-err), kept, (unsigned long long)m->col.iters);
+	return true;
 }
 
 void bs_measure_destroy(struct bs_measure *m)

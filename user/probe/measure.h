@@ -126,10 +126,20 @@ uint64_t bs_measure_iters(const struct bs_measure *m);
  * interferers, add the loss counters ("lost"), the BPF programs' run time
  * ("bpf_stats"), the attached sites and the warnings to @end (taken over;
  * may already hold command-specific members such as "status"), write it as
- * the END block and close the trace. Returns 0 or -EIO when the trace could
- * not be completed.
+ * the END block and close the trace. Returns 0, or the first -errno met
+ * writing the trace (-ENOSPC: a full disk; the file then ends early).
  */
 int bs_measure_finish(struct bs_measure *m, json_object *end);
+
+/**
+ * bs_measure_trace_incomplete - after bs_measure_finish returned @err: if
+ * it is non-zero, say on one stderr line ("benchscope CMD: ...") that the
+ * trace @path was not written in full, and how many of the iterations
+ * received it holds (read back from the file). Returns whether it said so
+ * (the command then exits BS_EXIT_RUNTIME, 1). Call before bs_measure_destroy.
+ */
+bool bs_measure_trace_incomplete(const struct bs_measure *m, const char *cmd, const char *path,
+				 int err);
 
 /** bs_measure_destroy - detach, free; closes the trace if still open. NULL-safe. */
 void bs_measure_destroy(struct bs_measure *m);

@@ -55,7 +55,7 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 	if (ds->truncated)
 		fprintf(stderr,
 			"benchscope: warning: trace truncated after %zu records "
-			"(the run did not finish)\n",
+			"(its writer did not finish it: killed, or the disk full)\n",
 			ds->n_blocks);
 	ret = bs_run_summarize(ds, o.top_n, &s);
 	if (ret) {

@@ -65,7 +65,7 @@ static void run_section(struct bs_doc *doc, const struct bs_dataset *ds,
 
 	bs_doc_text(doc, "Run");
 	bs_doc_line(doc, "trace       %s%s", ds->path ? ds->path : "n/a",
-		    ds->truncated ? " (truncated: the run did not finish)" : "");
+		    ds->truncated ? " (truncated: its writer did not finish it)" : "");
 	bs_doc_line(doc, "boundaries  %s: begin %s, end %s", na(c->boundaries_kind),
 		    na(c->boundaries_begin), na(c->boundaries_end));
 	if (c->probes > 0)

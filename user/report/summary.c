@@ -305,7 +305,9 @@ static void read_end(const struct bs_dataset *ds, struct bs_run_summary *s)
 
 	s->has_lost = e->has_lost;
 	for (size_t i = 0; i < e->n_lost; i++)
-		if (strstr(e->lost[i].name, "lost") && e->lost[i].value > 0)
+		/* records lost, and iterations (processes) never recorded */
+		if ((strstr(e->lost[i].name, "lost") || strstr(e->lost[i].name, "_map_full")) &&
+		    e->lost[i].value > 0)
 			s->lost_total += (uint64_t)e->lost[i].value;
 }
 

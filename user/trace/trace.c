@@ -263,6 +263,11 @@ uint64_t bs_trace_blocks_written(const struct bs_trace_writer *w)
 	return w ? w->blocks : 0;
 }
 
+int bs_trace_error(const struct bs_trace_writer *w)
+{
+	return w ? w->err : 0;
+}
+
 struct bs_trace_writer *bs_trace_create(const char *path, const char *context_json, char *err,
 					size_t errlen)
 {

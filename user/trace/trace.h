@@ -99,6 +99,13 @@ int bs_trace_flush_if_due(struct bs_trace_writer *w);
 int bs_trace_close(struct bs_trace_writer *w);
 /** Number of blocks written so far. */
 uint64_t bs_trace_blocks_written(const struct bs_trace_writer *w);
+/**
+ * bs_trace_error - the first -errno met while writing (sticky: every later
+ * write fails with it; -ENOSPC on a full disk, -EFBIG over RLIMIT_FSIZE), or
+ * 0. The file then holds the blocks up to the last successful flush, and
+ * perhaps some after it; a reader sees it as truncated. NULL-safe (0).
+ */
+int bs_trace_error(const struct bs_trace_writer *w);
 
 /* ---- block reader (trace_read.c) ----------------------------------------- */
 
@@ -123,6 +130,12 @@ int bs_trace_next(struct bs_trace_reader *r, uint32_t *kind, const void **payloa
 
 /** After bs_trace_next() returned 0: 1 if the stream ended early. */
 int bs_trace_truncated(const struct bs_trace_reader *r);
+/**
+ * bs_trace_count_blocks - the number of readable blocks of @kind in the
+ * trace @path, up to its end or to the first damaged or truncated byte.
+ * Returns the count, or -errno when the file cannot be opened as a trace.
+ */
+long long bs_trace_count_blocks(const char *path, uint32_t kind);
 /**
  * bs_trace_gz_start - the file offset of the gzip member that holds the
  * block bs_trace_next() returned last (BS_TRACE_HEADER_LEN for the first

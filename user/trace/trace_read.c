@@ -302,6 +302,21 @@ int bs_trace_truncated(const struct bs_trace_reader *r)
 	return r ? r->truncated : 0;
 }
 
+long long bs_trace_count_blocks(const char *path, uint32_t kind)
+{
+	struct bs_trace_reader *r = bs_trace_open(path, NULL, 0);
+	const void *payload;
+	uint32_t k, len;
+	long long n = 0;
+
+	if (!r)
+		return -errno;
+	while (bs_trace_next(r, &k, &payload, &len, NULL, 0) == 1)
+		n += k == kind;
+	bs_trace_close_reader(r);
+	return n;
+}
+
 uint64_t bs_trace_gz_start(const struct bs_trace_reader *r)
 {
 	return r ? r->gz_cur : 0;
