@@ -283,6 +283,29 @@ static void test_trap_named(void)
 	json_object_put(o);
 }
 
+/* The trace cannot be written in full (a file-size limit of 2 blocks stands
+ * in for a full disk): the report is printed all the same, one line says the
+ * trace is incomplete, exit 1. */
+static void test_trace_disk_full(void)
+{
+	const char *trace = ktmp("full.trace");
+	char cmd[8192];
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	static struct kresult r;
+
+	NEED_WATCH();
+	snprintf(cmd, sizeof(cmd),
+		 "trap '' XFSZ; ulimit -f 2; exec %s waste -q --no-baseline --period 1ms -o %s "
+		 "-- %s dead 40000",
+		 BENCHSCOPE, trace, PLANTED);
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 1);
+	CHECK(strstr(r.err, "could not be written in full (File too large): the report is "
+			    "complete, the trace is not") != NULL);
+	CHECK(strstr(r.out, "Waste profile") != NULL);
+	unlink(trace);
+}
+
 static void test_from_trace_and_exec(void)
 {
 	const char *trace = ktmp("x.trace");
@@ -594,6 +617,7 @@ int main(void)
 	RUN_TEST(test_threads_all_kinds);
 	RUN_TEST(test_trap_named);
 	RUN_TEST(test_from_trace_and_exec);
+	RUN_TEST(test_trace_disk_full);
 	RUN_TEST(test_real_programs);
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_refused_without_watchpoints);

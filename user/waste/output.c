@@ -125,7 +125,7 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	struct bs_waste_args *a = w->a;
 	json_object *sum, *ov;
 	char err[256];
-	int i;
+	int i, terr;
 
 	sum = json_object_new_object();
 	json_object_object_add(sum, "command", cmd_json(a->cmd, a->pid));
@@ -227,7 +227,11 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 		bs_trace_write_end(w->tw, json_object_to_json_string(end));
 		json_object_put(end);
 	}
-	bs_trace_close(w->tw);
+	/* the first error met (sticky: a full disk fails every later write) */
+	terr = bs_trace_error(w->tw);
+	i = bs_trace_close(w->tw);
+	if (!terr)
+		terr = i;
 	w->tw = NULL;
 	i = bs_waste_summary_decode(sum, &w->res.sum, err, sizeof(err));
 	json_object_put(sum);
@@ -235,5 +239,13 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 		fprintf(stderr, "benchscope waste: %s\n", err);
 		return 1;
 	}
-	return write_outputs(a, &w->res);
+	i = write_outputs(a, &w->res);
+	if (terr && a->trace) {
+		fprintf(stderr,
+			"benchscope waste: the trace %s could not be written in full (%s): the "
+			"report is complete, the trace is not\n",
+			a->trace, strerror(-terr));
+		return 1;
+	}
+	return i;
 }
