@@ -58,6 +58,11 @@ int bs_stable_var(const double *v, size_t n, double t, int *stable)
 		return err;
 	if (!stable)
 		return BS_EINVAL;
+	if (n < 2) {
+		/* one value has no range: nothing says it would stay put */
+		*stable = 0;
+		return BS_OK;
+	}
 	lo = hi = v[0];
 	for (size_t i = 1; i < n; i++) {
 		lo = fmin(lo, v[i]);
@@ -113,7 +118,10 @@ static int criterion(const struct cfgv *c, const struct bs_hier *m, gsl_rng *rng
 	if (c->crit == BS_CRIT_CV)
 		return cv_of(m->x, n, value);
 	if (c->crit == BS_CRIT_RCIW) {
-		/* constant data: the interval is a point, RCIW 0 */
+		/* one value has no CI (as CV: BS_ETOOFEW); constant data: the interval is a
+		 * point, RCIW 0 */
+		if (n < 2)
+			return BS_ETOOFEW;
 		return bs_hier_rciw(m, c->level, c->resamples, rng, value, NULL);
 	}
 	return BS_EINVAL;

@@ -57,7 +57,8 @@ struct bs_stop_cfg {
 	uint64_t seed;	       /* RCIW resampling seed (incremental object) */
 };
 
-/** bs_stable_var - *stable = max(v) - min(v) <= t (Laaber et al. 2020 §4.2.3).
+/** bs_stable_var - *stable = max(v) - min(v) <= t (Laaber et al. 2020 §4.2.3),
+ * and never stable with one value (n = 1: its range of 0 says nothing).
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ENONFINITE. */
 int bs_stable_var(const double *v, size_t n, double t, int *stable);
 
@@ -70,7 +71,7 @@ int bs_stable_prob(const double *v, size_t n, double t, int *stable);
  * m: forks x iterations x invocations (values >= 0, e.g. ns). Constant
  * data give 0 for both (no variability). Not defined for KLD (BS_EINVAL).
  * Returns BS_OK, BS_EINVAL (NULL, malformed m, mean 0, RCIW without rng),
- * BS_EEMPTY, BS_ETOOFEW (CV of one value), BS_ENONFINITE, BS_ENOMEM.
+ * BS_EEMPTY, BS_ETOOFEW (one value: no CV, no CI), BS_ENONFINITE, BS_ENOMEM.
  * Source: Laaber et al. 2020 §4.2.3.
  */
 int bs_stop_criterion(const struct bs_stop_cfg *cfg, const struct bs_hier *m, gsl_rng *rng,
@@ -142,8 +143,10 @@ void bs_stopper_next_fork(struct bs_stopper *st);
  * fork (x: values, n_iters iterations, n_invs per iteration or NULL for one
  * value each) and evaluate the fork checkpoint: *stable from the fork
  * vector (KLD needs two forks). vec (optional, room for the number of
- * forks so far) receives the vector, *nvec its length.
- * Same errors as bs_stopper_warmup_add.
+ * forks so far) receives the vector, *nvec its length. CV and RCIW: the
+ * vector is never stable while it holds one value (bs_stable_var).
+ * Same errors as bs_stopper_warmup_add, plus BS_ETOOFEW (CV, RCIW: the forks
+ * so far hold one value; the fork is kept, no vector element added).
  */
 int bs_stopper_fork_add(struct bs_stopper *st, const double *x, size_t n_iters,
 			const size_t *n_invs, int *stable, double *vec, size_t *nvec);

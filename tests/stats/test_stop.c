@@ -289,6 +289,52 @@ static void test_stable_functions(void)
 	CHECK(!s);
 	bs_stable_var(bd, 2, 0.25, &s);
 	CHECK(s);
+	/* one value has no range: never stable, whatever t */
+	s = 1;
+	CHECK_INT_EQ(bs_stable_var(v, 1, 0.5, &s), BS_OK);
+	CHECK(!s);
+}
+
+/*
+ * One measurement iteration per fork (run --stop cv|rciw --measure 1): fork 1
+ * holds one value, which has no CV or CI (BS_ETOOFEW, no vector element);
+ * after fork 2 the vector holds one value and is not stable however small;
+ * after fork 3 its two values are compared.
+ */
+static void test_one_value_fork_vector(void)
+{
+	static const enum bs_criterion crits[] = {BS_CRIT_CV, BS_CRIT_RCIW};
+	double x[] = {1000, 1000.5, 1000.2};
+
+	for (size_t c = 0; c < 2; c++) {
+		struct bs_stop_cfg cfg = {.crit = crits[c], .seed = 3};
+		struct bs_hier one = {x, 1, (size_t[]){1}, NULL};
+		struct bs_stopper *st;
+		double vec[3], value;
+		size_t nvec = 9;
+		int err, stable = 1;
+		gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+		CHECK_INT_EQ(bs_stop_criterion(&cfg, &one, rng, &value), BS_ETOOFEW);
+		gsl_rng_free(rng);
+		st = bs_stopper_new(&cfg, &err);
+		CHECK(st != NULL);
+		if (!st)
+			continue;
+		CHECK_INT_EQ(bs_stopper_fork_add(st, x, 1, NULL, &stable, vec, &nvec), BS_ETOOFEW);
+		CHECK(!stable);
+		stable = 1;
+		CHECK_INT_EQ(bs_stopper_fork_add(st, x + 1, 1, NULL, &stable, vec, &nvec), BS_OK);
+		CHECK_INT_EQ(nvec, 1);
+		if (!(vec[0] <= 0.03))
+			FAILF("%d: criterion after 2 forks %g, not within the threshold", crits[c],
+			      vec[0]);
+		if (stable)
+			FAILF("%d: a fork vector of one value was called stable", crits[c]);
+		CHECK_INT_EQ(bs_stopper_fork_add(st, x + 2, 1, NULL, &stable, vec, &nvec), BS_OK);
+		CHECK_INT_EQ(nvec, 2);
+		bs_stopper_free(st);
+	}
 }
 
 static void test_bad_input(void)
@@ -338,6 +384,7 @@ int main(void)
 	RUN_TEST(test_settles_at_k_plus_window);
 	RUN_TEST(test_incremental_equals_batch);
 	RUN_TEST(test_stable_functions);
+	RUN_TEST(test_one_value_fork_vector);
 	RUN_TEST(test_bad_input);
 	return test_summary("stats-stop");
 }

@@ -34,6 +34,24 @@ static void test_plan_checks(void)
 	p = bs_stop_plan_default(0);
 	p.mi = 0;
 	CHECK_INT_EQ(bs_stop_plan_check(&p, err, sizeof(err)), -EINVAL);
+	/* CV and RCIW compare >= 2 criterion values: one fork or a window of 1 cannot */
+	for (int c = BS_CRIT_CV; c <= BS_CRIT_KLD; c++) {
+		p = bs_stop_plan_default(c);
+		p.f_min = 1;
+		CHECK_INT_EQ(bs_stop_plan_check(&p, err, sizeof(err)),
+			     c == BS_CRIT_KLD ? 0 : -EINVAL);
+		if (c != BS_CRIT_KLD)
+			CHECK(strstr(err, "--forks MIN >= 2 and --window >= 2 (got 1 and 5)") !=
+			      NULL);
+		p = bs_stop_plan_default(c);
+		p.window = 1;
+		CHECK_INT_EQ(bs_stop_plan_check(&p, err, sizeof(err)),
+			     c == BS_CRIT_KLD ? 0 : -EINVAL);
+	}
+	p = bs_stop_plan_default(0);
+	p.f_min = p.f_max = 1;
+	p.window = 1;
+	CHECK_INT_EQ(bs_stop_plan_check(&p, err, sizeof(err)), 0);
 	CHECK_INT_EQ(bs_stop_crit_parse("rciw"), BS_CRIT_RCIW);
 	CHECK_INT_EQ(bs_stop_crit_parse("none"), 0);
 	CHECK_INT_EQ(bs_stop_crit_parse("foo"), -1);
@@ -138,11 +156,42 @@ static void test_short_fork_and_bounds(void)
 	bs_stop_fsm_free(&f);
 }
 
+/*
+ * --stop cv --measure 1, default forks 2:5: fork 1's one value has no CV,
+ * so after fork 2 the fork vector holds one CV, which is no stability
+ * (it was: a range of 0); after fork 3 two CVs within t stop the forks.
+ */
+static void test_measure_one(void)
+{
+	struct bs_stop_plan p = bs_stop_plan_default(BS_CRIT_CV);
+	struct bs_stop_fsm f;
+	struct bs_stop_decision d;
+	static const double v[] = {1000, 1000.1, 1000.05};
+
+	p.wi_min = p.wi_max = 0;
+	p.mi = 1;
+	CHECK_INT_EQ(bs_stop_fsm_init(&f, &p), 0);
+	for (int k = 0; k < 3 && !f.done; k++) {
+		CHECK_INT_EQ(bs_stop_fsm_fork_begin(&f), 0);
+		bs_stop_fsm_iter(&f, v[k], NULL);
+		CHECK_INT_EQ(bs_stop_fsm_fork_end(&f, &d), 0);
+		if (k == 1) {
+			CHECK(d.made && d.n_values == 1);
+			if (d.stable)
+				FAILF("fork 2: one CV (%g) called stable", d.values[0]);
+		}
+	}
+	CHECK_INT_EQ(f.fork, 3);
+	CHECK(f.done && f.forks_stable);
+	bs_stop_fsm_free(&f);
+}
+
 int main(void)
 {
 	RUN_TEST(test_plan_checks);
 	RUN_TEST(test_fixed_configuration);
 	RUN_TEST(test_settle_stops_after_k);
 	RUN_TEST(test_short_fork_and_bounds);
+	RUN_TEST(test_measure_one);
 	return test_summary("stop-fsm");
 }
