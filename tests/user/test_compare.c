@@ -230,6 +230,43 @@ static void test_two_runs(void)
 	CHECK(strstr(cap_slurp(out), "the U test needs >= 4 runs a side") != NULL);
 }
 
+/* the problem of row name in compare --json of pa and pb, or NULL */
+static const char *json_problem(const char *name)
+{
+	static char buf[128];
+	json_object *root, *r, *p;
+
+	buf[0] = 0;
+	if (run((const char *const[]){"--json", "-", pa, pb, NULL}) != 0)
+		return NULL;
+	root = json_tokener_parse(cap_slurp(out));
+	r = root ? row(root, name) : NULL;
+	p = r ? json_object_object_get(r, "problem") : NULL;
+	if (p)
+		snprintf(buf, sizeof(buf), "%s", json_object_get_string(p));
+	json_object_put(root);
+	return p ? buf : NULL;
+}
+
+/* a side whose mean is 0 is named: B's as B's, not as A's */
+static void test_mean_zero(void)
+{
+	struct side_spec a = {3, 5, 9, 1.0, 0, false, false, true, NULL};
+	struct side_spec z = {3, 5, 10, 0.0, 0, false, false, true, NULL};
+	const char *p;
+
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &z), 0);
+	p = json_problem("slow");
+	if (!p || strcmp(p, "mean of B is 0"))
+		FAILF("B's mean 0: problem '%s'", p ? p : "(none)");
+	CHECK_INT_EQ(write_side(pa, &z), 0);
+	CHECK_INT_EQ(write_side(pb, &a), 0);
+	p = json_problem("slow");
+	if (!p || strcmp(p, "mean of A is 0"))
+		FAILF("A's mean 0: problem '%s'", p ? p : "(none)");
+}
+
 static void test_bad_input(void)
 {
 	struct side_spec a = {2, 5, 7, 1.0, 0, false, false, true, NULL};
@@ -301,6 +338,7 @@ int main(void)
 	RUN_TEST(test_known_truth);
 	RUN_TEST(test_one_run);
 	RUN_TEST(test_two_runs);
+	RUN_TEST(test_mean_zero);
 	RUN_TEST(test_bad_input);
 	fx_cleanup();
 	return test_summary("user-compare");

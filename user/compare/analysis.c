@@ -57,7 +57,8 @@ static double *u_values(const struct bs_cmp_bench *b, enum bs_cmp_unit unit, siz
 	return v;
 }
 
-static const char *stat_problem(int err)
+/* why the statistics of a (A) against b (B) failed with err */
+static const char *stat_problem(int err, const struct bs_cmp_bench *a, const struct bs_cmp_bench *b)
 {
 	switch (err) {
 	case BS_EZEROVAR:
@@ -66,7 +67,12 @@ static const char *stat_problem(int err)
 	case BS_ENONFINITE:
 		return "values not finite";
 	case BS_EINVAL:
-		return "mean of A is 0";
+		/* a ratio B/A needs mean(A) != 0; the MDS needs B/A and its CI above 0 */
+		if (bs_mean(a->x, a->n) == 0)
+			return "mean of A is 0";
+		if (bs_mean(b->x, b->n) == 0)
+			return "mean of B is 0";
+		return "the CI of B/A reaches 0: no MDS";
 	default:
 		return "statistics failed";
 	}
@@ -107,7 +113,7 @@ static int analyze_row(struct bs_cmp_row *r, const struct bs_cmp_opts *o, gsl_rn
 	if (err == BS_ENOMEM)
 		return -ENOMEM;
 	if (err) {
-		r->problem = stat_problem(err);
+		r->problem = stat_problem(err, a, b);
 		return 0;
 	}
 	r->unit = a->n_runs >= 2 && b->n_runs >= 2 ? BS_CMP_UNIT_RUNS : BS_CMP_UNIT_ITERS;
@@ -125,7 +131,7 @@ static int analyze_row(struct bs_cmp_row *r, const struct bs_cmp_opts *o, gsl_rn
 	if (!err)
 		err = bs_shift_mds(ua, r->u_na, ub, r->u_nb, &r->ratio, o->alpha, 0, 0, &r->mds);
 	if (err && err != BS_ENOMEM) {
-		r->problem = stat_problem(err);
+		r->problem = stat_problem(err, a, b);
 		err = 0;
 		goto out;
 	}
