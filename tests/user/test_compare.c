@@ -228,6 +228,21 @@ static void test_two_runs(void)
 	CHECK_INT_EQ(write_side(pb, &b), 0);
 	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "1", pa, pb, NULL}), 0);
 	CHECK(strstr(cap_slurp(out), "the U test needs >= 4 runs a side") != NULL);
+	/* JSON and CSV say the same: no test, not "no difference" */
+	CHECK_INT_EQ(run((const char *const[]){"--json", "-", pa, pb, NULL}), 0);
+	{
+		json_object *root = json_tokener_parse(cap_slurp(out));
+		json_object *r = root ? row(root, "slow") : NULL;
+
+		CHECK(r != NULL);
+		if (r)
+			CHECK(!strcmp(json_object_get_string(json_object_object_get(r, "verdict")),
+				      "no_test"));
+		json_object_put(root);
+	}
+	CHECK_INT_EQ(run((const char *const[]){"--csv", "-", pa, pb, NULL}), 0);
+	CHECK(strstr(cap_slurp(out), ",no_test,0,") != NULL);
+	CHECK(strstr(cap_slurp(out), "no_difference") == NULL);
 }
 
 /* the problem of row name in compare --json of pa and pb, or NULL */

@@ -26,7 +26,9 @@ int bs_cmp_render_json(FILE *f, const struct bs_cmp_input *in, const struct bs_c
 /** bs_cmp_render_csv - a header and one row per benchmark in both traces. 0 or -EIO. */
 int bs_cmp_render_csv(FILE *f, const struct bs_cmp_result *r);
 
-/** bs_cmp_verdict_word - "slower", "faster", "no_difference", or "n/a" (a row with a problem). */
+/** bs_cmp_verdict_word - "slower", "faster", "no_difference", "no_test" (the U test
+ * cannot reach alpha with these sample sizes: row->u_needed), or "n/a" (a row with a
+ * problem). The table's verdict column says the same in words. */
 const char *bs_cmp_verdict_word(const struct bs_cmp_row *row);
 
 #endif

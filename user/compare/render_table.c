@@ -18,9 +18,12 @@ const char *bs_cmp_verdict_word(const struct bs_cmp_row *row)
 {
 	if (row->problem)
 		return "n/a";
-	return row->verdict == BS_VERDICT_SLOWER   ? "slower"
-	       : row->verdict == BS_VERDICT_FASTER ? "faster"
-						   : "no_difference";
+	if (row->verdict == BS_VERDICT_SLOWER)
+		return "slower";
+	if (row->verdict == BS_VERDICT_FASTER)
+		return "faster";
+	/* as verdict_cell: no p below alpha was possible, so no test was made */
+	return row->u_needed ? "no_test" : "no_difference";
 }
 
 /* "1.235 µs ±0.4 %": the mean and the half width of its CI, relative */
