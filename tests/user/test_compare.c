@@ -282,6 +282,40 @@ static void test_mean_zero(void)
 		FAILF("A's mean 0: problem '%s'", p ? p : "(none)");
 }
 
+/*
+ * One iteration in A against 40 in B, 10 % slower: one value has no spread
+ * (its CI is a point) and the U test of 1 + 40 values reaches p = 2/41 <
+ * 0.05, so it said "B slower" and the gate exited 5. No verdict, with the
+ * reason in the table, JSON and CSV.
+ */
+static void test_one_value_a_side(void)
+{
+	struct side_spec a = {1, 1, 11, 1.0, 0, false, false, true, NULL};
+	struct side_spec b = {1, 40, 12, 1.1, 0, false, false, true, NULL};
+	const char *p, *why = "A has one value: a test needs >= 2 a side";
+
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "1", pa, pb, NULL}), 0);
+	CHECK(strstr(cap_slurp(out), why) != NULL);
+	CHECK(strstr(cap_slurp(out), "0 regressions") != NULL);
+	p = json_problem("slow");
+	if (!p || strcmp(p, why))
+		FAILF("1 + 40 values: problem '%s'", p ? p : "(none)");
+	CHECK_INT_EQ(run((const char *const[]){"--csv", "-", pa, pb, NULL}), 0);
+	CHECK(strstr(cap_slurp(out), ",problem\n") != NULL);
+	CHECK(strstr(cap_slurp(out), ",n/a,0,0,0,A has one value: a test needs >= 2 a side\n") !=
+	      NULL);
+	/* B's side, and both */
+	CHECK_INT_EQ(write_side(pa, &b), 0);
+	CHECK_INT_EQ(write_side(pb, &a), 0);
+	p = json_problem("slow");
+	CHECK(p && !strcmp(p, "B has one value: a test needs >= 2 a side"));
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	p = json_problem("slow");
+	CHECK(p && !strcmp(p, "one value a side: a test needs >= 2 a side"));
+}
+
 static void test_bad_input(void)
 {
 	struct side_spec a = {2, 5, 7, 1.0, 0, false, false, true, NULL};
@@ -354,6 +388,7 @@ int main(void)
 	RUN_TEST(test_one_run);
 	RUN_TEST(test_two_runs);
 	RUN_TEST(test_mean_zero);
+	RUN_TEST(test_one_value_a_side);
 	RUN_TEST(test_bad_input);
 	fx_cleanup();
 	return test_summary("user-compare");

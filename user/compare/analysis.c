@@ -105,6 +105,14 @@ static int analyze_row(struct bs_cmp_row *r, const struct bs_cmp_opts *o, gsl_rn
 		r->problem = "one side has time per invocation, the other iteration durations only";
 		return 0;
 	}
+	/* one value has no spread: its CI would be a point and the U test would
+	 * rank B's values around it alone (1 + 40 values: p = 2/41 < 0.05) */
+	if (a->n < 2 || b->n < 2) {
+		r->problem = a->n >= 2	 ? "B has one value: a test needs >= 2 a side"
+			     : b->n >= 2 ? "A has one value: a test needs >= 2 a side"
+					 : "one value a side: a test needs >= 2 a side";
+		return 0;
+	}
 	err = bs_hier_ci_mean(&ha, o->level, o->n_resamples, rng, &r->mean_a);
 	if (!err)
 		err = bs_hier_ci_mean(&hb, o->level, o->n_resamples, rng, &r->mean_b);

@@ -15,7 +15,8 @@
  *     so (unit "iters": variation between processes is not covered);
  *   - the verdict: slower / faster only when the CI excludes 1 AND p <
  *     alpha; else "no difference detected" with the MDS (stats_compare.h,
- *     bs_shift_mds on the U test's values);
+ *     bs_shift_mds on the U test's values); none (a problem) with fewer
+ *     than 2 values on a side;
  *   - noise flags per side (noise.h).
  * Summary: the geometric mean of the ratios with the CI of the
  * replicate-by-replicate geometric mean (bs_geomean_ci_from_replicates).

@@ -21,7 +21,7 @@ int bs_cmp_render_csv(FILE *f, const struct bs_cmp_result *r)
 {
 	fputs("benchmark,unit,a_runs,a_iterations,b_runs,b_iterations,a_mean_ns,b_mean_ns,"
 	      "ratio,ratio_lo,ratio_hi,delta_pct,time_rel,u_unit,u_n_a,u_n_b,p,mds_pct,"
-	      "verdict,regression,a_runs_noisy,b_runs_noisy\n",
+	      "verdict,regression,a_runs_noisy,b_runs_noisy,problem\n",
 	      f);
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct bs_cmp_row *w = &r->rows[i];
@@ -48,6 +48,9 @@ int bs_cmp_render_csv(FILE *f, const struct bs_cmp_result *r)
 			else
 				fputc(',', f);
 		}
+		fputc(',', f);
+		if (w->problem)
+			bs_output_csv_field(f, w->problem);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;
