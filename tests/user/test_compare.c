@@ -38,6 +38,9 @@ struct side_spec {
 	const char *names; /* NULL: "same", "slow" (+ gone/new) */
 };
 
+/* no noise: every value exactly its base (test_constant_sides) */
+static bool flat;
+
 static int bench_rec(struct bs_trace_writer *w, uint32_t pid, uint64_t ts, const char *name)
 {
 	struct bs_bench_rec b;
@@ -59,7 +62,7 @@ static int bench_iters(struct bs_trace_writer *w, const struct side_spec *sp, ui
 
 	*t += 10;
 	for (unsigned i = 0; i < sp->iters; i++) {
-		double per_op = base * (1 + 0.01 * noise(s));
+		double per_op = base * (1 + (flat ? 0 : 0.01 * noise(s)));
 		uint64_t dur = (uint64_t)llround(per_op * 100);
 		struct bs_iter_rec r = fx_run_iter(pid, i, *t, dur, 100, 0);
 
@@ -85,7 +88,7 @@ static int write_side(const char *path, const struct side_spec *sp)
 		uint32_t pid = 1000 + r;
 
 		/* a process-level offset of 0.5 %: runs differ more than iterations */
-		double run_f = 1 + 0.005 * noise(&s);
+		double run_f = flat ? 1 : 1 + 0.005 * noise(&s);
 
 		ret |= bench_iters(w, sp, pid, &t, "same", 1000 * run_f, &s);
 		ret |= bench_iters(w, sp, pid, &t, "slow", 2000 * run_f * sp->slow, &s);
@@ -316,6 +319,54 @@ static void test_one_value_a_side(void)
 	CHECK(p && !strcmp(p, "one value a side: a test needs >= 2 a side"));
 }
 
+/*
+ * Constant values on both sides: A = B printed "no difference detected" with
+ * an MDS of 0.1 % (the search's first step: the CI of B/A is a point), B =
+ * 1.1 A "B slower +10.00 % [+10.00, +10.00]". No test, said so. One constant
+ * side against a varying one is still tested.
+ */
+static void test_constant_sides(void)
+{
+	struct side_spec a = {1, 20, 13, 1.0, 0, false, false, true, NULL};
+	struct side_spec b = {1, 20, 14, 1.1, 0, false, false, true, NULL};
+	const char *why = "no variation on either side (constant values): no test possible";
+	const char *p;
+	json_object *root, *r;
+
+	flat = true;
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? "slow" : "same";
+
+		p = json_problem(name);
+		if (!p || strcmp(p, why))
+			FAILF("%s, both sides constant: problem '%s'", name, p ? p : "(none)");
+	}
+	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "1", pa, pb, NULL}), 0);
+	CHECK(strstr(cap_slurp(out), "0.1 %") == NULL);
+	CHECK(strstr(cap_slurp(out), "no difference detected") == NULL);
+	/* runs as the unit: 3 constant runs a side */
+	a.runs = b.runs = 3;
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	p = json_problem("same");
+	CHECK(p && !strcmp(p, why));
+	/* B varies: tested, and 10 % slower */
+	a.runs = b.runs = 1;
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	flat = false;
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	CHECK_INT_EQ(run((const char *const[]){"--json", "-", pa, pb, NULL}), 0);
+	root = json_tokener_parse(cap_slurp(out));
+	r = root ? row(root, "slow") : NULL;
+	CHECK(r != NULL);
+	if (r)
+		CHECK(!strcmp(json_object_get_string(json_object_object_get(r, "verdict")),
+			      "slower"));
+	json_object_put(root);
+}
+
 static void test_bad_input(void)
 {
 	struct side_spec a = {2, 5, 7, 1.0, 0, false, false, true, NULL};
@@ -389,6 +440,7 @@ int main(void)
 	RUN_TEST(test_two_runs);
 	RUN_TEST(test_mean_zero);
 	RUN_TEST(test_one_value_a_side);
+	RUN_TEST(test_constant_sides);
 	RUN_TEST(test_bad_input);
 	fx_cleanup();
 	return test_summary("user-compare");

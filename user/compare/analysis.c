@@ -78,6 +78,15 @@ static const char *stat_problem(int err, const struct bs_cmp_bench *a, const str
 	}
 }
 
+/* every value of b equal */
+static bool constant(const struct bs_cmp_bench *b)
+{
+	for (size_t i = 1; i < b->n; i++)
+		if (b->x[i] != b->x[0])
+			return false;
+	return true;
+}
+
 /* the smallest n with 2 / C(2n, n) < alpha: the exact two-sided U test's
  * smallest p with n values a side, no ties */
 static size_t u_needed(double alpha)
@@ -113,6 +122,15 @@ static int analyze_row(struct bs_cmp_row *r, const struct bs_cmp_opts *o, gsl_rn
 					 : "one value a side: a test needs >= 2 a side";
 		return 0;
 	}
+	/* No variation on either side: nothing to judge a difference against. The
+	 * CI of B/A is a point, the U test has all ties (A = B) or complete
+	 * separation at any shift, so a verdict or an MDS would be the search
+	 * grid's first step, not the data's. One constant side is fine: the other
+	 * side's variation carries both tests. */
+	if (constant(a) && constant(b)) {
+		r->problem = "no variation on either side (constant values): no test possible";
+		return 0;
+	}
 	err = bs_hier_ci_mean(&ha, o->level, o->n_resamples, rng, &r->mean_a);
 	if (!err)
 		err = bs_hier_ci_mean(&hb, o->level, o->n_resamples, rng, &r->mean_b);
@@ -133,7 +151,9 @@ static int analyze_row(struct bs_cmp_row *r, const struct bs_cmp_opts *o, gsl_rn
 	}
 	err = bs_mannwhitneyu(ua, r->u_na, ub, r->u_nb, BS_TWO_SIDED, &r->u);
 	if (err == BS_ETIED) {
-		r->u.p = 1; /* every value equal: nothing tells them apart */
+		/* every run's mean equal (the iterations vary, or the row would have
+		 * stopped above): U at its null mean, nothing tells A from B */
+		r->u.p = 1;
 		err = 0;
 	}
 	if (!err)

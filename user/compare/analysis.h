@@ -16,7 +16,8 @@
  *   - the verdict: slower / faster only when the CI excludes 1 AND p <
  *     alpha; else "no difference detected" with the MDS (stats_compare.h,
  *     bs_shift_mds on the U test's values); none (a problem) with fewer
- *     than 2 values on a side;
+ *     than 2 values on a side, or with both sides constant (zero variance:
+ *     the CI of B/A is a point and any MDS would be the grid's first step);
  *   - noise flags per side (noise.h).
  * Summary: the geometric mean of the ratios with the CI of the
  * replicate-by-replicate geometric mean (bs_geomean_ci_from_replicates).
@@ -82,8 +83,9 @@ struct bs_cmp_result {
  * bs_cmp_analyze - compare @a with @b into *out (zeroed first).
  * Returns 0; -EINVAL with one line in @err when no benchmark is on both
  * sides (naming a few of each); -ENOMEM. Statistics that cannot be
- * computed for a benchmark (e.g. constant values) leave its row with a
- * problem text, not an error. Free with bs_cmp_result_free().
+ * computed or would not hold for a benchmark (one value on a side, both
+ * sides constant, a mean of 0) leave its row with a problem text, not an
+ * error. Free with bs_cmp_result_free().
  */
 int bs_cmp_analyze(const struct bs_cmp_side *a, const struct bs_cmp_side *b,
 		   const struct bs_cmp_opts *opts, struct bs_cmp_result *out, char *err,
