@@ -60,8 +60,10 @@ struct bs_replay_result {
 	double mean_static, mean_dyn;
 	double change_rate; /**< |mean_dyn / mean_static - 1| */
 	struct bs_ci aa;    /**< CI of mean_dyn / mean_static */
-	int aa_err;	    /**< BS_* error of the A/A bootstrap, 0 if none */
-	int aa_same;	    /**< the CI straddles 1: result unchanged */
+	int aa_err;	    /**< BS_* error of the A/A bootstrap, 0 if none (BS_EEMPTY: the
+			     *   dynamic configuration measured nothing, change_rate NaN) */
+	int aa_same;	    /**< the CI straddles 1: result unchanged; meaningless (0)
+			     *   with aa_err: no A/A result, neither unchanged nor changed */
 };
 
 /**

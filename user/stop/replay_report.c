@@ -52,7 +52,8 @@ static json_object *result_json(const struct bs_replay_result *r, const struct b
 	json_object_array_add(ci, bs_json_double(r->aa_err ? NAN : r->aa.hi));
 	json_object_object_add(o, "aa_ratio", bs_json_double(r->aa_err ? NAN : r->aa.point));
 	json_object_object_add(o, "aa_ci", ci);
-	json_object_object_add(o, "aa_unchanged", json_object_new_boolean(r->aa_same));
+	json_object_object_add(o, "aa_unchanged",
+			       r->aa_err ? NULL : json_object_new_boolean(r->aa_same));
 	return o;
 }
 
@@ -64,8 +65,18 @@ static double total_cr_sd(const struct bs_replay_total *t)
 			: NAN;
 }
 
+/* benchmarks left out of any criterion's totals */
+static size_t left_out(const struct bs_replay_set *s)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < s->n_crits; c++)
+		n += s->tot[c].left_out;
+	return n;
+}
+
 #define ROW_COLS 14
-#define TOT_COLS 11
+#define TOT_COLS 12
 
 /* one row of the per-trace table into cells c[0..ROW_COLS) of width 64 */
 static void row_cells(const char *name, const struct bs_replay_result *r, char (*c)[64])
@@ -85,7 +96,7 @@ static void row_cells(const char *name, const struct bs_replay_result *r, char (
 		snprintf(c[11], 64, "n/a (%s)", bs_stats_strerror(r->aa_err));
 	else
 		snprintf(c[11], 64, "[%.4f, %.4f]", r->aa.lo, r->aa.hi);
-	snprintf(c[12], 64, "%s", r->aa_same ? "unchanged" : "CHANGED");
+	snprintf(c[12], 64, "%s", r->aa_err ? "n/a" : r->aa_same ? "unchanged" : "CHANGED");
 	bs_fmt_pct((double)r->compute_ns / r->t_dyn_ns, c[13], 64);
 }
 
@@ -112,8 +123,8 @@ void bs_replay_print(const struct bs_replay_set *s)
 	static const int right[ROW_COLS] = {0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1};
 	static const char *const thead[TOT_COLS] = {
 	    "crit", "saved", "unchanged", "change mean", "change sd", "<1 %",
-	    "<2 %", "<3 %",  "warmup",	  "forks",	 "checkp."};
-	static const int tright[TOT_COLS] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	    "<2 %", "<3 %",  "warmup",	  "forks",	 "checkp.",   "left out"};
+	static const int tright[TOT_COLS] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	size_t nrows = (size_t)s->n_traces * s->n_crits;
 	char(*cells)[64] = calloc(nrows * ROW_COLS + s->n_crits * TOT_COLS + 1, sizeof(*cells));
 
@@ -131,7 +142,8 @@ void bs_replay_print(const struct bs_replay_set *s)
 	for (size_t i = 0; i < nrows; i++)
 		row_cells(s->rows[i].name, &s->rows[i].r, &cells[i * ROW_COLS]);
 	print_cells(head, cells, nrows, ROW_COLS, right);
-	printf("\nTotal over %d benchmarks (Tables 2 and 3 of Laaber et al. 2020)\n", s->n_traces);
+	printf("\nTotal over %d benchmarks%s (Tables 2 and 3 of Laaber et al. 2020)\n", s->n_traces,
+	       left_out(s) ? ", less those left out" : "");
 	for (size_t c = 0; c < s->n_crits; c++) {
 		const struct bs_replay_total *t = &s->tot[c];
 		char(*x)[64] = &cells[c * TOT_COLS];
@@ -143,15 +155,22 @@ void bs_replay_print(const struct bs_replay_set *s)
 		bs_fmt_pct(total_cr_sd(t), x[4], 64);
 		for (int k = 0; k < 3; k++)
 			bs_fmt_pct((double)t->below[k] / (double)t->n, x[5 + k], 64);
-		snprintf(x[8], 64, "%.1f", t->warm_sum / (double)t->n);
-		snprintf(x[9], 64, "%.2f", t->forks_sum / (double)t->n);
+		if (t->n) {
+			snprintf(x[8], 64, "%.1f", t->warm_sum / (double)t->n);
+			snprintf(x[9], 64, "%.2f", t->forks_sum / (double)t->n);
+		} else {
+			snprintf(x[8], 64, "n/a");
+			snprintf(x[9], 64, "n/a");
+		}
+		snprintf(x[11], 64, "%zu", t->left_out);
 		bs_fmt_pct(t->compute / t->t_dyn, x[10], 64);
 	}
 	print_cells(thead, cells, s->n_crits, TOT_COLS, tright);
 	free(cells);
 	printf("  (saved = 1 - sum of dynamic times / sum of static times, checkpoint "
 	       "computation included; unchanged = A/A ratio CI straddles 1; change = "
-	       "|mean dynamic / mean static - 1|)\n");
+	       "|mean dynamic / mean static - 1|; left out: benchmarks without an A/A result "
+	       "(result n/a), in no total)\n");
 	for (int i = 0; i < s->n_traces; i++) {
 		char fb[64] = "", sh[64] = "";
 
@@ -232,6 +251,7 @@ int bs_replay_write_json(const struct bs_replay_set *s, const char *path)
 		json_object_object_add(o, "criterion",
 				       json_object_new_string(bs_stop_crit_name(s->crits[c])));
 		json_object_object_add(o, "benchmarks", json_object_new_int64((int64_t)t->n));
+		json_object_object_add(o, "left_out", json_object_new_int64((int64_t)t->left_out));
 		json_object_object_add(o, "time_static_ns", bs_json_double(t->t_static));
 		json_object_object_add(o, "time_dynamic_ns", bs_json_double(t->t_dyn));
 		json_object_object_add(o, "time_saved", bs_json_double(1 - t->t_dyn / t->t_static));

@@ -18,6 +18,10 @@ static const char *base_name(const char *p)
 
 static void total_add(struct bs_replay_total *t, const struct bs_replay_result *r)
 {
+	if (r->aa_err) {
+		t->left_out++;
+		return;
+	}
 	t->t_static += r->t_static_ns;
 	t->t_dyn += r->t_dyn_ns;
 	t->compute += (double)r->compute_ns;

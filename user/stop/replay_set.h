@@ -23,10 +23,13 @@ struct bs_replay_row {
 	int ok;			   /**< r was computed */
 };
 
-/** Totals of one criterion over the traces (Tables 2 and 3). */
+/** Totals of one criterion over the traces (Tables 2 and 3). A trace without
+ * an A/A result (r.aa_err: e.g. the dynamic configuration measured nothing)
+ * has no change rate and no A/A verdict: it is left out of every total. */
 struct bs_replay_total {
 	double t_static, t_dyn, compute; /**< ns, summed over the traces */
-	size_t n;			 /**< traces */
+	size_t n;			 /**< traces counted */
+	size_t left_out;		 /**< traces left out: no A/A result */
 	size_t same;			 /**< traces whose A/A test says unchanged */
 	size_t below[3];		 /**< traces whose change rate is below 1, 2, 3 % */
 	double cr_sum, cr_sq;		 /**< change rates, summed and squares summed */

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_replay_cli - `benchscope replay` on synthetic fork recordings: a
+ * trace whose dynamic configuration measures nothing (warmup still unsettled
+ * when the recording of --static 10:10:5 ends, wi_max 50) has no A/A
+ * result: "n/a" in the table, aa_unchanged null in JSON, and it is left
+ * out of the totals, which say so; a steady trace counts as usual.
+ */
+#include <json-c/json.h>
+#include <math.h>
+
+#include <benchscope/stats.h>
+
+#include "test.h"
+#include "fixture_run.h"
+#include "cmd_capture.h"
+#include "commands.h"
+
+static const char ctx[] =
+    "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"kernel\":\"6.18.0-test\",\"ncpus\":2,"
+    "\"clock\":\"CLOCK_MONOTONIC\",\"boundaries\":{\"kind\":\"uprobe\",\"begin\":\"b\","
+    "\"end\":\"e\"}}";
+
+static char steady[512], unsettled[512], js[512], out[512], errp[512];
+
+/* 5 forks of 20 iterations; value(f, i) ns each */
+static int write_forks(const char *path, double (*value)(int f, int i))
+{
+	char err[256], ev[512];
+	struct bs_trace_writer *w = bs_trace_create(path, ctx, err, sizeof(err));
+	uint64_t t = 1000000;
+	int ret = 0;
+
+	if (!w)
+		return -1;
+	for (int f = 0; f < 5; f++) {
+		uint32_t pid = 100 + (uint32_t)f;
+		uint64_t t0 = t;
+
+		for (int i = 0; i < 20; i++) {
+			uint64_t dur = (uint64_t)llround(value(f, i));
+			struct bs_iter_rec r = fx_run_iter(pid, (uint64_t)i, t, dur, 0, 0);
+
+			ret |= bs_trace_write_iter(w, &r);
+			t += dur + 100;
+		}
+		snprintf(
+		    ev, sizeof(ev),
+		    "{\"kind\":\"fork\",\"fork\":%d,\"pid\":%u,\"start_ns\":%llu,\"end_ns\":%llu,"
+		    "\"warmup_iterations\":10,\"measurement_iterations\":10,"
+		    "\"warmup_stable\":false,\"short\":false,\"ended_by\":\"stop\","
+		    "\"killed\":false,\"interrupted\":false,\"calibration_runs\":0,"
+		    "\"after_stop_iterations\":0}",
+		    f + 1, pid, (unsigned long long)t0 - 10, (unsigned long long)t);
+		ret |= bs_trace_write_event(w, ev);
+		t += 1000;
+	}
+	ret |= bs_trace_write_end(w, "{\"interrupted\":false}");
+	ret |= bs_trace_close(w);
+	return ret ? -1 : 0;
+}
+
+/* 0.1 % spread: warmup stable at its first checkpoint */
+static double steady_value(int f, int i)
+{
+	return 10000 * (1 + 0.001 * ((i * 7 + f) % 3 - 1));
+}
+
+/* 1x and 2x in turn: CV warmup never stable */
+static double unsettled_value(int f, int i)
+{
+	(void)f;
+	return i % 2 ? 20000 : 10000;
+}
+
+static json_object *criterion0(json_object *root, size_t trace)
+{
+	json_object *t = json_object_array_get_idx(json_object_object_get(root, "traces"), trace);
+
+	return json_object_array_get_idx(json_object_object_get(t, "criteria"), 0);
+}
+
+static void test_no_aa_result_left_out(void)
+{
+	json_object *root, *c, *tot;
+	const char *o;
+
+	CHECK_INT_EQ(write_forks(steady, steady_value), 0);
+	CHECK_INT_EQ(write_forks(unsettled, unsettled_value), 0);
+	CHECK_INT_EQ(
+	    cap_run(cmd_replay, "replay",
+		    (const char *const[]){"--stop", "cv", "--static", "10:10:5", "--resamples",
+					  "1000", "--json", js, steady, unsettled, NULL},
+		    out, errp),
+	    0);
+	o = cap_slurp(out);
+	/* the table: the unsettled trace's row says n/a, never CHANGED */
+	{
+		const char *row = strstr(o, "unsettled.trace");
+		const char *eol = row ? strchr(row, '\n') : NULL;
+		char line[512] = "";
+
+		CHECK(row && eol);
+		if (row && eol && (size_t)(eol - row) < sizeof(line))
+			memcpy(line, row, (size_t)(eol - row));
+		CHECK(strstr(line, "CHANGED") == NULL);
+		CHECK(strstr(line, "n/a") != NULL);
+		CHECK(strstr(line, "nan") == NULL);
+	}
+	CHECK(strstr(o, "less those left out") != NULL);
+	CHECK(strstr(o, "left out") != NULL);
+	CHECK(strstr(o, "nan") == NULL);
+	root = json_tokener_parse(cap_slurp(js));
+	CHECK(root != NULL);
+	if (!root)
+		return;
+	c = criterion0(root, 0);
+	CHECK(json_object_get_boolean(json_object_object_get(c, "aa_unchanged")));
+	c = criterion0(root, 1);
+	CHECK(c != NULL);
+	if (c) {
+		json_object *v;
+
+		CHECK(json_object_object_get_ex(c, "aa_unchanged", &v) && v == NULL);
+		CHECK(json_object_object_get_ex(c, "change_rate", &v) && v == NULL);
+	}
+	tot = json_object_array_get_idx(json_object_object_get(root, "totals"), 0);
+	CHECK_INT_EQ(json_object_get_int(json_object_object_get(tot, "benchmarks")), 1);
+	CHECK_INT_EQ(json_object_get_int(json_object_object_get(tot, "left_out")), 1);
+	/* the steady trace alone: unchanged, its change rate a number */
+	CHECK_NEAR(json_object_get_double(json_object_object_get(tot, "unchanged")), 1, 0, 0);
+	CHECK(json_object_object_get(tot, "change_rate_mean") != NULL);
+	json_object_put(root);
+}
+
+int main(void)
+{
+	bs_stats_init();
+	fx_path(steady, sizeof(steady), "steady.trace");
+	fx_path(unsettled, sizeof(unsettled), "unsettled.trace");
+	fx_path(js, sizeof(js), "replay.json");
+	fx_path(out, sizeof(out), "out.txt");
+	fx_path(errp, sizeof(errp), "err.txt");
+	RUN_TEST(test_no_aa_result_left_out);
+	fx_cleanup();
+	return test_summary("user-replay-cli");
+}
