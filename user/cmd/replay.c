@@ -48,7 +48,7 @@ static const struct argp_option replay_options[] = {
     {"stop", OPT_STOP, "CRITERION", 0, "cv, rciw, kld or all (default all)", 1},
     {"warmup", OPT_WARMUP, "MIN:MAX", 0, "dynamic warmup iterations per fork (default 5:50)", 1},
     {"measure", OPT_MEASURE, "N", 0, "dynamic measurement iterations per fork (default 10)", 1},
-    {"forks", OPT_FORKS, "MIN:MAX", 0, "dynamic forks (default 2:5; MIN >= 2 with cv, rciw)", 1},
+    {"forks", OPT_FORKS, "MIN:MAX", 0, "dynamic forks (default 2:5)", 1},
     {"threshold", OPT_THRESHOLD, "T", 0,
      "threshold of the one criterion (default 0.01 / 0.03 / 0.99)", 1},
     {"window", OPT_WINDOW, "S", 0, "warmup sliding window s_W (default 5; >= 2 with cv, rciw)", 1},

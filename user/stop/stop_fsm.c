@@ -88,13 +88,11 @@ int bs_stop_plan_check(const struct bs_stop_plan *p, char *err, size_t errlen)
 		snprintf(err, errlen, "at most %d forks", BS_STOP_MAX_FORKS);
 	else if (p->window < 1)
 		snprintf(err, errlen, "--window needs at least 1");
-	else if ((p->crit == BS_CRIT_CV || p->crit == BS_CRIT_RCIW) &&
-		 (p->f_min < 2 || p->window < 2))
-		snprintf(
-		    err, errlen,
-		    "--stop %s needs --forks MIN >= 2 and --window >= 2 (got %zu and %zu): its "
-		    "stability test is the range of >= 2 criterion values",
-		    bs_stop_crit_name(p->crit), p->f_min, p->window);
+	else if ((p->crit == BS_CRIT_CV || p->crit == BS_CRIT_RCIW) && p->window < 2)
+		snprintf(err, errlen,
+			 "--stop %s needs --window >= 2 (got %zu): its stability test is the "
+			 "range of >= 2 criterion values",
+			 bs_stop_crit_name(p->crit), p->window);
 	else if (p->crit && (p->threshold < 0 || !isfinite(t) || t <= 0 || t > 1 ||
 			     (p->crit == BS_CRIT_KLD && t >= 1)))
 		snprintf(err, errlen, "--threshold %g out of range for %s: %s", t,

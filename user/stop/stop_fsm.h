@@ -58,9 +58,10 @@ double bs_stop_plan_threshold(const struct bs_stop_plan *p);
  * bs_stop_plan_check - validate a plan (after defaults are applied).
  * Rules: wi_min <= wi_max, f_min <= f_max, 1 <= mi, 1 <= f_min,
  * wi_max <= BS_STOP_MAX_ITERS, f_max <= BS_STOP_MAX_FORKS, window >= 1;
- * CV and RCIW: f_min >= 2 and window >= 2 (bs_stable_var never calls one
- * value stable, so a smaller one could only waste checkpoints or, for the
- * window, never end warmup by stability);
+ * CV and RCIW: window >= 2 (bs_stable_var never calls one value stable, so
+ * a window of 1 could never end warmup by stability; f_min 1 is taken: the
+ * first fork's vector of one value is not stable, and a second fork follows
+ * when f_max allows);
  * threshold: CV and RCIW in (0, 1], KLD in (0, 1). Returns 0, or -EINVAL with a
  * one-line reason in err.
  */

@@ -26,7 +26,7 @@ static const struct argp_option stop_options[] = {
      4},
     {"warmup", OPT_WARMUP, "MIN:MAX", 0, "warmup iterations per fork (default 5:50)", 4},
     {"measure", OPT_MEASURE, "N", 0, "measurement iterations per fork (default 10)", 4},
-    {"forks", OPT_FORKS, "MIN:MAX", 0, "forks (default 2:5; MIN >= 2 with cv, rciw)", 4},
+    {"forks", OPT_FORKS, "MIN:MAX", 0, "forks (default 2:5)", 4},
     {"threshold", OPT_THRESHOLD, "T", 0,
      "stability threshold (default 0.01 cv, 0.03 rciw, 0.99 kld)", 4},
     {"window", OPT_WINDOW, "S", 0, "warmup sliding window s_W (default 5; >= 2 with cv, rciw)", 4},
