@@ -50,6 +50,8 @@ struct df_spec {
 	bool aa;
 	uint64_t unrecorded_ns; /* END's interferers_unrecorded_ns, charged in 2
 				   iterations without a record; 0: absent */
+	const char *end_extra;	/* more END members, JSON text after a comma
+				   ("\"lost\": {...}"); NULL: none */
 	uint64_t seed;
 };
 
@@ -280,10 +282,12 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 	if (sp->unrecorded_ns)
 		snprintf(ev, sizeof(ev),
 			 "{\"interrupted\": false, \"interferers_unrecorded_ns\": %" PRIu64
-			 ", \"interferers_unrecorded_iterations\": 2}",
-			 sp->unrecorded_ns);
+			 ", \"interferers_unrecorded_iterations\": 2%s%s}",
+			 sp->unrecorded_ns, sp->end_extra ? ", " : "",
+			 sp->end_extra ? sp->end_extra : "");
 	else
-		snprintf(ev, sizeof(ev), "{\"interrupted\": false}");
+		snprintf(ev, sizeof(ev), "{\"interrupted\": false%s%s}", sp->end_extra ? ", " : "",
+			 sp->end_extra ? sp->end_extra : "");
 	bs_trace_write_end(w, ev);
 	return bs_trace_close(w);
 }

@@ -202,6 +202,64 @@ static void test_report_unrecorded(void)
 	json_object_put(j);
 }
 
+/* the END's lost-record counters and warnings show in the text, the
+ * Markdown and the JSON, as the run report shows them; a trace whose
+ * counters are all 0 gets no lost line */
+static void test_report_lost(void)
+{
+	struct df_spec sp = {
+	    .runs_per_method = 3,
+	    .methods = {false, true, false},
+	    .iters = 10,
+	    .noise = 0.01,
+	    .seed = 5,
+	    .end_extra = "\"lost\": {\"iter_lost\": 2, \"iter_spilled\": 0, \"barrier_lost\": 3}, "
+			 "\"warnings\": [\"2 iteration records were lost (ring buffer and spill "
+			 "map full): use --ringbuf-size\"]"};
+	static const char lost[] = "5 records (iter_lost 2, iter_spilled 0, barrier_lost 3)";
+	static const char warned[] = "2 iteration records were lost (ring buffer and spill map "
+				     "full): use --ringbuf-size";
+	char tr[300], json[300];
+	json_object *j, *w;
+	char *s;
+
+	fx_path(tr, sizeof(tr), "lost.trace");
+	fx_path(json, sizeof(json), "lost.json");
+	s = report_of(&sp, tr, json);
+	CHECK(s && strstr(s, "  lost        ") && strstr(s, lost));
+	CHECK(s && strstr(s, "  warning     ") && strstr(s, warned));
+	free(s);
+	j = json_object_from_file(json);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(j, "lost_total")), 5);
+	w = bs_json_get(j, "warnings");
+	CHECK(json_object_is_type(w, json_type_array) && json_object_array_length(w) == 1 &&
+	      !strcmp(json_object_get_string(json_object_array_get_idx(w, 0)), warned));
+	json_object_put(j);
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--md", "-", "--no-mds", NULL}), 0);
+	s = slurp(out_path);
+	CHECK(strstr(s, "- lost: ") && strstr(s, lost));
+	CHECK(strstr(s, "- warning: ") && strstr(s, warned));
+	free(s);
+	/* counters all 0, no warning: nothing said, lost_total 0 */
+	sp.end_extra = "\"lost\": {\"iter_lost\": 0, \"iter_spilled\": 0}, \"warnings\": []";
+	s = report_of(&sp, tr, json);
+	CHECK(s && !strstr(s, "  lost        ") && !strstr(s, "  warning     "));
+	free(s);
+	j = json_object_from_file(json);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(j, "lost_total")), 0);
+	w = bs_json_get(j, "warnings");
+	CHECK(json_object_is_type(w, json_type_array) && json_object_array_length(w) == 0);
+	json_object_put(j);
+	/* no lost object: lost_total null */
+	sp.end_extra = NULL;
+	s = report_of(&sp, tr, json);
+	free(s);
+	j = json_object_from_file(json);
+	CHECK(j && json_object_object_get_ex(j, "lost_total", &w) && !w);
+	json_object_put(j);
+}
+
 /* the picture: SVG from gnuplot; a wrong suffix is a usage error */
 static void test_report_plot(void)
 {
@@ -503,6 +561,7 @@ int main(void)
 	fx_path(err_path, sizeof(err_path), "stderr.txt");
 	RUN_TEST(test_report_csv_json);
 	RUN_TEST(test_report_unrecorded);
+	RUN_TEST(test_report_lost);
 	RUN_TEST(test_report_plot);
 	RUN_TEST(test_import_round_trip);
 	RUN_TEST(test_import_renaissance_vs_scipy);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "duet/render.h"
+#include "report/summary.h"
 #include "util/units.h"
 
 /* a number, or null when not finite */
@@ -239,6 +240,20 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	put(o, "kind", json_object_new_string("duet_report"));
 	put(o, "context", json_object_get(c->ds->context));
 	put(o, "end", c->ds->end ? json_object_get(c->ds->end) : NULL);
+	put(o, "lost_total",
+	    c->ds->run_end.has_lost
+		? json_object_new_int64((int64_t)bs_run_end_lost_total(&c->ds->run_end))
+		: NULL);
+	{
+		json_object *w = json_object_new_array();
+
+		for (size_t i = 0; i < c->ds->run_end.n_warnings; i++)
+			json_object_array_add(w,
+					      json_object_new_string(c->ds->run_end.warnings[i]));
+		for (size_t i = 0; i < c->ds->run_ev.n_warnings; i++)
+			json_object_array_add(w, json_object_new_string(c->ds->run_ev.warnings[i]));
+		put(o, "warnings", w);
+	}
 	put(o, "benchmark", json_object_new_string(d->benchmark));
 	put(o, "source", json_object_new_string(d->source));
 	put(o, "aa", json_object_new_boolean(d->aa));

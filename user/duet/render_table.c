@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "duet/render.h"
+#include "report/summary.h"
 #include "util/table.h"
 #include "util/units.h"
 
@@ -442,6 +443,27 @@ static void design_lines(FILE *f, const struct bs_duet_data *d, bool md)
 }
 
 /*
+ * What the run recorded of its own failings, as the run report shows them:
+ * the lost-record counters of END when one is not 0, END's warnings and
+ * the warning events.
+ */
+static void records_lines(FILE *f, const struct bs_dataset *ds, bool md)
+{
+	const struct bs_run_end *e = &ds->run_end;
+	char list[1024];
+
+	if (bs_run_end_any_lost(e))
+		fprintf(f,
+			md ? "- lost: %" PRIu64 " records (%s)\n"
+			   : "  lost        %" PRIu64 " records (%s)\n",
+			bs_run_end_lost_total(e), bs_run_end_lost_list(e, list, sizeof(list)));
+	for (size_t i = 0; i < e->n_warnings; i++)
+		fprintf(f, md ? "- warning: %s\n" : "  warning     %s\n", e->warnings[i]);
+	for (size_t i = 0; i < ds->run_ev.n_warnings; i++)
+		fprintf(f, md ? "- warning: %s\n" : "  warning     %s\n", ds->run_ev.warnings[i]);
+}
+
+/*
  * The --stop-ci rule: its last recorded decision, and whether every recorded
  * decision is what the trace gives again (ctx->stops).
  */
@@ -577,6 +599,7 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 		fprintf(f, md ? "- failed run %d (%s): %s\n" : "  failed      run %d (%s): %s\n",
 			d->failed[i].run, bs_dmethod_name(d->failed[i].method),
 			d->failed[i].reason);
+	records_lines(f, c->ds, md);
 	stop_line(f, c, md);
 	for (size_t b = 0; b < a->n; b++)
 		bench_block(f, c, &a->b[b], md);

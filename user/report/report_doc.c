@@ -302,9 +302,7 @@ static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			    const struct bs_run_summary *s)
 {
 	const struct bs_run_end *e = &ds->run_end;
-	char *list = NULL;
-	size_t len = 0;
-	FILE *f;
+	char list[1024];
 
 	bs_doc_text(doc, "Records");
 	bs_doc_line(doc,
@@ -316,15 +314,8 @@ static void records_section(struct bs_doc *doc, const struct bs_dataset *ds,
 			    e->present ? "no lost counters in END" : "no END block");
 		return;
 	}
-	f = open_memstream(&list, &len);
-	if (f) {
-		for (size_t i = 0; i < e->n_lost; i++)
-			fprintf(f, "%s%s %" PRId64, i ? ", " : "", e->lost[i].name,
-				e->lost[i].value);
-		fclose(f);
-	}
-	bs_doc_line(doc, "lost: %" PRIu64 " (%s)", s->lost_total, list ? list : "");
-	free(list);
+	bs_doc_line(doc, "lost: %" PRIu64 " (%s)", s->lost_total,
+		    bs_run_end_lost_list(e, list, sizeof(list)));
 	if (e->has_foreign_hits)
 		bs_doc_line(doc,
 			    "probe hits in other processes running the probed binary: %" PRIu64

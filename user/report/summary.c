@@ -299,16 +299,24 @@ static int warn(struct bs_run_summary *s, const char *fmt, ...)
 	return 0;
 }
 
+uint64_t bs_run_end_lost_total(const struct bs_run_end *e)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < e->n_lost; i++)
+		/* records lost, and iterations (processes) never recorded */
+		if ((strstr(e->lost[i].name, "lost") || strstr(e->lost[i].name, "_map_full")) &&
+		    e->lost[i].value > 0)
+			total += (uint64_t)e->lost[i].value;
+	return total;
+}
+
 static void read_end(const struct bs_dataset *ds, struct bs_run_summary *s)
 {
 	const struct bs_run_end *e = &ds->run_end;
 
 	s->has_lost = e->has_lost;
-	for (size_t i = 0; i < e->n_lost; i++)
-		/* records lost, and iterations (processes) never recorded */
-		if ((strstr(e->lost[i].name, "lost") || strstr(e->lost[i].name, "_map_full")) &&
-		    e->lost[i].value > 0)
-			s->lost_total += (uint64_t)e->lost[i].value;
+	s->lost_total = bs_run_end_lost_total(e);
 }
 
 static int add_warnings(const struct bs_dataset *ds, struct bs_run_summary *s)

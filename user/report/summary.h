@@ -121,6 +121,13 @@ struct bs_run_summary {
  */
 int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_summary *out);
 
+/**
+ * bs_run_end_lost_total - the records the run lost, from END's "lost"
+ * counters of @e (trace/end.h): what the run report's lost_total and the
+ * duet report's lost line give. 0 without a "lost" object.
+ */
+uint64_t bs_run_end_lost_total(const struct bs_run_end *e);
+
 /** Free what bs_run_summarize() allocated (NULL-safe); @s itself is not freed. */
 void bs_run_summary_free(struct bs_run_summary *s);
 

@@ -187,3 +187,24 @@ const char *bs_run_end_unrecorded_text(const struct bs_run_end *e, const char *k
 		       "nested begin, or lost)");
 	return buf;
 }
+
+const char *bs_run_end_lost_list(const struct bs_run_end *e, char *buf, size_t n)
+{
+	size_t off = 0;
+
+	if (!n)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < e->n_lost && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%s%s %" PRId64, i ? ", " : "",
+					e->lost[i].name, e->lost[i].value);
+	return buf;
+}
+
+bool bs_run_end_any_lost(const struct bs_run_end *e)
+{
+	for (size_t i = 0; i < e->n_lost; i++)
+		if (e->lost[i].value)
+			return true;
+	return false;
+}

@@ -97,4 +97,15 @@ void bs_run_end_free(struct bs_run_end *e);
 const char *bs_run_end_unrecorded_text(const struct bs_run_end *e, const char *kind, char *buf,
 				       size_t n);
 
+/**
+ * bs_run_end_lost_list - into @buf (@n bytes, NUL-terminated, cut to fit)
+ * END's "lost" counters of @e as written, "iter_lost 0, iter_spilled 2,
+ * ..." ("" without them); the lost lines of the run and duet reports.
+ * Returns @buf.
+ */
+const char *bs_run_end_lost_list(const struct bs_run_end *e, char *buf, size_t n);
+
+/** bs_run_end_any_lost - some END "lost" counter of @e is not 0. */
+bool bs_run_end_any_lost(const struct bs_run_end *e);
+
 #endif
