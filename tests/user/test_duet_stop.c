@@ -19,6 +19,7 @@
 #include "benchscope/stats.h"
 #include "duet/report.h"
 #include "duet/run.h"
+#include "duet/setup.h"
 #include "duet/stop_ci.h"
 #include "fixture.h"
 #include "trace/dataset.h"
@@ -408,6 +409,58 @@ static void test_unreadable_trace(void)
 	json_object_put(e);
 }
 
+/*
+ * --stop-ci decides on the method whose verdict is the headline, whatever
+ * the order of --method (seq,async stops on async's width, not seq's); the
+ * CONTEXT records that method, and the analysis' headline is the same.
+ */
+static void test_stop_method_is_headline(void)
+{
+	static const struct {
+		int methods[BS_DM_RUN_N];
+		size_t n;
+		int want;
+	} cases[] = {
+	    {{BS_DM_RUN_SEQ, BS_DM_RUN_ASYNC}, 2, BS_DM_RUN_ASYNC},
+	    {{BS_DM_RUN_SEQ, BS_DM_RUN_SYNC}, 2, BS_DM_RUN_SYNC},
+	    {{BS_DM_RUN_ASYNC, BS_DM_RUN_SEQ, BS_DM_RUN_ILV}, 3, BS_DM_RUN_ILV},
+	    {{BS_DM_RUN_SYNC, BS_DM_RUN_ASYNC, BS_DM_RUN_SEQ}, 3, BS_DM_RUN_ASYNC},
+	    {{BS_DM_RUN_SEQ}, 1, BS_DM_RUN_SEQ},
+	};
+	struct bs_duet_args a = {.cmd = {"true", "true"}, .stop_ci = 0.02};
+	struct bs_duet_setup s;
+	json_object *ctx, *sc;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool present[BS_DM_N] = {false};
+
+		memset(&s, 0, sizeof(s));
+		memcpy(s.methods, cases[i].methods, sizeof(s.methods));
+		s.n_methods = cases[i].n;
+		CHECK_INT_EQ(bs_duet_stop_method(&s), cases[i].want);
+		for (size_t k = 0; k < cases[i].n; k++)
+			present[bs_dmethod_parse(bs_duet_method_name(cases[i].methods[k]))] = true;
+		CHECK_INT_EQ(bs_duet_headline_method(present),
+			     bs_dmethod_parse(bs_duet_method_name(cases[i].want)));
+	}
+	memset(&s, 0, sizeof(s));
+	CHECK_INT_EQ(bs_duet_stop_method(&s), -1); /* --method auto, not picked yet */
+	s.methods[0] = BS_DM_RUN_SEQ;
+	s.methods[1] = BS_DM_RUN_ASYNC;
+	s.n_methods = 2;
+	if (wordexp("true", &s.we_cmd[0], WRDE_NOCMD) ||
+	    wordexp("true", &s.we_cmd[1], WRDE_NOCMD)) {
+		FAILF("wordexp");
+		return;
+	}
+	s.have_cmd[0] = s.have_cmd[1] = true;
+	ctx = bs_duet_context(&a, &s);
+	sc = bs_json_get(bs_json_get(ctx, "duet"), "stop_ci");
+	CHECK(sc && !strcmp(bs_json_str(sc, "method", ""), "async"));
+	json_object_put(ctx);
+	bs_duet_setup_free(&s);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -416,5 +469,6 @@ int main(void)
 	RUN_TEST(test_crossover_line);
 	RUN_TEST(test_events_reproduced);
 	RUN_TEST(test_unreadable_trace);
+	RUN_TEST(test_stop_method_is_headline);
 	return test_summary("test_duet_stop");
 }

@@ -251,6 +251,16 @@ int bs_danalysis_opts_fill(struct bs_danalysis_opts *o, const struct bs_duet_dat
 											: -EINVAL;
 }
 
+int bs_duet_headline_method(const bool present[BS_DM_N])
+{
+	static const enum bs_dmethod order[] = {BS_DM_ILV, BS_DM_ASYNC, BS_DM_SYNC, BS_DM_SEQ};
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (present[order[i]])
+			return order[i];
+	return -1;
+}
+
 int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis_opts *o,
 			 struct bs_duet_analysis **out)
 {
@@ -303,10 +313,13 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 				a->any_difference |= v->kind != BS_VERDICT_NO_DIFFERENCE;
 			}
 		}
-		/* the headline: interleaved, else async, else sync, else seq */
-		for (int m = BS_DM_ILV; m >= 0 && br->primary < 0; m--)
-			if (br->m[m].present)
-				br->primary = m;
+		{
+			bool present[BS_DM_N];
+
+			for (int m = 0; m < BS_DM_N; m++)
+				present[m] = br->m[m].present;
+			br->primary = bs_duet_headline_method(present);
+		}
 	}
 	if (ret) {
 		bs_duet_analysis_free(a);

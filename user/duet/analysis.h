@@ -57,6 +57,14 @@ int bs_danalysis_opts_fill(struct bs_danalysis_opts *o, const struct bs_duet_dat
 /** The most runs bs_dmres.runs_for looks at. */
 #define BS_DUET_RUNS_FOR_MAX 10000
 
+/**
+ * bs_duet_headline_method - the method whose verdict is a benchmark's
+ * headline, of those with present[m] set (indexed by enum bs_dmethod):
+ * interleaved, else async, else sync, else seq. It is also the method
+ * `duet --stop-ci` decides on. Returns the method, or -1 when none is set.
+ */
+int bs_duet_headline_method(const bool present[BS_DM_N]);
+
 /** Result of one method of one benchmark. */
 struct bs_dmres {
 	bool present;		   /**< the benchmark has runs of this method */
@@ -91,7 +99,7 @@ struct bs_dmres {
 struct bs_dbres {
 	const struct bs_dbench *bench;
 	struct bs_dmres m[BS_DM_N]; /**< indexed by enum bs_dmethod */
-	int primary; /**< method of the headline verdict: async, else sync, else seq; -1 none */
+	int primary; /**< method of the headline verdict (bs_duet_headline_method); -1 none */
 };
 
 struct bs_duet_analysis {

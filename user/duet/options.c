@@ -76,9 +76,8 @@ static const struct argp_option duet_options[] = {
      "auto (default): the design the noise check recommends, async with --crossover on two "
      "independent CPUs of one speed on bare metal, else (and always on a virtual machine, "
      "whose host may slow one vCPU unseen) interleaved on the steadiest CPU; or async, sync, "
-     "seq, interleaved, all (= async,sync,seq), comma-separated; the first is the primary "
-     "method of --stop-ci. interleaved: both sides on one CPU, taking turns one iteration "
-     "each",
+     "seq, interleaved, all (= async,sync,seq), comma-separated. interleaved: both sides on "
+     "one CPU, taking turns one iteration each",
      3},
     {"noise-check", OPT_NOISE_CHECK, "S", 0,
      "length of the noise check run before the runs, in seconds (default 2; 0: none, only "
@@ -108,7 +107,8 @@ static const struct argp_option duet_options[] = {
      "within each run; implies the placement of --crossover)",
      3},
     {"stop-ci", OPT_STOP_CI, "WIDTH", 0,
-     "stop once the verdict's interval of the primary method (the run-level model) has a "
+     "stop once the interval of the headline verdict's method (interleaved, else async, "
+     "else sync, else seq; the run-level model) has a "
      "relative width exp(hi) - exp(lo) of at most WIDTH (e.g. 0.02), checked after each "
      "run; no stop while the model cannot be fitted (too few runs; --cpus without "
      "--crossover)",

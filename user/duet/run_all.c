@@ -173,8 +173,8 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 
 			struct bs_danalysis_opts ao = {.min_overlap = a->min_overlap};
 
-			ev = bs_duet_stop_check(m, a->trace, (int)i, s->methods[0], (size_t)s->rmin,
-						a->stop_ci, &ao, &w, &stop);
+			ev = bs_duet_stop_check(m, a->trace, (int)i, bs_duet_stop_method(s),
+						(size_t)s->rmin, a->stop_ci, &ao, &w, &stop);
 			if (!ev || bs_measure_event(m, ev))
 				fprintf(stderr, "benchscope duet: warning: cannot write the stop "
 						"decision's event\n");

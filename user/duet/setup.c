@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duet/analysis.h"
 #include "util/cli.h"
 
 /* Split a command with wordexp(3), no command substitution. 0 or -EINVAL. */
@@ -376,6 +377,24 @@ int bs_duet_setup_add_word(struct bs_duet_setup *s, const char *word)
 	return rc;
 }
 
+int bs_duet_stop_method(const struct bs_duet_setup *s)
+{
+	bool present[BS_DM_N] = {false};
+	int h;
+
+	for (size_t i = 0; i < s->n_methods; i++) {
+		int m = bs_dmethod_parse(bs_duet_method_name(s->methods[i]));
+
+		if (m >= 0)
+			present[m] = true;
+	}
+	h = bs_duet_headline_method(present);
+	for (size_t i = 0; h >= 0 && i < s->n_methods; i++)
+		if (bs_dmethod_parse(bs_duet_method_name(s->methods[i])) == h)
+			return s->methods[i];
+	return -1;
+}
+
 void bs_duet_setup_free(struct bs_duet_setup *s)
 {
 	bs_lines_cfg_free(&s->lines);
@@ -456,8 +475,9 @@ json_object *bs_duet_context(const struct bs_duet_args *a, const struct bs_duet_
 		json_object *sc = json_object_new_object();
 
 		json_object_object_add(sc, "width", json_object_new_double(a->stop_ci));
-		json_object_object_add(sc, "method",
-				       json_object_new_string(bs_duet_method_name(s->methods[0])));
+		json_object_object_add(
+		    sc, "method",
+		    json_object_new_string(bs_duet_method_name(bs_duet_stop_method(s))));
 		json_object_object_add(sc, "min_runs", json_object_new_int64(s->rmin));
 		json_object_object_add(sc, "max_runs", json_object_new_int64(s->rmax));
 		json_object_object_add(duet, "stop_ci", sc);

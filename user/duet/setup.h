@@ -28,7 +28,7 @@ struct bs_duet_setup {
 	struct bs_duet_cpus cpus;	 /**< --cpus (cpus.set: given or chosen for crossover) */
 	struct bs_duet_cpus ilv_cpus;	 /**< the interleaved method's: --cpus, else both on
 					  *   the last CPU */
-	int methods[BS_DM_RUN_N];	 /**< the methods in the given order; [0] is --stop-ci's */
+	int methods[BS_DM_RUN_N];	 /**< the methods in the given order */
 	size_t n_methods;		 /**< 0 until picked with --method auto */
 	bool auto_pick;			 /**< --method auto (the default): the design comes
 					  *   from the noise check (duet/design.h) */
@@ -66,6 +66,14 @@ int bs_duet_setup_plan(const struct bs_duet_args *a, struct bs_duet_setup *s, ch
  * word of both commands (--shard's filter). Returns 0, -ENOMEM or -EINVAL.
  */
 int bs_duet_setup_add_word(struct bs_duet_setup *s, const char *word);
+
+/**
+ * bs_duet_stop_method - the method of s->methods that `--stop-ci` decides
+ * on: the one whose verdict the report puts in the headline
+ * (bs_duet_headline_method, duet/analysis.h), whatever the order given.
+ * Returns an enum bs_duet_method, or -1 when no method is chosen yet.
+ */
+int bs_duet_stop_method(const struct bs_duet_setup *s);
 
 /** bs_duet_setup_free - free the words and the plan of @s. */
 void bs_duet_setup_free(struct bs_duet_setup *s);
