@@ -50,6 +50,8 @@ struct df_spec {
 	bool aa;
 	uint64_t unrecorded_ns; /* END's interferers_unrecorded_ns, charged in 2
 				   iterations without a record; 0: absent */
+	double seq_slow_b;	/* B's extra time in seq runs instead of slow_b,
+				   when not 0 */
 	const char *end_extra;	/* more END members, JSON text after a comma
 				   ("\"lost\": {...}"); NULL: none */
 	uint64_t seed;
@@ -214,7 +216,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				side_t[1] = side_t[0] + 5000;
 				for (int j = 0; j < n; j++) {
 					double base = 1e6 * (1 + 0.2 * (df_unif(&rs) - 0.5));
-					int64_t dd = (int64_t)(base * (1 + sp->slow_b) *
+					double slow = sp->seq_slow_b ? sp->seq_slow_b : sp->slow_b;
+					int64_t dd = (int64_t)(base * (1 + slow) *
 							       (1 + sp->noise * df_norm(&rs)));
 					struct bs_iter_rec r;
 

@@ -201,6 +201,50 @@ out:
 	bs_dataset_free(ds);
 }
 
+/*
+ * --fail-on-regression gates on each benchmark's headline verdict: when
+ * only seq puts B 10 % slower and the headline (async) sees no difference,
+ * seq's lower bound is beyond 2 % but there is no regression; with B
+ * slower in every method the line names the benchmark and the method.
+ */
+static void test_regression_on_headline(void)
+{
+	struct df_spec sp = {.runs_per_method = 6,
+			     .methods = {true, false, true},
+			     .iters = 20,
+			     .seq_slow_b = 0.1,
+			     .noise = 0.01,
+			     .seed = 17};
+	struct bs_duet_report_opts o = {
+	    .no_table = true, .no_mds = true, .seed = 1, .n_resamples = 999};
+	struct bs_duet_outcome out;
+	struct bs_dataset *ds = load(&sp, "seq-slower.trace", NULL);
+	char err[256], line[512];
+
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_report_render(ds, &o, &out, err, sizeof(err)), 0);
+	CHECK(out.worst_slowdown_lo_pct > 5); /* seq's verdict */
+	CHECK_INT_EQ(out.headline_method, BS_DM_ASYNC);
+	CHECK(out.headline_slowdown_lo_pct < 2);
+	CHECK(!bs_duet_regression_text(&out, 2, line, sizeof(line)));
+	CHECK(!line[0]);
+	bs_dataset_free(ds);
+	sp.seq_slow_b = 0;
+	sp.slow_b = 0.1;
+	ds = load(&sp, "all-slower.trace", NULL);
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_report_render(ds, &o, &out, err, sizeof(err)), 0);
+	CHECK(out.headline_slowdown_lo_pct > 5);
+	CHECK(bs_duet_regression_text(&out, 2, line, sizeof(line)));
+	if (!strstr(line, "B is slower than A by more than 2 % in synth (async verdict, CI "
+			  "lower bound "))
+		FAILF("regression line '%s'", line);
+	CHECK(!bs_duet_regression_text(&out, 50, line, sizeof(line)));
+	bs_dataset_free(ds);
+}
+
 /* A/A with noise: no difference, and the sentence names the MDS */
 static void test_aa_no_difference(void)
 {
@@ -614,6 +658,7 @@ int main(void)
 	bs_stats_init();
 	RUN_TEST(test_model_and_overlaps);
 	RUN_TEST(test_verdict_slower);
+	RUN_TEST(test_regression_on_headline);
 	RUN_TEST(test_aa_no_difference);
 	RUN_TEST(test_noise_split);
 	RUN_TEST(test_cpu_diagnosis);

@@ -12,7 +12,6 @@
 #include <argp.h>
 #include <errno.h>
 #include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,22 +149,18 @@ int cmd_duet(int argc, char **argv)
 						 .no_table = a.quiet};
 		struct bs_duet_outcome oc;
 		struct bs_dataset *ds = NULL;
+		char reg[512];
 		int r;
 
-		memset(&oc, 0, sizeof(oc));
-		oc.worst_slowdown_lo_pct = NAN;
 		if (bs_dataset_load(a.trace, &ds, err, sizeof(err))) {
 			fprintf(stderr, "benchscope duet: cannot read back the trace: %s\n", err);
 			rc = BS_EXIT_RUNTIME;
 		} else if ((r = bs_duet_report_render(ds, &ro, &oc, err, sizeof(err)))) {
 			fprintf(stderr, "benchscope duet: %s\n", err);
 			rc = r == -EINVAL ? BS_EXIT_NO_DATA : BS_EXIT_RUNTIME;
-		} else if (a.have_fail && isfinite(oc.worst_slowdown_lo_pct) &&
-			   oc.worst_slowdown_lo_pct > a.fail_pct) {
-			fprintf(stderr,
-				"benchscope duet: regression: B is slower than A by more than %g "
-				"%% (CI lower bound %.2f %%)\n",
-				a.fail_pct, oc.worst_slowdown_lo_pct);
+		} else if (a.have_fail &&
+			   bs_duet_regression_text(&oc, a.fail_pct, reg, sizeof(reg))) {
+			fprintf(stderr, "benchscope duet: regression: %s\n", reg);
 			rc = BS_EXIT_REGRESSION;
 		}
 		bs_dataset_free(ds);

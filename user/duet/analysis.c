@@ -320,6 +320,11 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 				present[m] = br->m[m].present;
 			br->primary = bs_duet_headline_method(present);
 		}
+		if (br->primary >= 0 && br->m[br->primary].has_verdict &&
+		    (!a->worst_headline ||
+		     br->m[br->primary].v.lo_pct >
+			 a->worst_headline->m[a->worst_headline->primary].v.lo_pct))
+			a->worst_headline = br;
 	}
 	if (ret) {
 		bs_duet_analysis_free(a);

@@ -110,6 +110,10 @@ struct bs_duet_analysis {
 	size_t n_verdicts;
 	double worst_slowdown_lo_pct; /**< max lo_pct over verdicts; NAN if none */
 	bool any_difference;
+	/** the benchmark whose headline verdict (its primary method's) has the
+	 *  largest lo_pct: what `duet --fail-on-regression` compares; NULL when
+	 *  no benchmark has a headline verdict */
+	const struct bs_dbres *worst_headline;
 };
 
 /**

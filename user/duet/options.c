@@ -129,7 +129,9 @@ static const struct argp_option duet_options[] = {
     {"resamples", OPT_RESAMPLES, "N", 0, "bootstrap resamples (default 9999)", 4},
     {"no-mds", OPT_NO_MDS, NULL, 0, "skip the MDS curve", 4},
     {"fail-on-regression", OPT_FAIL, "PCT", 0,
-     "exit 5 when B is slower than A by more than PCT % with the CI excluding it", 4},
+     "exit 5 when a benchmark's headline verdict (interleaved, else async, else sync, else "
+     "seq) puts B slower than A by more than PCT % with the CI excluding it",
+     4},
     {"quiet", 'q', NULL, 0, "no table on stdout", 4},
     {NULL, 0, NULL, 0, "Measurement:", 5},
     {"ringbuf-size", OPT_RINGBUF, "MIB", 0, "ring buffer size in MiB (default 16)", 5},

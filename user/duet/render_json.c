@@ -376,6 +376,15 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	put(outc, "verdicts", json_object_new_int64((int64_t)a->n_verdicts));
 	put(outc, "worst_slowdown_lo_pct", num(a->worst_slowdown_lo_pct));
 	put(outc, "any_difference", json_object_new_boolean(a->any_difference));
+	{
+		const struct bs_dbres *w = a->worst_headline;
+
+		put(outc, "headline_slowdown_lo_pct", w ? num(w->m[w->primary].v.lo_pct) : NULL);
+		put(outc, "headline_slowdown_benchmark",
+		    w ? json_object_new_string(w->bench->name) : NULL);
+		put(outc, "headline_slowdown_method",
+		    w ? json_object_new_string(bs_dmethod_name(w->primary)) : NULL);
+	}
 	put(o, "outcome", outc);
 	return o;
 }

@@ -50,6 +50,8 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	if (out) {
 		memset(out, 0, sizeof(*out));
 		out->worst_slowdown_lo_pct = NAN;
+		out->headline_slowdown_lo_pct = NAN;
+		out->headline_method = -1;
 	}
 	ret = bs_duet_data_build(ds, &d, err, errlen);
 	if (ret)
@@ -91,6 +93,14 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 		out->n_verdicts = a->n_verdicts;
 		out->worst_slowdown_lo_pct = a->worst_slowdown_lo_pct;
 		out->any_difference = a->any_difference;
+		if (a->worst_headline) {
+			const struct bs_dbres *w = a->worst_headline;
+
+			out->headline_slowdown_lo_pct = w->m[w->primary].v.lo_pct;
+			snprintf(out->headline_bench, sizeof(out->headline_bench), "%s",
+				 w->bench->name);
+			out->headline_method = w->primary;
+		}
 	}
 	if (ds->truncated)
 		fprintf(stderr,
@@ -127,4 +137,18 @@ out:
 	bs_duet_analysis_free(a);
 	bs_duet_data_free(d);
 	return ret;
+}
+
+bool bs_duet_regression_text(const struct bs_duet_outcome *o, double fail_pct, char *buf, size_t n)
+{
+	if (n)
+		buf[0] = '\0';
+	if (!isfinite(o->headline_slowdown_lo_pct) || !(o->headline_slowdown_lo_pct > fail_pct) ||
+	    o->headline_method < 0)
+		return false;
+	snprintf(buf, n,
+		 "B is slower than A by more than %g %% in %s (%s verdict, CI lower bound %.2f %%)",
+		 fail_pct, o->headline_bench, bs_dmethod_name(o->headline_method),
+		 o->headline_slowdown_lo_pct);
+	return true;
 }

@@ -42,6 +42,13 @@ struct bs_duet_outcome {
 	 *  NAN when nothing could be analysed */
 	double worst_slowdown_lo_pct;
 	bool any_difference; /**< some verdict's CI excludes 0 */
+	/** largest lower CI bound of B vs A over the benchmarks' headline
+	 *  verdicts (one per benchmark, its primary method's), in percent of
+	 *  A's mean score; NAN when no benchmark has one. What
+	 *  --fail-on-regression compares (bs_duet_regression_text) */
+	double headline_slowdown_lo_pct;
+	char headline_bench[256]; /**< that benchmark's name (cut to fit), "" without */
+	int headline_method;	  /**< its headline method (enum bs_dmethod), -1 without */
 };
 
 /**
@@ -52,5 +59,16 @@ struct bs_duet_outcome {
  */
 int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_report_opts *o,
 			  struct bs_duet_outcome *out, char *err, size_t errlen);
+
+/**
+ * bs_duet_regression_text - whether @o shows a regression beyond @fail_pct
+ * (%, >= 0): a benchmark's headline verdict puts B slower than A with the
+ * lower bound of its CI above fail_pct (so the CI excludes it). Then the
+ * line that says so into @buf (@n bytes), naming the benchmark and the
+ * method: "B is slower than A by more than 2 % in BM_x (async verdict, CI
+ * lower bound 8.10 %)". Returns true on a regression; false (buf "")
+ * otherwise.
+ */
+bool bs_duet_regression_text(const struct bs_duet_outcome *o, double fail_pct, char *buf, size_t n);
 
 #endif
