@@ -519,6 +519,20 @@ static void test_bad_input(void)
 		       "x,duet,0,A,100,200\n"
 		       "x,duet,0,A,150,250\n",
 		       "starts before iteration");
+	/* timestamps the trace cannot hold: negative, or an end past INT64_MAX */
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
+		       "x,duet,0,B,0,0,100\n"
+		       "x,duet,0,A,0,-100,50\n",
+		       "bad.csv:3: negative iteration start -100");
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
+		       "x,duet,0,A,0,100,-200\n",
+		       "bad.csv:2: negative iteration end -200");
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,iteration,iteration_start_ns,iteration_time_ns\n"
+		       "x,duet,0,A,0,100,9223372036854775807\n",
+		       "bad.csv:2: iteration times overflow");
 	import_rejects(csv, tr, "name,value\na,1\n", "not duet data");
 	import_rejects(csv, tr, "benchmark,type,runid,pair,start_ns,end_ns\nx,bogus,0,A,1,2\n",
 		       "unknown type 'bogus'");

@@ -255,13 +255,20 @@ static int read_row(struct imp *im, char **f, size_t nf, size_t line, size_t nco
 	} else {
 		if ((ret = num_field(im, f, C_START, line, &r.start, true)))
 			return ret;
+		/* the trace's timestamps are unsigned */
+		if (r.start < 0)
+			return bad(im, line, "negative iteration start %" PRId64, r.start);
 		if (im->col[C_END] >= 0) {
 			if ((ret = num_field(im, f, C_END, line, &r.end, true)))
 				return ret;
+			if (r.end < 0)
+				return bad(im, line, "negative iteration end %" PRId64, r.end);
 			r.dur = r.end - r.start;
 		} else {
 			if ((ret = num_field(im, f, C_TIME, line, &r.dur, true)))
 				return ret;
+			if (r.dur > INT64_MAX - r.start)
+				return bad(im, line, "iteration times overflow");
 			r.end = r.start + r.dur;
 		}
 	}
