@@ -52,6 +52,8 @@ struct df_spec {
 				   iterations without a record; 0: absent */
 	double seq_slow_b;	/* B's extra time in seq runs instead of slow_b,
 				   when not 0 */
+	int zero_a_iters;	/* the first N iterations of A in each run last
+				   0 ns */
 	const char *end_extra;	/* more END members, JSON text after a comma
 				   ("\"lost\": {...}"); NULL: none */
 	uint64_t seed;
@@ -174,6 +176,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 						continue;
 					if (second)
 						dd += dd / 2;
+					if (s == 0 && j < sp->zero_a_iters)
+						dd = 0;
 					if (sp->named && j % (n / 2) == 0) {
 						struct bs_bench_rec b;
 

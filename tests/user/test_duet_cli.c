@@ -260,6 +260,46 @@ static void test_report_lost(void)
 	json_object_put(j);
 }
 
+/*
+ * Iterations of 0 ns have no score: the report counts them where the
+ * verdict's model leaves them out, and with every A iteration at 0 ns (no
+ * verdict, A's mean 0) B vs A is n/a, never nan.
+ */
+static void test_report_zero_time(void)
+{
+	struct df_spec sp = {.runs_per_method = 3,
+			     .methods = {false, true, false},
+			     .iters = 10,
+			     .noise = 0.01,
+			     .zero_a_iters = 2,
+			     .seed = 6};
+	char tr[300], json[300];
+	json_object *j;
+	char *s;
+
+	fx_path(tr, sizeof(tr), "zero.trace");
+	fx_path(json, sizeof(json), "zero.json");
+	s = report_of(&sp, tr, json);
+	CHECK(s && strstr(s, "  left out    6 iterations of 0 ns: no score, the verdict leaves "
+			     "their pairs out"));
+	free(s);
+	j = json_object_from_file(json);
+	CHECK_INT_EQ(
+	    json_object_get_int64(bs_json_get(bs_json_get(j, "runs"), "iterations_of_0_ns")), 6);
+	json_object_put(j);
+	sp.zero_a_iters = sp.iters;
+	s = report_of(&sp, tr, json);
+	CHECK(s && strstr(s, "left out    30 iterations of 0 ns"));
+	CHECK(s && strstr(s, "no verdict"));
+	CHECK(s && !strstr(s, "nan") && !strstr(s, "inf "));
+	free(s);
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--md", "-", "--no-mds", NULL}), 0);
+	s = slurp(out_path);
+	CHECK(!strstr(s, "nan") && !strstr(s, "inf "));
+	free(s);
+}
+
 /* the picture: SVG from gnuplot; a wrong suffix is a usage error */
 static void test_report_plot(void)
 {
@@ -519,6 +559,11 @@ static void test_bad_input(void)
 		       "x,duet,0,A,100,200\n"
 		       "x,duet,0,A,150,250\n",
 		       "starts before iteration");
+	/* an iteration of 0 ns has no score */
+	import_rejects(csv, tr,
+		       "benchmark,type,runid,pair,iteration,iteration_start_ns,iteration_time_ns\n"
+		       "x,duet,0,A,0,100,0\n",
+		       "bad.csv:2: the iteration lasts 0 ns");
 	/* timestamps the trace cannot hold: negative, or an end past INT64_MAX */
 	import_rejects(csv, tr,
 		       "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
@@ -576,6 +621,7 @@ int main(void)
 	RUN_TEST(test_report_csv_json);
 	RUN_TEST(test_report_unrecorded);
 	RUN_TEST(test_report_lost);
+	RUN_TEST(test_report_zero_time);
 	RUN_TEST(test_report_plot);
 	RUN_TEST(test_import_round_trip);
 	RUN_TEST(test_import_renaissance_vs_scipy);

@@ -236,9 +236,12 @@ static int add_run_to_bench(struct bs_duet_data *d, const char *name, const stru
 	r->start_ns = e->start_ns;
 	r->end_ns = e->end_ns;
 	b->per_invocation = per_inv;
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < 2; s++) {
 		if ((ret = side_fill(&r->side[s], e->root[s], it[s], n[s], grp[s], g[s], per_inv)))
 			return ret;
+		for (size_t i = 0; i < r->side[s].n; i++)
+			d->n_no_time += !(r->side[s].score[i] > 0);
+	}
 	if (!r->start_ns && !r->end_ns) {
 		for (int s = 0; s < 2; s++) {
 			const struct bs_dside *x = &r->side[s];

@@ -84,6 +84,9 @@ struct bs_duet_data {
 	size_t n_calibration;	 /**< gbench calibration iterations left out */
 	size_t n_unmatched;	 /**< iterations of no run's side (left out) */
 	size_t n_bench_mismatch; /**< runs whose sides had different gbench benchmark counts */
+	size_t n_no_time;	 /**< iterations of the runs used that last 0 ns: no score, the
+				  *   verdict's model leaves their pairs out (the comparison
+				  *   tests keep them) */
 	struct bs_duet_noise_event *rechecks; /**< the noise checks between rounds, in order */
 	size_t n_rechecks;
 	struct bs_duet_stop_event *stops; /**< the `duet_stop_check` events (--stop-ci), in

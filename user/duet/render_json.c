@@ -272,6 +272,7 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 	put(runs, "calibration_iterations_excluded",
 	    json_object_new_int64((int64_t)d->n_calibration));
 	put(runs, "iterations_left_out", json_object_new_int64((int64_t)d->n_unmatched));
+	put(runs, "iterations_of_0_ns", json_object_new_int64((int64_t)d->n_no_time));
 	put(o, "runs", runs);
 	if (d->n_rechecks) {
 		json_object *rc = json_object_new_array();

@@ -207,9 +207,12 @@ static void bench_block(FILE *f, const struct bs_duet_ctx *c, const struct bs_db
 			snprintf(ci, sizeof(ci), "[%.2f, %.2f] %%", r->v.lo_pct, r->v.hi_pct);
 			pctf(exp(r->model.hi) - exp(r->model.lo), w, sizeof(w));
 		} else {
-			snprintf(d, sizeof(d), "%+.2f %%",
-				 r->res.mean_a > 0 ? (r->res.mean_b / r->res.mean_a - 1) * 100
-						   : NAN);
+			double rel = r->res.mean_b / r->res.mean_a - 1;
+
+			if (r->res.mean_a > 0 && isfinite(rel))
+				snprintf(d, sizeof(d), "%+.2f %%", rel * 100);
+			else
+				snprintf(d, sizeof(d), "n/a");
 			snprintf(ci, sizeof(ci), "-");
 			snprintf(w, sizeof(w), "-");
 		}
@@ -588,6 +591,14 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 			   : "  left out    %zu iterations outside the runs used (failed runs, "
 			     "incomplete)\n",
 			d->n_unmatched);
+	if (d->n_no_time)
+		fprintf(
+		    f,
+		    md ? "- %zu iterations of 0 ns: no score, the verdict leaves their pairs out "
+			 "(the comparison tests keep them)\n"
+		       : "  left out    %zu iterations of 0 ns: no score, the verdict leaves their "
+			 "pairs out (the comparison tests keep them)\n",
+		    d->n_no_time);
 	if (d->n_bench_mismatch)
 		fprintf(
 		    f,

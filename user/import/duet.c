@@ -274,6 +274,8 @@ static int read_row(struct imp *im, char **f, size_t nf, size_t line, size_t nco
 	}
 	if (r.dur < 0)
 		return bad(im, line, "the iteration ends before it starts");
+	if (!r.dur)
+		return bad(im, line, "the iteration lasts 0 ns: it has no score to compare");
 	s = fld(im, f, C_ORDER);
 	if (s && (!strcmp(s, "AB") || !strcmp(s, "BA")))
 		memcpy(r.order, s, 3);
