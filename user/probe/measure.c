@@ -346,7 +346,11 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	if (m->col_ready)
 		bs_collector_drain(&m->col, &m->probes);
 	memset(&m->k, 0, sizeof(m->k));
-	bs_probes_counters(&m->probes, &m->k);
+	if ((ret = bs_probes_counters(&m->probes, &m->k)))
+		bs_measure_warn(m,
+				"the loss counters could not be read (%s): their zeros do not mean "
+				"that nothing was lost",
+				strerror(-ret));
 	misses = bs_probes_recursion_misses(&m->probes);
 	if (m->lines) {
 		struct bs_lines_stats st;
