@@ -5,9 +5,12 @@
  * fleet again flattens it, a slow machine is flagged and no other, the
  * combined interval holds the fleet's truth, refusals (kind, command,
  * shard count, truncated, corrupted) give one line naming the member and
- * leave no output, shards of one suite merge.
+ * leave no output, shards of one suite merge, intervals that would mean
+ * nothing (one machine, one value a side) are withheld with the reason.
  */
 #include "test.h"
+
+#include "cmd_capture.h"
 
 #include <errno.h>
 #include <math.h>
@@ -24,6 +27,7 @@
 #include "import/duet.h"
 #include "trace/dataset.h"
 #include "trace/trace.h"
+#include "util/json.h"
 
 static char dir[] = "/tmp/bs_test_fleet_XXXXXX";
 
@@ -43,12 +47,13 @@ static double gauss(void)
 }
 
 /*
- * A run trace of machine @m: 3 processes x 200 iterations of 10
- * invocations, 100 ns x @factor x exp(N(0, 0.02^2)) per invocation;
- * @extra: more CONTEXT members (",\"shard\":{...}"), @cmd the command's
- * JSON array.
+ * A run trace of machine @m: @nproc processes x @iters iterations of
+ * @invoc invocations (0: durations only, no invocation count), 100 ns x
+ * @factor x exp(N(0, 0.02^2)) per invocation; @extra: more CONTEXT members
+ * (",\"shard\":{...}"), @cmd the command's JSON array.
  */
-static void write_trace(const char *path, int m, double factor, const char *cmd, const char *extra)
+static void write_run(const char *path, int m, int nproc, int iters, int invoc, double factor,
+		      const char *cmd, const char *extra)
 {
 	char ctx[1024], err[256];
 	struct bs_trace_writer *w;
@@ -63,22 +68,31 @@ static void write_trace(const char *path, int m, double factor, const char *cmd,
 	CHECK(w != NULL);
 	if (!w)
 		return;
-	for (uint32_t p = 0; p < 3; p++)
-		for (int i = 0; i < 200; i++) {
-			struct bs_iter_rec r = {.type = BS_REC_ITER, .flags = BS_ITER_F_INVOC};
-			double ns = 100 * factor * exp(0.02 * gauss()) * 10;
+	for (uint32_t p = 0; p < (uint32_t)nproc; p++)
+		for (int i = 0; i < iters; i++) {
+			struct bs_iter_rec r = {.type = BS_REC_ITER};
+			double ns = 100 * factor * exp(0.02 * gauss()) * (invoc ? invoc : 10);
 
 			r.pid = r.tid = 500 + p;
 			r.index = (uint64_t)i;
 			r.begin_ns = t;
 			r.end_ns = t + (uint64_t)ns;
-			r.invocations = 10;
+			if (invoc) {
+				r.flags = BS_ITER_F_INVOC;
+				r.invocations = (uint64_t)invoc;
+			}
 			r.preempted_ns = factor > 1.2 ? (uint64_t)(0.3 * ns) : 0;
 			t = r.end_ns + 5;
 			CHECK_INT_EQ(bs_trace_write_iter(w, &r), 0);
 		}
 	CHECK_INT_EQ(bs_trace_write_end(w, "{\"interrupted\":false}"), 0);
 	CHECK_INT_EQ(bs_trace_close(w), 0);
+}
+
+/* 3 processes x 200 iterations of 10 invocations (write_run). */
+static void write_trace(const char *path, int m, double factor, const char *cmd, const char *extra)
+{
+	write_run(path, m, 3, 200, 10, factor, cmd, extra);
 }
 
 /* DIR/name; the same name gives the same pointer (160 names at most). */
@@ -351,13 +365,15 @@ static void test_duet_fleet(void)
 }
 
 /*
- * A synthetic duet fleet of @n machines (Renaissance CSV layout, imported):
- * machine m runs 1 + 10 % x (m mod 4) slower, 3 runs of 20 iterations a
- * side, each 1 s x exp(N(0, 0.03^2)), B's times @b_scale x A's. The same
- * draws for the same @n (the generator restarts), so that only @b_scale
- * differs between two calls. Returns the analysis (NULL on failure).
+ * A synthetic duet fleet of @n machines (Renaissance CSV layout, imported)
+ * in DIR/<tag>.fleet: machine m runs 1 + 10 % x (m mod 4) slower, @runs
+ * runs of @iters iterations a side, each 1 s x exp(N(0, 0.03^2)), B's times
+ * @b_scale x A's. The same draws for the same @n (the generator restarts),
+ * so that only @b_scale differs between two calls. Returns the analysis
+ * (NULL on failure).
  */
-static struct bs_fleet_analysis *synth_duet_fleet(size_t n, double b_scale, const char *tag)
+static struct bs_fleet_analysis *synth_duet_fleet_rn(size_t n, int runs, int iters, double b_scale,
+						     const char *tag)
 {
 	const char *in[8];
 	char name[8][64], out[64];
@@ -383,9 +399,9 @@ static struct bs_fleet_analysis *synth_duet_fleet(size_t n, double b_scale, cons
 		fprintf(c,
 			"benchmark,runid,pair,iteration,epoch_start_ms,iteration_time_ns,machine,"
 			"provider,jdk,jdk_version\n");
-		for (int r = 0; r < 3; r++)
+		for (int r = 0; r < runs; r++)
 			for (int side = 0; side < 2; side++)
-				for (int i = 0; i < 20; i++) {
+				for (int i = 0; i < iters; i++) {
 					double ns = 1e9 * (1 + 0.1 * (double)(m % 4)) *
 						    exp(0.03 * gauss()) * (side ? b_scale : 1);
 
@@ -405,6 +421,22 @@ static struct bs_fleet_analysis *synth_duet_fleet(size_t n, double b_scale, cons
 		fprintf(stderr, "synth_duet_fleet: %s\n", err);
 	bs_fleet_free(f);
 	return a;
+}
+
+/* 3 runs of 20 iterations a side (synth_duet_fleet_rn). */
+static struct bs_fleet_analysis *synth_duet_fleet(size_t n, double b_scale, const char *tag)
+{
+	return synth_duet_fleet_rn(n, 3, 20, b_scale, tag);
+}
+
+/* The report of the fleet DIR/@name as text (@fmt NULL), --json - or
+ * --csv - (@fmt "--json", "--csv"): its stdout (cap_slurp's buffer). */
+static const char *report_of(const char *name, const char *fmt)
+{
+	const char *args[] = {p(name), fmt, fmt ? "-" : NULL, NULL};
+
+	CHECK_INT_EQ(cap_run(cmd_report, "report", args, p("rep.out"), p("rep.err")), 0);
+	return cap_slurp(p("rep.out"));
 }
 
 /* The duet fleet's MDS is the slowdown its verdict detects: an A/A fleet
@@ -453,6 +485,82 @@ static void test_duet_fleet_mds(void)
 	bs_fleet_analysis_free(two);
 }
 
+/*
+ * A fleet interval needs 2 machines, a member's interval 2 values (a
+ * side): one machine's "fleet" interval is its own, and one iteration a
+ * side gives the interval [X, X] and an MDS of one grid step. Withheld with
+ * the reason in the table, JSON and CSV alike.
+ */
+static void test_too_few(void)
+{
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL, *d1, *d2;
+	const char *one = p("few1.trace"), *out;
+	char err[512];
+
+	write_trace(one, 1, 1.0, cmd, "");
+	CHECK_INT_EQ(bs_fleet_merge(&one, 1, p("few.fleet"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_fleet_load(p("few.fleet"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		const struct bs_fleet_bench *b = &a->benches[0];
+
+		CHECK(!b->has_ci);
+		CHECK(strstr(b->withheld, "at least 2 machines") != NULL);
+		CHECK(b->cell[0].has_ci); /* 3 runs x 200 iterations: its own interval */
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+	out = report_of("few.fleet", NULL);
+	CHECK(strstr(out, "(all iterations): 1 machine, no fleet interval: a fleet interval "
+			  "needs at least 2 machines") != NULL);
+	json_object *j = json_tokener_parse(report_of("few.fleet", "--json"));
+	json_object *jb = json_object_array_get_idx(bs_json_get(j, "benchmarks"), 0);
+
+	CHECK(jb != NULL && json_object_object_get_ex(jb, "combined", NULL) &&
+	      !bs_json_get(jb, "combined"));
+	CHECK(strstr(bs_json_str(jb, "withheld", ""), "at least 2 machines") != NULL);
+	json_object_put(j);
+	out = report_of("few.fleet", "--csv");
+	CHECK(strstr(out, ",mds_pct,withheld\n") != NULL);
+	CHECK(strstr(out, ",a fleet interval needs at least 2 machines (they are its units)\n") !=
+	      NULL);
+
+	/* one machine, one run of one iteration a side: nothing at all */
+	d1 = synth_duet_fleet_rn(1, 1, 1, 1.0, "few_d1");
+	if (d1) {
+		const struct bs_fleet_bench *b = &d1->benches[0];
+
+		CHECK(!b->has_ci && isnan(b->mds));
+		CHECK(!b->cell[0].has_ci && isnan(b->cell[0].mds));
+		CHECK(b->cell[0].withheld && strstr(b->cell[0].withheld, "fewer than 2 values"));
+		out = report_of("few_d1.fleet", NULL);
+		CHECK(strstr(out, "no fleet interval") != NULL);
+		CHECK(strstr(out, "MDS 0.1 %") == NULL);
+		CHECK(strstr(out, "n/a: fewer than 2 values a side") != NULL);
+		j = json_tokener_parse(report_of("few_d1.fleet", "--json"));
+		jb = json_object_array_get_idx(bs_json_get(j, "benchmarks"), 0);
+		CHECK(!bs_json_get(jb, "mds_pct") && !bs_json_get(jb, "combined"));
+		jb = json_object_array_get_idx(bs_json_get(jb, "per_member"), 0);
+		CHECK(!strcmp(bs_json_str(jb, "withheld", ""), "fewer than 2 values a side"));
+		CHECK(!bs_json_get(jb, "ci") && !bs_json_get(jb, "mds_pct"));
+		json_object_put(j);
+	}
+	/* two machines of one iteration a side: a fleet interval over the
+	 * machines (they differ), none for either machine */
+	d2 = synth_duet_fleet_rn(2, 1, 1, 1.0, "few_d2");
+	if (d2) {
+		const struct bs_fleet_bench *b = &d2->benches[0];
+
+		CHECK(b->has_ci && b->combined.lo < b->combined.hi);
+		CHECK(!b->cell[0].has_ci && !b->cell[1].has_ci);
+	}
+	bs_fleet_analysis_free(d1);
+	bs_fleet_analysis_free(d2);
+}
+
 int main(void)
 {
 	char rm[128];
@@ -468,6 +576,7 @@ int main(void)
 	RUN_TEST(test_kinds_and_shards);
 	RUN_TEST(test_duet_fleet);
 	RUN_TEST(test_duet_fleet_mds);
+	RUN_TEST(test_too_few);
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	if (system(rm))
 		fprintf(stderr, "could not remove %s\n", dir);

@@ -291,6 +291,20 @@ static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m,
 	return ret;
 }
 
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+
+/* Why the interval @ci that bs_hierk_ci gave with @err cannot be shown;
+ * NULL when it holds. */
+static const char *interval_problem(int err, const struct bs_ci *ci)
+{
+	if (err)
+		return bs_stats_strerror(err);
+	if (!(ci->hi > ci->lo)) /* every resample the same: a width of 0 */
+		return "no spread: every resample gave the same value";
+	return NULL;
+}
+
 /* The intervals of benchmark @b: combined and per member. */
 static int intervals(struct acc *c, size_t b)
 {
@@ -299,22 +313,32 @@ static int intervals(struct acc *c, size_t b)
 	struct bs_hierk_opts o = {0.95, BS_FLEET_RESAMPLES, BS_FLEET_LEAF_EXACT};
 	bool two = c->a->duet;
 	size_t run0 = 0, x0 = 0, y0 = 0;
+	const char *why;
 
 	fb->per_op = d->per_op;
 	fb->members = d->member.n;
+	fb->mds = NAN;
 	fb->cell = calloc(c->a->n_machines, sizeof(*fb->cell));
 	if (!fb->cell)
 		return -ENOMEM;
-	{
+	if (d->member.n < BS_FLEET_MIN_MACHINES) {
+		snprintf(fb->withheld, sizeof(fb->withheld),
+			 "a fleet interval needs at least %d machines (they are its units)",
+			 BS_FLEET_MIN_MACHINES);
+	} else {
 		const size_t *const ch[2] = {d->runs.d, d->nx.d};
 		struct bs_hierk h = {2,	     d->member.n,	  ch,
 				     d->x.d, two ? d->y.d : NULL, two ? d->ny.d : NULL};
 
 		fb->err = bs_hierk_ci(&h, &o, c->rng, &fb->combined);
-		fb->has_ci = fb->err == BS_OK;
-		fb->mds = two && fb->has_ci ? bs_ci_mds(&fb->combined, 0, 0) : NAN;
 		if (fb->err == BS_ENOMEM)
 			return -ENOMEM;
+		why = interval_problem(fb->err, &fb->combined);
+		fb->has_ci = !why;
+		if (why)
+			snprintf(fb->withheld, sizeof(fb->withheld), "%s", why);
+		else if (two)
+			fb->mds = bs_ci_mds(&fb->combined, 0, 0);
 	}
 	for (size_t i = 0; i < d->member.n; i++) {
 		struct bs_fleet_cell *cl = &fb->cell[d->member.d[i]];
@@ -335,11 +359,19 @@ static int intervals(struct acc *c, size_t b)
 		cl->present = true;
 		cl->runs = runs;
 		cl->iters = nx;
-		cl->err = bs_hierk_ci(&h, &o, c->rng, &cl->ci);
-		cl->has_ci = cl->err == BS_OK;
-		cl->mds = two && cl->has_ci ? bs_ci_mds(&cl->ci, 0, 0) : NAN;
-		if (cl->err == BS_ENOMEM)
-			return -ENOMEM;
+		cl->mds = NAN;
+		if (nx < BS_FLEET_MIN_VALUES || (two && ny < BS_FLEET_MIN_VALUES)) {
+			cl->withheld = two ? "fewer than " STR(BS_FLEET_MIN_VALUES) " values a side"
+					   : "fewer than " STR(BS_FLEET_MIN_VALUES) " iterations";
+		} else {
+			cl->err = bs_hierk_ci(&h, &o, c->rng, &cl->ci);
+			if (cl->err == BS_ENOMEM)
+				return -ENOMEM;
+			cl->withheld = interval_problem(cl->err, &cl->ci);
+			cl->has_ci = !cl->withheld;
+			if (two && cl->has_ci)
+				cl->mds = bs_ci_mds(&cl->ci, 0, 0);
+		}
 		run0 += runs;
 		x0 += nx;
 		y0 += ny;

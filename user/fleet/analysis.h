@@ -11,7 +11,10 @@
  * duet with runs), and the minimal detectable slowdown of that verdict
  * (bs_ci_mds: B brought to A's level, slowed until the interval clears 1),
  * which a fleet narrows as machines are added. Each member gets its own row from the same
- * resampling below the machine level (run -> iteration).
+ * resampling below the machine level (run -> iteration). An interval is
+ * withheld, with the reason, below BS_FLEET_MIN_MACHINES machines (the
+ * fleet's) or BS_FLEET_MIN_VALUES values a side (a member's), or when it
+ * has no width (every resample the same).
  *
  * The noise table: per member, its machine (hostname, CPU model,
  * hypervisor), its speed relative to the fleet (geometric mean over the
@@ -40,27 +43,38 @@
 #define BS_FLEET_RESAMPLES 2000
 /** Leaf groups (runs) larger than this use the normal approximation. */
 #define BS_FLEET_LEAF_EXACT 64
+/** Machines a combined interval needs: they are its units (with one, the
+ *  machine level draws that machine every time and the interval is its
+ *  own run -> iteration interval). */
+#define BS_FLEET_MIN_MACHINES 2
+/** Values a member's interval needs (per side for duets): with one, every
+ *  resample draws it and the interval has no width. */
+#define BS_FLEET_MIN_VALUES 2
 
 /** One member's figure for one benchmark. */
 struct bs_fleet_cell {
-	bool present;	    /**< the member ran the benchmark */
-	bool has_ci;	    /**< ci is valid */
-	size_t runs, iters; /**< runs (processes / duet runs) and iterations (A's for duets) */
-	struct bs_ci ci;    /**< its mean (run) or B/A ratio (duet), run -> iteration */
-	double mds;	    /**< duet: bs_ci_mds of ci (fraction); NAN for runs or !has_ci */
-	int err;	    /**< bs_hierk_ci's error when !has_ci */
+	bool present;	      /**< the member ran the benchmark */
+	bool has_ci;	      /**< ci is valid: >= BS_FLEET_MIN_VALUES values (a side) and an
+			       *   interval with width */
+	size_t runs, iters;   /**< runs (processes / duet runs) and iterations (A's for duets) */
+	struct bs_ci ci;      /**< its mean (run) or B/A ratio (duet), run -> iteration */
+	double mds;	      /**< duet: bs_ci_mds of ci (fraction); NAN for runs or !has_ci */
+	int err;	      /**< bs_hierk_ci's error when !has_ci (or BS_OK) */
+	const char *withheld; /**< why no interval (!has_ci), a static phrase; NULL if has_ci */
 };
 
 struct bs_fleet_bench {
 	char *name;
 	bool per_op;	       /**< run: values are ns per invocation (else duration ns) */
 	size_t members;	       /**< members that ran it */
-	bool has_ci;	       /**< combined is valid */
+	bool has_ci;	       /**< combined is valid: >= BS_FLEET_MIN_MACHINES members and an
+				*   interval with width */
 	struct bs_ci combined; /**< machines as units */
 	double mds;	       /**< duet: the smallest slowdown of B the combined verdict detects,
 				*   bs_ci_mds of combined (fraction, 0.1 % grid, never 0); NAN for
 				*   runs, without an interval, or none up to 100 % */
-	int err;	       /**< bs_hierk_ci's error when !has_ci */
+	int err;	       /**< bs_hierk_ci's error when !has_ci (or BS_OK) */
+	char withheld[160];    /**< why no combined interval (!has_ci), "" if has_ci */
 	struct bs_fleet_cell *cell; /**< [n_members] */
 };
 

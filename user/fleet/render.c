@@ -60,15 +60,20 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 	fig(a, b->has_ci ? b->combined.point : NAN, pt, sizeof(pt));
 	fig(a, b->has_ci ? b->combined.lo : NAN, lo, sizeof(lo));
 	fig(a, b->has_ci ? b->combined.hi : NAN, hi, sizeof(hi));
-	fprintf(f, "\n%s: %s [%s, %s] over %zu machine%s", b->name, pt, lo, hi, b->members,
-		b->members == 1 ? "" : "s");
-	if (a->duet && b->has_ci) {
-		bs_fleet_verdict(&b->combined, verdict, sizeof(verdict));
-		fprintf(f, ": %s", verdict);
-		mds(b->mds, verdict, sizeof(verdict));
-		fprintf(f, "; MDS %s", verdict);
+	if (b->has_ci) {
+		fprintf(f, "\n%s: %s [%s, %s] over %zu machine%s", b->name, pt, lo, hi, b->members,
+			b->members == 1 ? "" : "s");
+		if (a->duet) {
+			bs_fleet_verdict(&b->combined, verdict, sizeof(verdict));
+			fprintf(f, ": %s", verdict);
+			mds(b->mds, verdict, sizeof(verdict));
+			fprintf(f, "; MDS %s", verdict);
+		}
+		fprintf(f, "\n");
+	} else {
+		fprintf(f, "\n%s: %zu machine%s, no fleet interval: %s\n", b->name, b->members,
+			b->members == 1 ? "" : "s", b->withheld);
 	}
-	fprintf(f, "%s\n", b->has_ci ? "" : " (no interval: too few machines or values)");
 	for (size_t m = 0; m < fl->n_members; m++) {
 		const struct bs_fleet_cell *cl = &b->cell[m];
 		char(*r)[CELL] = &c[rows * NC];
@@ -82,9 +87,11 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 		fig(a, cl->has_ci ? cl->ci.point : NAN, r[4], CELL);
 		fig(a, cl->has_ci ? cl->ci.lo : NAN, r[5], CELL);
 		fig(a, cl->has_ci ? cl->ci.hi : NAN, r[6], CELL);
-		if (a->duet && cl->has_ci)
+		if (!cl->has_ci)
+			snprintf(r[7], CELL, "n/a: %s", cl->withheld ?: "no interval");
+		else if (a->duet)
 			bs_fleet_verdict(&cl->ci, r[7], CELL);
-		else if (cl->has_ci && b->has_ci)
+		else if (b->has_ci)
 			snprintf(r[7], CELL, "%+.1f %%",
 				 100 * (cl->ci.point / b->combined.point - 1));
 		else
@@ -229,6 +236,8 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 									   : "ns/iteration"));
 		json_object_object_add(bo, "machines", json_object_new_int64((int64_t)fb->members));
 		json_object_object_add(bo, "combined", ci_json(a, &fb->combined, fb->has_ci));
+		json_object_object_add(bo, "withheld",
+				       fb->has_ci ? NULL : json_object_new_string(fb->withheld));
 		if (a->duet)
 			json_object_object_add(bo, "mds_pct", bs_json_double(100 * fb->mds));
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
@@ -244,6 +253,9 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 			json_object_object_add(co, "iterations",
 					       json_object_new_int64((int64_t)cl->iters));
 			json_object_object_add(co, "ci", ci_json(a, &cl->ci, cl->has_ci));
+			json_object_object_add(
+			    co, "withheld",
+			    cl->has_ci ? NULL : json_object_new_string(cl->withheld ?: "?"));
 			if (a->duet)
 				json_object_object_add(co, "mds_pct",
 						       bs_json_double(100 * cl->mds));
@@ -285,7 +297,7 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 
 static void csv(FILE *f, const struct bs_fleet_analysis *a)
 {
-	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit,mds_pct\n");
+	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit,mds_pct,withheld\n");
 	for (size_t b = 0; b < a->n_benches; b++) {
 		const struct bs_fleet_bench *fb = &a->benches[b];
 		const char *unit = a->duet	? "ratio"
@@ -293,9 +305,11 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 						: "ns/iteration";
 
 		bs_output_csv_field(f, fb->name);
-		fprintf(f, ",fleet,,,,%.10g,%.10g,%.10g,%s,%.10g\n",
+		fprintf(f, ",fleet,,,,%.10g,%.10g,%.10g,%s,%.10g,",
 			fb->has_ci ? fb->combined.point : NAN, fb->has_ci ? fb->combined.lo : NAN,
 			fb->has_ci ? fb->combined.hi : NAN, unit, 100 * fb->mds);
+		bs_output_csv_field(f, fb->has_ci ? "" : fb->withheld);
+		fputc('\n', f);
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
 			const struct bs_fleet_cell *cl = &fb->cell[m];
 
@@ -304,9 +318,11 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 			bs_output_csv_field(f, fb->name);
 			fprintf(f, ",%zu,", m + 1);
 			bs_output_csv_field(f, a->machines[m].hostname);
-			fprintf(f, ",%zu,%zu,%.10g,%.10g,%.10g,%s,%.10g\n", cl->runs, cl->iters,
+			fprintf(f, ",%zu,%zu,%.10g,%.10g,%.10g,%s,%.10g,", cl->runs, cl->iters,
 				cl->has_ci ? cl->ci.point : NAN, cl->has_ci ? cl->ci.lo : NAN,
 				cl->has_ci ? cl->ci.hi : NAN, unit, 100 * cl->mds);
+			bs_output_csv_field(f, cl->has_ci ? "" : cl->withheld ?: "?");
+			fputc('\n', f);
 		}
 	}
 }
