@@ -6,11 +6,13 @@
  * combined interval holds the fleet's truth, refusals (kind, command,
  * shard count, truncated, corrupted) give one line naming the member and
  * leave no output, shards of one suite merge, intervals that would mean
- * nothing (one machine, one value a side) are withheld with the reason.
+ * nothing (one machine, one value a side) are withheld with the reason, a
+ * duet whose own report withholds its verdict (a confound) is left out.
  */
 #include "test.h"
 
 #include "cmd_capture.h"
+#include "duet_fixture.h"
 
 #include <errno.h>
 #include <math.h>
@@ -561,6 +563,88 @@ static void test_too_few(void)
 	bs_fleet_analysis_free(d2);
 }
 
+/*
+ * Duets with A on CPU 0 and B on CPU 1, never exchanged, CPU 1 10 %
+ * slower: `report` withholds each one's verdict (the CPUs' speed is in its
+ * B/A). The fleet leaves them out, counted, with that reason, and reads no
+ * "B slower" from them; members that ran both sides on one CPU still count.
+ */
+static void test_duet_confound(void)
+{
+	struct df_spec sp = {.runs_per_method = 6,
+			     .methods = {[BS_DM_ASYNC] = true},
+			     .iters = 10,
+			     .noise = 0.01,
+			     .cpu1_slow = 1.10};
+	struct df_truth t;
+	const char *in[4] = {p("cf1.trace"), p("cf2.trace"), p("cf3.trace"), p("cf4.trace")};
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	const char *out;
+	char err[512], v[128];
+
+	for (int m = 0; m < 4; m++) {
+		sp.seed = 11 + (uint64_t)m;
+		sp.cpu_place = m < 2; /* 1: A on CPU 0, B on CPU 1; 0: both on CPU 0 */
+		CHECK_INT_EQ(df_write(in[m], &sp, &t), 0);
+	}
+	out = report_of("cf1.trace", NULL);
+	CHECK(strstr(out, "never exchanged CPUs") != NULL);
+
+	/* the two confounded duets alone: both left out, no interval */
+	CHECK_INT_EQ(bs_fleet_merge(in, 2, p("cfa.fleet"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_fleet_load(p("cfa.fleet"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		const struct bs_fleet_bench *b = &a->benches[0];
+
+		CHECK_INT_EQ((long)b->left_out, 2);
+		CHECK_INT_EQ((long)b->members, 0);
+		CHECK(!b->has_ci && isnan(b->mds));
+		CHECK(strstr(b->left_out_why, "never exchanged CPUs") != NULL);
+		CHECK(b->cell[0].present && b->cell[0].left_out && !b->cell[0].has_ci);
+		CHECK_INT_EQ((long)b->cell[1].runs, 6);
+		CHECK_INT_EQ((long)b->cell[1].iters, 60);
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+	a = NULL;
+	f = NULL;
+	out = report_of("cfa.fleet", NULL);
+	CHECK(strstr(out, "2 members left out: their own duet analysis withholds the verdict: A "
+			  "and B never exchanged CPUs") != NULL);
+	CHECK(strstr(out, "B slower") == NULL);
+	json_object *j = json_tokener_parse(report_of("cfa.fleet", "--json"));
+	json_object *jb = json_object_array_get_idx(bs_json_get(j, "benchmarks"), 0);
+
+	CHECK_INT_EQ(bs_json_int(jb, "left_out", -1), 2);
+	CHECK(strstr(bs_json_str(jb, "left_out_why", ""), "never exchanged CPUs") != NULL);
+	jb = json_object_array_get_idx(bs_json_get(jb, "per_member"), 1);
+	CHECK(json_object_get_boolean(bs_json_get(jb, "left_out")));
+	json_object_put(j);
+
+	/* with two duets on one CPU: those two make the fleet's interval */
+	CHECK_INT_EQ(bs_fleet_merge(in, 4, p("cfb.fleet"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_fleet_load(p("cfb.fleet"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		const struct bs_fleet_bench *b = &a->benches[0];
+
+		CHECK_INT_EQ((long)b->left_out, 2);
+		CHECK_INT_EQ((long)b->members, 2);
+		CHECK(b->has_ci);
+		bs_fleet_verdict(&b->combined, v, sizeof(v));
+		if (!strstr(v, "no difference"))
+			FAILF("the fleet of the unconfounded duets: %s", v);
+		CHECK(!b->cell[2].left_out && b->cell[2].has_ci);
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+}
+
 int main(void)
 {
 	char rm[128];
@@ -577,6 +661,7 @@ int main(void)
 	RUN_TEST(test_duet_fleet);
 	RUN_TEST(test_duet_fleet_mds);
 	RUN_TEST(test_too_few);
+	RUN_TEST(test_duet_confound);
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	if (system(rm))
 		fprintf(stderr, "could not remove %s\n", dir);

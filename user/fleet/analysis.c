@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duet/analysis.h" /* bs_duet_method_model: the confound check of `report` */
 #include "duet/data.h"
 #include "report/summary.h" /* bs_iter_counted, bs_iter_ns_per_op */
 #include "trace/bench_groups.h"
@@ -37,6 +38,11 @@ static int vec_grow(void **d, size_t *cap, size_t size)
 	return 0;
 }
 
+/* A duet member left out of a benchmark (its duet withholds the verdict). */
+struct left_out {
+	size_t member, runs, iters;
+};
+
 /* One benchmark's data over the fleet, appended member by member. */
 struct bdata {
 	VEC(double) x, y;   /* values (duet: A's), B's values */
@@ -47,6 +53,8 @@ struct bdata {
 	size_t runs_before; /* runs when the current member began */
 	size_t x_before, y_before;
 	bool per_op;
+	VEC(struct left_out) left; /* duet members left out, in fleet order */
+	char left_why[256];	   /* the first one's reason */
 };
 
 struct acc {
@@ -234,6 +242,7 @@ static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m,
 			   size_t errlen)
 {
 	struct bs_duet_data *dd = NULL;
+	struct bs_danalysis_opts mo = {0};
 	char e[256];
 	int ret = bs_duet_data_build(ds, &dd, e, sizeof(e));
 
@@ -241,7 +250,8 @@ static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m,
 		snprintf(err, errlen, "member %zu (%s): %s", m + 1, ds->path, e);
 		return ret;
 	}
-	for (size_t i = 0; i < dd->n_benches; i++) {
+	(void)bs_danalysis_opts_fill(&mo, dd); /* report's defaults; in range from zeros */
+	for (size_t i = 0; i < dd->n_benches && !ret; i++) {
 		const struct bs_dbench *db = &dd->benches[i];
 		int meth = -1;
 
@@ -263,7 +273,29 @@ static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m,
 			break;
 		}
 		struct bdata *d = &c->bd[b];
+		struct bs_dmres mr;
 
+		/* the verdict `report` gives this member: left out when it
+		 * withholds it for a confound */
+		ret = bs_duet_method_model(db, (enum bs_dmethod)meth, SIZE_MAX, &mo, &mr);
+		if (!ret && mr.model_err == BS_ECONFOUNDED) {
+			struct left_out lo = {m, 0, 0};
+
+			if (!d->left.n)
+				bs_duet_model_err_text(&mr, d->left_why, sizeof(d->left_why));
+			for (size_t r = 0; r < db->n_runs[meth]; r++) {
+				const struct bs_drun *run = &db->runs[meth][r];
+
+				lo.runs += run->side[0].n && run->side[1].n;
+				lo.iters += run->side[1].n ? run->side[0].n : 0;
+			}
+			ret = VEC_PUSH(d->left, lo);
+			bs_dmres_free(&mr);
+			continue;
+		}
+		bs_dmres_free(&mr);
+		if (ret)
+			break;
 		d->per_op = db->per_invocation;
 		member_begin(d);
 		for (size_t r = 0; r < db->n_runs[meth] && !ret; r++) {
@@ -376,6 +408,17 @@ static int intervals(struct acc *c, size_t b)
 		x0 += nx;
 		y0 += ny;
 	}
+	fb->left_out = d->left.n;
+	snprintf(fb->left_out_why, sizeof(fb->left_out_why), "%s", d->left_why);
+	for (size_t i = 0; i < d->left.n; i++) {
+		struct bs_fleet_cell *cl = &fb->cell[d->left.d[i].member];
+
+		cl->present = cl->left_out = true;
+		cl->runs = d->left.d[i].runs;
+		cl->iters = d->left.d[i].iters;
+		cl->mds = NAN;
+		cl->withheld = "left out: its own duet analysis withholds the verdict (a confound)";
+	}
 	return 0;
 }
 
@@ -470,6 +513,8 @@ static int noise_table(struct acc *c)
 		struct bdata *d = &c->bd[b];
 		double fm;
 
+		if (!d->base.n) /* every member left out */
+			continue;
 		memcpy(tmp, d->base.d, d->base.n * sizeof(double));
 		fm = median(tmp, d->base.n);
 		for (size_t i = 0; i < d->base.n && fm > 0; i++) {
@@ -548,6 +593,7 @@ static void acc_free(struct acc *c, size_t n_benches)
 		free(c->bd[b].runs.d);
 		free(c->bd[b].member.d);
 		free(c->bd[b].base.d);
+		free(c->bd[b].left.d);
 	}
 	free(c->bd);
 	gsl_rng_free(c->rng);

@@ -14,7 +14,11 @@
  * resampling below the machine level (run -> iteration). An interval is
  * withheld, with the reason, below BS_FLEET_MIN_MACHINES machines (the
  * fleet's) or BS_FLEET_MIN_VALUES values a side (a member's), or when it
- * has no width (every resample the same).
+ * has no width (every resample the same). A duet member whose own duet
+ * analysis (bs_duet_method_model, the run-level model of `report`)
+ * withholds the method's verdict for a confound (BS_ECONFOUNDED: A and B
+ * never exchanged CPUs, so the CPUs' speed difference is in its B/A) is
+ * left out of the fleet's interval, counted, with the reason.
  *
  * The noise table: per member, its machine (hostname, CPU model,
  * hypervisor), its speed relative to the fleet (geometric mean over the
@@ -54,6 +58,8 @@
 /** One member's figure for one benchmark. */
 struct bs_fleet_cell {
 	bool present;	      /**< the member ran the benchmark */
+	bool left_out;	      /**< duet: left out of the fleet (and without an interval): its
+			       *   own duet analysis withholds the verdict for a confound */
 	bool has_ci;	      /**< ci is valid: >= BS_FLEET_MIN_VALUES values (a side) and an
 			       *   interval with width */
 	size_t runs, iters;   /**< runs (processes / duet runs) and iterations (A's for duets) */
@@ -65,16 +71,18 @@ struct bs_fleet_cell {
 
 struct bs_fleet_bench {
 	char *name;
-	bool per_op;	       /**< run: values are ns per invocation (else duration ns) */
-	size_t members;	       /**< members that ran it */
-	bool has_ci;	       /**< combined is valid: >= BS_FLEET_MIN_MACHINES members and an
-				*   interval with width */
-	struct bs_ci combined; /**< machines as units */
-	double mds;	       /**< duet: the smallest slowdown of B the combined verdict detects,
-				*   bs_ci_mds of combined (fraction, 0.1 % grid, never 0); NAN for
-				*   runs, without an interval, or none up to 100 % */
-	int err;	       /**< bs_hierk_ci's error when !has_ci (or BS_OK) */
-	char withheld[160];    /**< why no combined interval (!has_ci), "" if has_ci */
+	bool per_op;		/**< run: values are ns per invocation (else duration ns) */
+	size_t members;		/**< members that ran it */
+	bool has_ci;		/**< combined is valid: >= BS_FLEET_MIN_MACHINES members and an
+				 *   interval with width */
+	struct bs_ci combined;	/**< machines as units */
+	double mds;		/**< duet: the smallest slowdown of B the combined verdict detects,
+				 *   bs_ci_mds of combined (fraction, 0.1 % grid, never 0); NAN for
+				 *   runs, without an interval, or none up to 100 % */
+	int err;		/**< bs_hierk_ci's error when !has_ci (or BS_OK) */
+	char withheld[160];	/**< why no combined interval (!has_ci), "" if has_ci */
+	size_t left_out;	/**< duet: members left out (cell[].left_out), not in members */
+	char left_out_why[256]; /**< the first one's reason (bs_duet_model_err_text), "" if none */
 	struct bs_fleet_cell *cell; /**< [n_members] */
 };
 

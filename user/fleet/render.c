@@ -74,6 +74,11 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 		fprintf(f, "\n%s: %zu machine%s, no fleet interval: %s\n", b->name, b->members,
 			b->members == 1 ? "" : "s", b->withheld);
 	}
+	if (b->left_out)
+		fprintf(f,
+			"  %zu member%s left out: %s own duet analysis withholds the verdict: %s\n",
+			b->left_out, b->left_out == 1 ? "" : "s",
+			b->left_out == 1 ? "its" : "their", b->left_out_why);
 	for (size_t m = 0; m < fl->n_members; m++) {
 		const struct bs_fleet_cell *cl = &b->cell[m];
 		char(*r)[CELL] = &c[rows * NC];
@@ -87,7 +92,9 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 		fig(a, cl->has_ci ? cl->ci.point : NAN, r[4], CELL);
 		fig(a, cl->has_ci ? cl->ci.lo : NAN, r[5], CELL);
 		fig(a, cl->has_ci ? cl->ci.hi : NAN, r[6], CELL);
-		if (!cl->has_ci)
+		if (cl->left_out)
+			snprintf(r[7], CELL, "left out (see above)");
+		else if (!cl->has_ci)
 			snprintf(r[7], CELL, "n/a: %s", cl->withheld ?: "no interval");
 		else if (a->duet)
 			bs_fleet_verdict(&cl->ci, r[7], CELL);
@@ -235,6 +242,13 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 							      : fb->per_op ? "ns/invocation"
 									   : "ns/iteration"));
 		json_object_object_add(bo, "machines", json_object_new_int64((int64_t)fb->members));
+		if (a->duet) {
+			json_object_object_add(bo, "left_out",
+					       json_object_new_int64((int64_t)fb->left_out));
+			json_object_object_add(
+			    bo, "left_out_why",
+			    fb->left_out ? json_object_new_string(fb->left_out_why) : NULL);
+		}
 		json_object_object_add(bo, "combined", ci_json(a, &fb->combined, fb->has_ci));
 		json_object_object_add(bo, "withheld",
 				       fb->has_ci ? NULL : json_object_new_string(fb->withheld));
@@ -252,6 +266,9 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 					       json_object_new_int64((int64_t)cl->runs));
 			json_object_object_add(co, "iterations",
 					       json_object_new_int64((int64_t)cl->iters));
+			if (a->duet)
+				json_object_object_add(co, "left_out",
+						       json_object_new_boolean(cl->left_out));
 			json_object_object_add(co, "ci", ci_json(a, &cl->ci, cl->has_ci));
 			json_object_object_add(
 			    co, "withheld",
