@@ -7,7 +7,8 @@
  * shard count, truncated, corrupted) give one line naming the member and
  * leave no output, shards of one suite merge, intervals that would mean
  * nothing (one machine, one value a side) are withheld with the reason, a
- * duet whose own report withholds its verdict (a confound) is left out.
+ * duet whose own report withholds its verdict (a confound) is left out,
+ * members of different units are never pooled.
  */
 #include "test.h"
 
@@ -645,6 +646,61 @@ static void test_duet_confound(void)
 	bs_fleet_free(f);
 }
 
+/*
+ * Under one benchmark name, two members with time per invocation and one
+ * with iteration durations only (10 invocations each, so 10x the figure):
+ * never pooled (compare refuses the same), each member in its own unit, no
+ * speed of the noise table from them (member 3 is not 10x slower).
+ */
+static void test_mixed_units(void)
+{
+	const char *in[3] = {p("u1.trace"), p("u2.trace"), p("u3.trace")};
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	const char *out;
+	char err[512];
+
+	for (int m = 0; m < 3; m++)
+		write_run(in[m], m + 1, 3, 50, m < 2 ? 10 : 0, 1.0, cmd, "");
+	CHECK_INT_EQ(bs_fleet_merge(in, 3, p("u.fleet"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_fleet_load(p("u.fleet"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		const struct bs_fleet_bench *b = &a->benches[0];
+
+		CHECK_INT_EQ((long)a->n_benches, 1);
+		CHECK(b->mixed_units && !b->per_op && !b->has_ci);
+		CHECK(strstr(b->withheld, "members differ in unit: 2 with time per invocation, 1 "
+					  "with iteration durations only") != NULL);
+		CHECK(b->cell[0].per_op && b->cell[1].per_op && !b->cell[2].per_op);
+		CHECK(b->cell[0].has_ci && b->cell[2].has_ci);
+		CHECK_NEAR(b->cell[0].ci.point, 100, 0, 0.05);
+		CHECK_NEAR(b->cell[2].ci.point, 1000, 0, 0.05);
+		CHECK_INT_EQ((long)a->n_outliers, 0);
+		CHECK(isnan(a->machines[2].speed));
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+	out = report_of("u.fleet", NULL);
+	CHECK(strstr(out, "3 machines, no fleet interval: members differ in unit") != NULL);
+	CHECK(strstr(out, "us/op") != NULL || strstr(out, "ns/op") != NULL);
+	out = report_of("u.fleet", "--csv");
+	CHECK(strstr(out, ",fleet,,,,") && strstr(out, ",mixed,"));
+	CHECK(strstr(out, ",1,host-1,3,150,") && strstr(out, ",ns/invocation,"));
+	CHECK(strstr(out, ",3,host-3,3,150,") && strstr(out, ",ns/iteration,"));
+	json_object *j = json_tokener_parse(report_of("u.fleet", "--json"));
+	json_object *jb = json_object_array_get_idx(bs_json_get(j, "benchmarks"), 0);
+
+	CHECK(!strcmp(bs_json_str(jb, "unit", ""), "mixed"));
+	CHECK(!bs_json_get(jb, "combined"));
+	jb = bs_json_get(jb, "per_member");
+	CHECK(!strcmp(bs_json_str(json_object_array_get_idx(jb, 0), "unit", ""), "ns/invocation"));
+	CHECK(!strcmp(bs_json_str(json_object_array_get_idx(jb, 2), "unit", ""), "ns/iteration"));
+	json_object_put(j);
+}
+
 int main(void)
 {
 	char rm[128];
@@ -662,6 +718,7 @@ int main(void)
 	RUN_TEST(test_duet_fleet_mds);
 	RUN_TEST(test_too_few);
 	RUN_TEST(test_duet_confound);
+	RUN_TEST(test_mixed_units);
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	if (system(rm))
 		fprintf(stderr, "could not remove %s\n", dir);

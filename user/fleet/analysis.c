@@ -52,7 +52,9 @@ struct bdata {
 	VEC(double) base;   /* mean of x per member present (speed) */
 	size_t runs_before; /* runs when the current member began */
 	size_t x_before, y_before;
-	bool per_op;
+	bool per_op;		   /* the current member's values are per invocation */
+	VEC(bool) unit;		   /* per_op of each member present */
+	size_t n_per_op, n_dur;	   /* members present of each unit */
 	VEC(struct left_out) left; /* duet members left out, in fleet order */
 	char left_why[256];	   /* the first one's reason */
 };
@@ -107,8 +109,12 @@ static int member_end(struct acc *c, long b, size_t m)
 	for (size_t i = d->x_before; i < d->x.n; i++)
 		s += d->x.d[i];
 	if (VEC_PUSH(d->runs, runs) || VEC_PUSH(d->member, m) ||
-	    VEC_PUSH(d->base, s / (double)(d->x.n - d->x_before)))
+	    VEC_PUSH(d->base, s / (double)(d->x.n - d->x_before)) || VEC_PUSH(d->unit, d->per_op))
 		return -ENOMEM;
+	if (d->per_op)
+		d->n_per_op++;
+	else
+		d->n_dur++;
 	return 0;
 }
 
@@ -347,13 +353,20 @@ static int intervals(struct acc *c, size_t b)
 	size_t run0 = 0, x0 = 0, y0 = 0;
 	const char *why;
 
-	fb->per_op = d->per_op;
+	fb->per_op = !d->n_dur;
+	fb->mixed_units = d->n_per_op && d->n_dur;
 	fb->members = d->member.n;
 	fb->mds = NAN;
 	fb->cell = calloc(c->a->n_machines, sizeof(*fb->cell));
 	if (!fb->cell)
 		return -ENOMEM;
-	if (d->member.n < BS_FLEET_MIN_MACHINES) {
+	if (fb->mixed_units) {
+		/* compare refuses these too: the scales differ by the invocations */
+		snprintf(fb->withheld, sizeof(fb->withheld),
+			 "members differ in unit: %zu with time per invocation, %zu with iteration "
+			 "durations only (never pooled)",
+			 d->n_per_op, d->n_dur);
+	} else if (d->member.n < BS_FLEET_MIN_MACHINES) {
 		snprintf(fb->withheld, sizeof(fb->withheld),
 			 "a fleet interval needs at least %d machines (they are its units)",
 			 BS_FLEET_MIN_MACHINES);
@@ -389,6 +402,7 @@ static int intervals(struct acc *c, size_t b)
 				     two ? d->ny.d + run0 : NULL};
 
 		cl->present = true;
+		cl->per_op = d->unit.d[i];
 		cl->runs = runs;
 		cl->iters = nx;
 		cl->mds = NAN;
@@ -513,7 +527,8 @@ static int noise_table(struct acc *c)
 		struct bdata *d = &c->bd[b];
 		double fm;
 
-		if (!d->base.n) /* every member left out */
+		/* every member left out, or no median of two units */
+		if (!d->base.n || a->benches[b].mixed_units)
 			continue;
 		memcpy(tmp, d->base.d, d->base.n * sizeof(double));
 		fm = median(tmp, d->base.n);
@@ -594,6 +609,7 @@ static void acc_free(struct acc *c, size_t n_benches)
 		free(c->bd[b].member.d);
 		free(c->bd[b].base.d);
 		free(c->bd[b].left.d);
+		free(c->bd[b].unit.d);
 	}
 	free(c->bd);
 	gsl_rng_free(c->rng);

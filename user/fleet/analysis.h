@@ -18,7 +18,9 @@
  * analysis (bs_duet_method_model, the run-level model of `report`)
  * withholds the method's verdict for a confound (BS_ECONFOUNDED: A and B
  * never exchanged CPUs, so the CPUs' speed difference is in its B/A) is
- * left out of the fleet's interval, counted, with the reason.
+ * left out of the fleet's interval, counted, with the reason. Members
+ * whose units differ (ns per invocation vs iteration durations) are never
+ * pooled: no combined interval, and no speed from that benchmark.
  *
  * The noise table: per member, its machine (hostname, CPU model,
  * hypervisor), its speed relative to the fleet (geometric mean over the
@@ -58,6 +60,7 @@
 /** One member's figure for one benchmark. */
 struct bs_fleet_cell {
 	bool present;	      /**< the member ran the benchmark */
+	bool per_op;	      /**< its values are ns per invocation (else durations, ns) */
 	bool left_out;	      /**< duet: left out of the fleet (and without an interval): its
 			       *   own duet analysis withholds the verdict for a confound */
 	bool has_ci;	      /**< ci is valid: >= BS_FLEET_MIN_VALUES values (a side) and an
@@ -71,7 +74,9 @@ struct bs_fleet_cell {
 
 struct bs_fleet_bench {
 	char *name;
-	bool per_op;		/**< run: values are ns per invocation (else duration ns) */
+	bool per_op;		/**< every member's values are ns per invocation (else some are
+				 *   iteration durations, ns); duets: of the scores */
+	bool mixed_units;	/**< members differ in per_op: never pooled, no combined interval */
 	size_t members;		/**< members that ran it */
 	bool has_ci;		/**< combined is valid: >= BS_FLEET_MIN_MACHINES members and an
 				 *   interval with width */
@@ -88,7 +93,7 @@ struct bs_fleet_bench {
 
 struct bs_fleet_machine {
 	char hostname[64], cpu_model[96], hypervisor[32]; /**< "?" if absent */
-	double speed; /**< geometric mean of mean / fleet median (NaN: no benchmark) */
+	double speed; /**< geometric mean of mean / fleet median (NaN: no benchmark of one unit) */
 	size_t iters; /**< counted iterations */
 	double preempt_share, steal_share; /**< of the iterations' time; NaN without iterations
 					    *   or interference data (imported traces) */

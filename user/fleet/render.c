@@ -26,6 +26,18 @@ static void fig(const struct bs_fleet_analysis *a, double v, char *buf, size_t l
 		bs_fmt_ns(v, buf, len);
 }
 
+/* The unit of member @cl's figures (fleet row: @cl NULL), as JSON and CSV
+ * name it. */
+static const char *unit_of(const struct bs_fleet_analysis *a, const struct bs_fleet_bench *b,
+			   const struct bs_fleet_cell *cl)
+{
+	if (a->duet)
+		return "ratio";
+	if (!cl && b->mixed_units)
+		return "mixed";
+	return (cl ? cl->per_op : b->per_op) ? "ns/invocation" : "ns/iteration";
+}
+
 /* A duet MDS (fraction) as text: "1.2 %"; "n/a" without an interval or
  * when no slowdown up to 100 % is detected. */
 static void mds(double v, char *buf, size_t len)
@@ -56,7 +68,10 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 		return;
 	}
 	memcpy(h, hdr, sizeof(h));
-	h[4] = a->duet ? "B/A" : b->per_op ? "time/op" : "duration";
+	h[4] = a->duet		? "B/A"
+	       : b->mixed_units ? "time (/op) or duration"
+	       : b->per_op	? "time/op"
+				: "duration";
 	fig(a, b->has_ci ? b->combined.point : NAN, pt, sizeof(pt));
 	fig(a, b->has_ci ? b->combined.lo : NAN, lo, sizeof(lo));
 	fig(a, b->has_ci ? b->combined.hi : NAN, hi, sizeof(hi));
@@ -92,6 +107,9 @@ static void bench_table(FILE *f, const struct bs_fleet_analysis *a, const struct
 		fig(a, cl->has_ci ? cl->ci.point : NAN, r[4], CELL);
 		fig(a, cl->has_ci ? cl->ci.lo : NAN, r[5], CELL);
 		fig(a, cl->has_ci ? cl->ci.hi : NAN, r[6], CELL);
+		for (int k = 4; k < 7 && b->mixed_units && cl->per_op && cl->has_ci && !a->duet;
+		     k++)
+			strncat(r[k], "/op", CELL - strlen(r[k]) - 1);
 		if (cl->left_out)
 			snprintf(r[7], CELL, "left out (see above)");
 		else if (!cl->has_ci)
@@ -237,10 +255,7 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 		json_object *bo = json_object_new_object(), *pm = json_object_new_array();
 
 		json_object_object_add(bo, "name", json_object_new_string(fb->name));
-		json_object_object_add(bo, "unit",
-				       json_object_new_string(a->duet	   ? "ratio"
-							      : fb->per_op ? "ns/invocation"
-									   : "ns/iteration"));
+		json_object_object_add(bo, "unit", json_object_new_string(unit_of(a, fb, NULL)));
 		json_object_object_add(bo, "machines", json_object_new_int64((int64_t)fb->members));
 		if (a->duet) {
 			json_object_object_add(bo, "left_out",
@@ -262,6 +277,8 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 				continue;
 			co = json_object_new_object();
 			json_object_object_add(co, "member", json_object_new_int64((int64_t)m + 1));
+			json_object_object_add(co, "unit",
+					       json_object_new_string(unit_of(a, fb, cl)));
 			json_object_object_add(co, "runs",
 					       json_object_new_int64((int64_t)cl->runs));
 			json_object_object_add(co, "iterations",
@@ -317,14 +334,11 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit,mds_pct,withheld\n");
 	for (size_t b = 0; b < a->n_benches; b++) {
 		const struct bs_fleet_bench *fb = &a->benches[b];
-		const char *unit = a->duet	? "ratio"
-				   : fb->per_op ? "ns/invocation"
-						: "ns/iteration";
 
 		bs_output_csv_field(f, fb->name);
 		fprintf(f, ",fleet,,,,%.10g,%.10g,%.10g,%s,%.10g,",
 			fb->has_ci ? fb->combined.point : NAN, fb->has_ci ? fb->combined.lo : NAN,
-			fb->has_ci ? fb->combined.hi : NAN, unit, 100 * fb->mds);
+			fb->has_ci ? fb->combined.hi : NAN, unit_of(a, fb, NULL), 100 * fb->mds);
 		bs_output_csv_field(f, fb->has_ci ? "" : fb->withheld);
 		fputc('\n', f);
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
@@ -337,7 +351,7 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 			bs_output_csv_field(f, a->machines[m].hostname);
 			fprintf(f, ",%zu,%zu,%.10g,%.10g,%.10g,%s,%.10g,", cl->runs, cl->iters,
 				cl->has_ci ? cl->ci.point : NAN, cl->has_ci ? cl->ci.lo : NAN,
-				cl->has_ci ? cl->ci.hi : NAN, unit, 100 * cl->mds);
+				cl->has_ci ? cl->ci.hi : NAN, unit_of(a, fb, cl), 100 * cl->mds);
 			bs_output_csv_field(f, cl->has_ci ? "" : cl->withheld ?: "?");
 			fputc('\n', f);
 		}
