@@ -8,13 +8,15 @@
  * leave no output, shards of one suite merge, intervals that would mean
  * nothing (one machine, one value a side) are withheld with the reason, a
  * duet whose own report withholds its verdict (a confound) is left out,
- * members of different units are never pooled.
+ * members of different units are never pooled, no NaN or infinity prints
+ * as a number.
  */
 #include "test.h"
 
 #include "cmd_capture.h"
 #include "duet_fixture.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -442,6 +444,34 @@ static const char *report_of(const char *name, const char *fmt)
 	return cap_slurp(p("rep.out"));
 }
 
+/* "nan" or "inf" as a word of @s (a number printed as one), or NULL. */
+static const char *nonnumber(const char *s)
+{
+	static const char *const w[] = {"nan", "inf"};
+
+	for (int k = 0; k < 2; k++)
+		for (const char *q = s; (q = strcasestr(q, w[k])); q++)
+			if ((q == s || !isalnum((unsigned char)q[-1])) &&
+			    !isalnum((unsigned char)q[3]))
+				return q;
+	return NULL;
+}
+
+/* The report of the fleet DIR/@name prints no NaN or infinity as a number,
+ * in the table, JSON and CSV. */
+static void no_nonnumber(const char *name)
+{
+	static const char *const fmt[] = {NULL, "--json", "--csv"};
+
+	for (int k = 0; k < 3; k++) {
+		const char *out = report_of(name, fmt[k]), *q = nonnumber(out);
+
+		if (q)
+			FAILF("report %s %s: '%.40s'", name, fmt[k] ?: "(table)",
+			      q - out > 20 ? q - 20 : out);
+	}
+}
+
 /* The duet fleet's MDS is the slowdown its verdict detects: an A/A fleet
  * with B slowed by the MDS (brought to A's level first) reads "B slower",
  * one grid step less does not; it is never 0, and 8 machines detect a
@@ -528,8 +558,9 @@ static void test_too_few(void)
 	json_object_put(j);
 	out = report_of("few.fleet", "--csv");
 	CHECK(strstr(out, ",mds_pct,withheld\n") != NULL);
-	CHECK(strstr(out, ",a fleet interval needs at least 2 machines (they are its units)\n") !=
-	      NULL);
+	CHECK(strstr(out, ",fleet,,,,,,,ns/invocation,,a fleet interval needs at least 2 machines "
+			  "(they are its units)\n") != NULL);
+	no_nonnumber("few.fleet");
 
 	/* one machine, one run of one iteration a side: nothing at all */
 	d1 = synth_duet_fleet_rn(1, 1, 1, 1.0, "few_d1");
@@ -550,6 +581,7 @@ static void test_too_few(void)
 		CHECK(!strcmp(bs_json_str(jb, "withheld", ""), "fewer than 2 values a side"));
 		CHECK(!bs_json_get(jb, "ci") && !bs_json_get(jb, "mds_pct"));
 		json_object_put(j);
+		no_nonnumber("few_d1.fleet");
 	}
 	/* two machines of one iteration a side: a fleet interval over the
 	 * machines (they differ), none for either machine */
@@ -625,6 +657,7 @@ static void test_duet_confound(void)
 	jb = json_object_array_get_idx(bs_json_get(jb, "per_member"), 1);
 	CHECK(json_object_get_boolean(bs_json_get(jb, "left_out")));
 	json_object_put(j);
+	no_nonnumber("cfa.fleet");
 
 	/* with two duets on one CPU: those two make the fleet's interval */
 	CHECK_INT_EQ(bs_fleet_merge(in, 4, p("cfb.fleet"), &res, err, sizeof(err)), 0);
@@ -699,6 +732,48 @@ static void test_mixed_units(void)
 	CHECK(!strcmp(bs_json_str(json_object_array_get_idx(jb, 0), "unit", ""), "ns/invocation"));
 	CHECK(!strcmp(bs_json_str(json_object_array_get_idx(jb, 2), "unit", ""), "ns/iteration"));
 	json_object_put(j);
+	no_nonnumber("u.fleet");
+}
+
+/*
+ * NaN and infinity never print as numbers: the run fleet's mds_pct is an
+ * empty CSV cell; 3 members of which 2 ran identically (MAD 0) flag the
+ * third with words, not "inf MADs"; a noise check without a coupling says
+ * n/a.
+ */
+static void test_no_nan(void)
+{
+	const char *in[3] = {p("z1.trace"), p("z2.trace"), p("z3.trace")};
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	const char *out;
+	char err[512];
+
+	for (int m = 0; m < 3; m++) {
+		rs = 0x853C49E6748FEA9Bull; /* members 1 and 2: the same draws */
+		write_run(in[m], m + 1, 3, 50, 10, m == 2 ? 1.5 : 1.0, cmd,
+			  m ? "" : ",\"duet\":{\"noise_check\":{\"cpus\":[{\"coupled\":false}]}}");
+	}
+	CHECK_INT_EQ(bs_fleet_merge(in, 3, p("z.fleet"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_fleet_load(p("z.fleet"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		CHECK(a->speed_mad == 0);
+		CHECK(a->machines[2].outlier && !a->machines[0].outlier);
+		if (!strstr(a->machines[2].why, "(MAD 0: at least half the members at the median)"))
+			FAILF("why: %s", a->machines[2].why);
+		CHECK(a->machines[0].has_noise);
+		if (!strstr(a->machines[0].noise, "busy/alone n/a"))
+			FAILF("noise: %s", a->machines[0].noise);
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+	no_nonnumber("z.fleet");
+	out = report_of("z.fleet", "--csv");
+	CHECK(strstr(out, ",ns/invocation,,\n") != NULL); /* mds_pct, withheld: empty */
+	no_nonnumber("o.trace");			  /* test_report_outlier's */
 }
 
 int main(void)
@@ -719,6 +794,7 @@ int main(void)
 	RUN_TEST(test_too_few);
 	RUN_TEST(test_duet_confound);
 	RUN_TEST(test_mixed_units);
+	RUN_TEST(test_no_nan);
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	if (system(rm))
 		fprintf(stderr, "could not remove %s\n", dir);

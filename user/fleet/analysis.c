@@ -474,8 +474,12 @@ static void noise_text(const struct bs_dataset *ds, struct bs_fleet_machine *mc)
 			worst = v;
 		coupled |= cd && json_object_get_boolean(cd);
 	}
-	snprintf(mc->noise, sizeof(mc->noise), "%s (busy/alone %.2f), design %s",
-		 coupled ? "vCPUs coupled" : "independent", worst,
+	char ratio[32] = "n/a";
+
+	if (!isnan(worst))
+		snprintf(ratio, sizeof(ratio), "%.2f", worst);
+	snprintf(mc->noise, sizeof(mc->noise), "%s (busy/alone %s), design %s",
+		 coupled ? "vCPUs coupled" : "independent", ratio,
 		 bs_json_str(bs_json_get(nc, "recommendation"), "design", "?"));
 }
 
@@ -572,11 +576,14 @@ static int noise_table(struct acc *c)
 					       "; %.2f migrations per iteration", mc->migrations);
 		if (mc->has_noise && !strncmp(mc->noise, "vCPUs coupled", 13) && at < sizeof(extra))
 			snprintf(extra + at, sizeof(extra) - at, "; its vCPUs were coupled");
+		char dist[64] = "MAD 0: at least half the members at the median";
+
+		if (mad > 0)
+			snprintf(dist, sizeof(dist), "%.1f MADs", fabs(dev) / mad);
 		snprintf(mc->why, sizeof(mc->why),
-			 "member %zu (%s) ran %.1f %% %s than the fleet median (%.1f MADs)%s",
-			 m + 1, mc->hostname, 100 * fabs(mc->speed - exp(med)) / exp(med),
-			 dev > 0 ? "slower" : "faster", mad > 0 ? fabs(dev) / mad : INFINITY,
-			 extra);
+			 "member %zu (%s) ran %.1f %% %s than the fleet median (%s)%s", m + 1,
+			 mc->hostname, 100 * fabs(mc->speed - exp(med)) / exp(med),
+			 dev > 0 ? "slower" : "faster", dist, extra);
 	}
 	free(lsum);
 	free(tmp);

@@ -329,6 +329,15 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 	return o;
 }
 
+/* ",v" (%.10g), or "," alone when v is NaN or infinite: an empty cell. */
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.10g", v);
+	else
+		fputc(',', f);
+}
+
 static void csv(FILE *f, const struct bs_fleet_analysis *a)
 {
 	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit,mds_pct,withheld\n");
@@ -336,9 +345,13 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 		const struct bs_fleet_bench *fb = &a->benches[b];
 
 		bs_output_csv_field(f, fb->name);
-		fprintf(f, ",fleet,,,,%.10g,%.10g,%.10g,%s,%.10g,",
-			fb->has_ci ? fb->combined.point : NAN, fb->has_ci ? fb->combined.lo : NAN,
-			fb->has_ci ? fb->combined.hi : NAN, unit_of(a, fb, NULL), 100 * fb->mds);
+		fprintf(f, ",fleet,,,");
+		csv_num(f, fb->has_ci ? fb->combined.point : NAN);
+		csv_num(f, fb->has_ci ? fb->combined.lo : NAN);
+		csv_num(f, fb->has_ci ? fb->combined.hi : NAN);
+		fprintf(f, ",%s", unit_of(a, fb, NULL));
+		csv_num(f, 100 * fb->mds);
+		fputc(',', f);
 		bs_output_csv_field(f, fb->has_ci ? "" : fb->withheld);
 		fputc('\n', f);
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
@@ -349,9 +362,13 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 			bs_output_csv_field(f, fb->name);
 			fprintf(f, ",%zu,", m + 1);
 			bs_output_csv_field(f, a->machines[m].hostname);
-			fprintf(f, ",%zu,%zu,%.10g,%.10g,%.10g,%s,%.10g,", cl->runs, cl->iters,
-				cl->has_ci ? cl->ci.point : NAN, cl->has_ci ? cl->ci.lo : NAN,
-				cl->has_ci ? cl->ci.hi : NAN, unit_of(a, fb, cl), 100 * cl->mds);
+			fprintf(f, ",%zu,%zu", cl->runs, cl->iters);
+			csv_num(f, cl->has_ci ? cl->ci.point : NAN);
+			csv_num(f, cl->has_ci ? cl->ci.lo : NAN);
+			csv_num(f, cl->has_ci ? cl->ci.hi : NAN);
+			fprintf(f, ",%s", unit_of(a, fb, cl));
+			csv_num(f, 100 * cl->mds);
+			fputc(',', f);
 			bs_output_csv_field(f, cl->has_ci ? "" : cl->withheld ?: "?");
 			fputc('\n', f);
 		}
