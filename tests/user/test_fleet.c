@@ -9,7 +9,7 @@
  * nothing (one machine, one value a side) are withheld with the reason, a
  * duet whose own report withholds its verdict (a confound) is left out,
  * members of different units are never pooled, no NaN or infinity prints
- * as a number.
+ * as a number, every process of a member is a run.
  */
 #include "test.h"
 
@@ -776,6 +776,40 @@ static void test_no_nan(void)
 	no_nonnumber("o.trace");			  /* test_report_outlier's */
 }
 
+/*
+ * One process an iteration (--preset process, hyperfine --runs 1000): 300
+ * processes of 2 iterations on each of 2 machines are 300 runs, 600
+ * iterations each; none is left out (the first 256 only, before).
+ */
+static void test_many_processes(void)
+{
+	const char *in[2] = {p("mp1.trace"), p("mp2.trace")};
+	struct bs_merge_result res;
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	char err[512];
+
+	for (int m = 0; m < 2; m++)
+		write_run(in[m], m + 1, 300, 2, 10, 1.0, cmd, "");
+	CHECK_INT_EQ(bs_fleet_merge(in, 2, p("mp.fleet"), &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_fleet_load(p("mp.fleet"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		const struct bs_fleet_bench *b = &a->benches[0];
+
+		for (int m = 0; m < 2; m++) {
+			CHECK_INT_EQ((long)b->cell[m].runs, 300);
+			CHECK_INT_EQ((long)b->cell[m].iters, 600);
+			CHECK(b->cell[m].has_ci);
+		}
+		CHECK(b->has_ci);
+		CHECK_NEAR(b->combined.point, 100, 0, 0.01);
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+}
+
 int main(void)
 {
 	char rm[128];
@@ -795,6 +829,7 @@ int main(void)
 	RUN_TEST(test_duet_confound);
 	RUN_TEST(test_mixed_units);
 	RUN_TEST(test_no_nan);
+	RUN_TEST(test_many_processes);
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	if (system(rm))
 		fprintf(stderr, "could not remove %s\n", dir);

@@ -118,6 +118,33 @@ static int member_end(struct acc *c, long b, size_t m)
 	return 0;
 }
 
+/* An iteration (its place @k in a benchmark's order) by process. */
+struct pid_iter {
+	uint32_t pid;
+	size_t k;
+};
+
+/* A run: the process's iterations pid_iter[at .. at + n - 1], first at k. */
+struct run_span {
+	size_t first, at, n;
+};
+
+static int cmp_pid_iter(const void *p, const void *q)
+{
+	const struct pid_iter *a = p, *b = q;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+static int cmp_run_first(const void *p, const void *q)
+{
+	const struct run_span *a = p, *b = q;
+
+	return (a->first > b->first) - (a->first < b->first);
+}
+
 /* Run traces: counted iterations by benchmark, runs by process. */
 static int add_run_member(struct acc *c, const struct bs_dataset *ds, size_t m)
 {
@@ -126,12 +153,14 @@ static int add_run_member(struct acc *c, const struct bs_dataset *ds, size_t m)
 	long *group = malloc((nit + 1) * sizeof(*group));
 	const char **names = malloc((nit + 1) * sizeof(*names));
 	size_t *order = malloc((nit + 1) * sizeof(*order));
+	struct pid_iter *pk = malloc((nit + 1) * sizeof(*pk));
+	struct run_span *span = malloc((nit + 1) * sizeof(*span));
 	size_t *cnt = NULL;
 	const char *kind;
 	long nb;
 	int ret = -ENOMEM;
 
-	if (!ptr || !group || !names || !order)
+	if (!ptr || !group || !names || !order || !pk || !span)
 		goto out;
 	for (size_t i = 0; i < nit; i++)
 		if (bs_iter_counted(&ds->iters[i]))
@@ -198,36 +227,31 @@ static int add_run_member(struct acc *c, const struct bs_dataset *ds, size_t m)
 			per_op = !isnan(bs_iter_ns_per_op(ptr[order[k]]));
 		d->per_op = per_op;
 		member_begin(d);
-		/* runs: processes, in order of first iteration; values run by run */
-		uint32_t pids[256];
+		/* runs: processes (any number: --preset process makes one an
+		 * iteration), in order of first iteration, each in trace order */
 		size_t np = 0;
 
-		for (size_t k = lo; k < hi; k++) {
-			uint32_t pid = ptr[order[k]]->pid;
-			size_t r = 0;
-
-			while (r < np && pids[r] != pid)
-				r++;
-			if (r == np) {
-				if (np == 256)
-					continue; /* more processes than any fork count we run */
-				pids[np++] = pid;
+		for (size_t k = lo; k < hi; k++)
+			pk[k - lo] = (struct pid_iter){ptr[order[k]]->pid, k};
+		qsort(pk, hi - lo, sizeof(*pk), cmp_pid_iter);
+		for (size_t j = 0; j < hi - lo; j++) {
+			if (j && pk[j].pid == pk[j - 1].pid) {
+				span[np - 1].n++;
+				continue;
 			}
+			span[np++] = (struct run_span){pk[j].k, j, 1};
 		}
+		qsort(span, np, sizeof(*span), cmp_run_first);
 		for (size_t r = 0; r < np; r++) {
-			size_t before = d->x.n;
-
-			for (size_t k = lo; k < hi; k++) {
-				const struct bs_iter_rec *it = ptr[order[k]];
-
-				if (it->pid != pids[r])
-					continue;
+			for (size_t j = span[r].at; j < span[r].at + span[r].n; j++) {
+				const struct bs_iter_rec *it = ptr[order[pk[j].k]];
 				double v = per_op ? bs_iter_ns_per_op(it)
 						  : (double)(it->end_ns - it->begin_ns);
+
 				if (VEC_PUSH(d->x, v))
 					goto out;
 			}
-			if (VEC_PUSH(d->nx, d->x.n - before))
+			if (VEC_PUSH(d->nx, span[r].n))
 				goto out;
 		}
 		if ((ret = member_end(c, b, m)))
@@ -239,6 +263,8 @@ out:
 	free(group);
 	free(names);
 	free(order);
+	free(pk);
+	free(span);
 	free(cnt);
 	return ret;
 }
