@@ -338,6 +338,21 @@ static void csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
+/* The CSV row's figures from point on: point, lo, hi, unit, mds_pct,
+ * withheld (empty cells for an interval withheld, and the reason). */
+static void csv_interval(FILE *f, bool has_ci, const struct bs_ci *ci, const char *unit, double mds,
+			 const char *withheld)
+{
+	csv_num(f, has_ci ? ci->point : NAN);
+	csv_num(f, has_ci ? ci->lo : NAN);
+	csv_num(f, has_ci ? ci->hi : NAN);
+	fprintf(f, ",%s", unit);
+	csv_num(f, 100 * mds);
+	fputc(',', f);
+	bs_output_csv_field(f, has_ci ? "" : withheld);
+	fputc('\n', f);
+}
+
 static void csv(FILE *f, const struct bs_fleet_analysis *a)
 {
 	fprintf(f, "benchmark,member,hostname,runs,iterations,point,lo,hi,unit,mds_pct,withheld\n");
@@ -346,14 +361,8 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 
 		bs_output_csv_field(f, fb->name);
 		fprintf(f, ",fleet,,,");
-		csv_num(f, fb->has_ci ? fb->combined.point : NAN);
-		csv_num(f, fb->has_ci ? fb->combined.lo : NAN);
-		csv_num(f, fb->has_ci ? fb->combined.hi : NAN);
-		fprintf(f, ",%s", unit_of(a, fb, NULL));
-		csv_num(f, 100 * fb->mds);
-		fputc(',', f);
-		bs_output_csv_field(f, fb->has_ci ? "" : fb->withheld);
-		fputc('\n', f);
+		csv_interval(f, fb->has_ci, &fb->combined, unit_of(a, fb, NULL), fb->mds,
+			     fb->withheld);
 		for (size_t m = 0; m < a->fleet->n_members; m++) {
 			const struct bs_fleet_cell *cl = &fb->cell[m];
 
@@ -363,14 +372,8 @@ static void csv(FILE *f, const struct bs_fleet_analysis *a)
 			fprintf(f, ",%zu,", m + 1);
 			bs_output_csv_field(f, a->machines[m].hostname);
 			fprintf(f, ",%zu,%zu", cl->runs, cl->iters);
-			csv_num(f, cl->has_ci ? cl->ci.point : NAN);
-			csv_num(f, cl->has_ci ? cl->ci.lo : NAN);
-			csv_num(f, cl->has_ci ? cl->ci.hi : NAN);
-			fprintf(f, ",%s", unit_of(a, fb, cl));
-			csv_num(f, 100 * cl->mds);
-			fputc(',', f);
-			bs_output_csv_field(f, cl->has_ci ? "" : cl->withheld ?: "?");
-			fputc('\n', f);
+			csv_interval(f, cl->has_ci, &cl->ci, unit_of(a, fb, cl), cl->mds,
+				     cl->withheld ?: "?");
 		}
 	}
 }
