@@ -580,9 +580,9 @@ int go_reset(struct pt_regs *ctx)
 		return 0;
 	ts = go_attach(gi, &key, tid, t);
 	if (!ts) {
-		/* the begin cannot move here (a full thread map): the record
-		 * keeps time before the reset, which Go leaves out, as after a
-		 * pause (BS_ITER_F_PAUSED) */
+		/* the begin cannot move here (a full thread map, a move of the
+		 * iteration under way): the record keeps time before the reset,
+		 * which Go leaves out, as after a pause (BS_ITER_F_PAUSED) */
 		gi->paused = 1;
 		return 0;
 	}

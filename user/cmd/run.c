@@ -312,9 +312,9 @@ int cmd_run(int argc, char **argv)
 	iters = bs_measure_iters(&m);
 	if (iters == 0 && (m.k.iter_lost || m.k.thread_map_full)) {
 		fprintf(stderr,
-			"benchscope run: no iteration was recorded: %llu were lost (see the "
-			"warnings)\n",
-			(unsigned long long)(m.k.iter_lost + m.k.thread_map_full));
+			"benchscope run: no iteration was recorded: %llu records were lost, the "
+			"thread map was full %llu times (see the warnings)\n",
+			(unsigned long long)m.k.iter_lost, (unsigned long long)m.k.thread_map_full);
 	} else if (iters == 0 && b.mode == BS_BOUND_LINES) {
 		fprintf(stderr,
 			"benchscope run: no iteration was recorded from the harness's output lines "
@@ -351,6 +351,10 @@ int cmd_run(int argc, char **argv)
 			rc = 0;
 		bs_dataset_free(ds);
 	}
+	/* said whatever the status below (a full disk, an interrupt) */
+	if (a.stop.forked && sres.harness_failed && iters > 0)
+		fprintf(stderr, "benchscope run: %s; %llu iterations kept in %s\n", sres.failure,
+			(unsigned long long)iters, a.mo.trace_path);
 	if (trace_incomplete) /* said above; the report is of what the file holds */
 		rc = BS_EXIT_RUNTIME;
 	else if (was_interrupted)
@@ -358,8 +362,6 @@ int cmd_run(int argc, char **argv)
 	else if (iters == 0)
 		rc = 3;
 	else if (a.stop.forked && sres.harness_failed) {
-		fprintf(stderr, "benchscope run: %s; %llu iterations kept in %s\n", sres.failure,
-			(unsigned long long)iters, a.mo.trace_path);
 		rc = 4;
 	} else if (!a.stop.forked && bs_run_once_failed(&one, iters, a.mo.trace_path)) {
 		rc = 4;

@@ -447,15 +447,15 @@ static void design_lines(FILE *f, const struct bs_duet_data *d, bool md)
 
 /*
  * What the run recorded of its own failings, as the run report shows them:
- * the lost-record counters of END when one is not 0, END's warnings and
- * the warning events.
+ * the lost-record counters of END when records were lost, END's warnings
+ * and the warning events.
  */
 static void records_lines(FILE *f, const struct bs_dataset *ds, bool md)
 {
 	const struct bs_run_end *e = &ds->run_end;
 	char list[1024];
 
-	if (bs_run_end_any_lost(e))
+	if (bs_run_end_lost_total(e) > 0)
 		fprintf(f,
 			md ? "- lost: %" PRIu64 " records (%s)\n"
 			   : "  lost        %" PRIu64 " records (%s)\n",

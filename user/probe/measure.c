@@ -414,8 +414,10 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 				(unsigned long long)k->switches_unseen);
 	if (k->thread_map_full)
 		bs_measure_warn(m,
-				"%llu iterations were not recorded: the thread map was full (more "
-				"than 16384 threads of measured processes at once)",
+				"the thread map was full %llu times (more than 16384 threads of "
+				"measured processes at once, or Go's or one-probe mode's own maps "
+				"full): iterations of the threads it could not take were not "
+				"recorded",
 				(unsigned long long)k->thread_map_full);
 	if (k->proc_map_full)
 		bs_measure_warn(m,
@@ -478,11 +480,12 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 bool bs_measure_trace_incomplete(const struct bs_measure *m, const char *cmd, const char *path,
 				 int err)
 {
-	long long kept;
+	long long kept, end;
 
 	if (!err)
 		return false;
 	kept = bs_trace_count_blocks(path, BS_BLK_ITER);
+	end = bs_trace_count_blocks(path, BS_BLK_END);
 	if (kept < 0)
 		fprintf(stderr,
 			"benchscope %s: the trace %s could not be written (%s) and cannot be "
@@ -492,9 +495,9 @@ bool bs_measure_trace_incomplete(const struct bs_measure *m, const char *cmd, co
 	else
 		fprintf(stderr,
 			"benchscope %s: the trace %s could not be written in full (%s): it holds "
-			"%lld of the %llu iterations received, and no END block (no loss "
-			"counters, no warnings)\n",
-			cmd, path, strerror(-err), kept, (unsigned long long)m->col.iters);
+			"%lld of the %llu iterations received%s\n",
+			cmd, path, strerror(-err), kept, (unsigned long long)m->col.iters,
+			end > 0 ? "" : ", and no END block (no loss counters, no warnings)");
 	return true;
 }
 

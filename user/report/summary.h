@@ -122,9 +122,10 @@ struct bs_run_summary {
 int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_summary *out);
 
 /**
- * bs_run_end_lost_total - the records the run lost and the iterations (processes) a full map kept
- * from being recorded, from END's "lost" counters of @e (trace/end.h): what the run report's
- * lost_total and the duet report's lost line give. 0 without a "lost" object.
+ * bs_run_end_lost_total - the records the run lost: the sum of END's "*_lost" counters of @e
+ * (trace/end.h), not the map-full counters (failed inserts, retried, and counted in iter_lost
+ * where a record was due; their warnings say them): what the run report's lost_total and the
+ * duet report's lost line give. 0 without a "lost" object.
  */
 uint64_t bs_run_end_lost_total(const struct bs_run_end *e);
 

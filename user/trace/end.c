@@ -200,11 +200,3 @@ const char *bs_run_end_lost_list(const struct bs_run_end *e, char *buf, size_t n
 					e->lost[i].name, e->lost[i].value);
 	return buf;
 }
-
-bool bs_run_end_any_lost(const struct bs_run_end *e)
-{
-	for (size_t i = 0; i < e->n_lost; i++)
-		if (e->lost[i].value)
-			return true;
-	return false;
-}

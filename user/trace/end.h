@@ -105,7 +105,4 @@ const char *bs_run_end_unrecorded_text(const struct bs_run_end *e, const char *k
  */
 const char *bs_run_end_lost_list(const struct bs_run_end *e, char *buf, size_t n);
 
-/** bs_run_end_any_lost - some END "lost" counter of @e is not 0. */
-bool bs_run_end_any_lost(const struct bs_run_end *e);
-
 #endif
