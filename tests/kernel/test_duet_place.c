@@ -281,9 +281,16 @@ static void test_interleaved_never_together(void)
 		for (size_t k = 0; k < n_sk; k++)
 			n_small += (double)json_object_get_int64(json_object_array_get_idx(sk, k)) <
 				   med_dur / 2;
-		if (n_sk && 2 * n_small < n_sk)
+		/* a timed figure: under TCG the host deschedules the vCPU threads
+		 * unseen by the guest (4 of 28 under half an iteration once, with
+		 * the host busy); the native run keeps the check */
+		if (n_sk && 2 * n_small < n_sk &&
+		    !ktest_relaxed("hand-over under half an iteration: printed, not checked"))
 			FAILF("hand-over: %zu of %zu under half an iteration (%.0f ns)", n_small,
 			      n_sk, med_dur / 2);
+		else if (n_sk && 2 * n_small < n_sk)
+			fprintf(stderr, "note: hand-over: %zu of %zu under half an iteration\n",
+				n_small, n_sk);
 	}
 	if (d && sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
 		struct bs_duet_noise *n = NULL;
