@@ -16,7 +16,9 @@
  * stack; later traps are only counted until user space re-arms the slot.
  *
  * Tasks forked from a followed process are followed (`pids`); user space
- * gets NEW, EXEC and EXIT records for them.
+ * gets NEW, EXEC and EXIT records for them. A process leaves `pids` when its
+ * last thread exits, so that a long run's short-lived processes do not fill
+ * it; a fork the full map cannot take is counted (n_unfollowed_procs).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -40,6 +42,8 @@ volatile __u32 freeze_busy;
 __u64 cpu_traps[BS_WASTE_MAX_CPUS];
 /* counters (read by user space at exit) */
 __u64 n_samples, n_kernel_samples, n_busy_skips, n_lost, n_hits, n_self, n_extra, n_stale;
+/* processes forked from a followed one and not followed: `pids` was full */
+__u64 n_unfollowed_procs;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -239,8 +243,10 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 
 	if (!bpf_map_lookup_elem(&pids, &ppid))
 		return 0;
-	if (cpid != ppid)
-		bpf_map_update_elem(&pids, &cpid, &one, BPF_ANY);
+	if (cpid != ppid && bpf_map_update_elem(&pids, &cpid, &one, BPF_ANY)) {
+		__sync_fetch_and_add(&n_unfollowed_procs, 1);
+		return 0; /* none of its tasks is followed, nor named to user space */
+	}
 	task_rec(BS_WTASK_NEW, BPF_CORE_READ(child, pid), cpid);
 	return 0;
 }
@@ -260,8 +266,13 @@ int BPF_PROG(on_exit, struct task_struct *p)
 {
 	__u32 pid = BPF_CORE_READ(p, tgid);
 
-	if (bpf_map_lookup_elem(&pids, &pid))
-		task_rec(BS_WTASK_EXIT, BPF_CORE_READ(p, pid), pid);
+	if (!bpf_map_lookup_elem(&pids, &pid))
+		return 0;
+	task_rec(BS_WTASK_EXIT, BPF_CORE_READ(p, pid), pid);
+	/* the process's last thread (do_exit decrements signal->live before
+	 * this tracepoint): no task of it can trap or fork any more */
+	if (BPF_CORE_READ(p, signal, live.counter) == 0)
+		bpf_map_delete_elem(&pids, &pid);
 	return 0;
 }
 

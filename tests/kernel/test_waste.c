@@ -306,6 +306,56 @@ static void test_trace_disk_full(void)
 	unlink(trace);
 }
 
+/* A run that forks more processes, one after another, than the kernel-side
+ * process map holds (4096): each leaves it at its exit, so every one is
+ * followed, none is counted unfollowed, and no warning is printed. */
+static void test_many_processes(void)
+{
+	const char *json = ktmp("many.json"), *trace = ktmp("many.trace");
+	char *argv[] = {(char *)BENCHSCOPE,
+			"waste",
+			"-q",
+			"--no-baseline",
+			"--period",
+			"100ms",
+			"--json",
+			(char *)json,
+			"-o",
+			(char *)trace,
+			"--",
+			"/bin/sh",
+			"-c",
+			"i=0; while [ $i -lt 5000 ]; do /bin/true; i=$((i+1)); done",
+			NULL};
+	static struct kresult r;
+	json_object *o, *s;
+	int64_t procs, early, unfollowed;
+
+	NEED_WATCH();
+	if (ktest_emulated())
+		SKIP("5000 fork-execs, each followed with 5 perf events, take minutes under TCG");
+	krun(&r, argv);
+	CHECK_INT_EQ(r.exit_code, 0);
+	CHECK(strstr(r.err, "not profiled") == NULL);
+	o = kload_json(json);
+	CHECK(o != NULL);
+	if (!o)
+		return;
+	s = json_object_object_get(o, "summary");
+	procs = json_object_get_int64(json_object_object_get(s, "processes"));
+	early = json_object_get_int64(json_object_object_get(s, "gone_early"));
+	unfollowed = json_object_get_int64(json_object_object_get(s, "processes_unfollowed"));
+	/* the shell, and each /bin/true followed or gone before its events opened */
+	CHECK(procs + early >= 5001);
+	CHECK_INT_EQ(unfollowed, 0);
+	if (procs + early < 5001 || unfollowed)
+		fprintf(stderr, "    %lld processes followed, %lld gone early, %lld unfollowed\n",
+			(long long)procs, (long long)early, (long long)unfollowed);
+	json_object_put(o);
+	unlink(trace);
+	unlink(json);
+}
+
 static void test_from_trace_and_exec(void)
 {
 	const char *trace = ktmp("x.trace");
@@ -618,6 +668,7 @@ int main(void)
 	RUN_TEST(test_trap_named);
 	RUN_TEST(test_from_trace_and_exec);
 	RUN_TEST(test_trace_disk_full);
+	RUN_TEST(test_many_processes);
 	RUN_TEST(test_real_programs);
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_refused_without_watchpoints);

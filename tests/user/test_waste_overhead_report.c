@@ -149,6 +149,11 @@ static void test_trace_round_trip(void)
 	bs_waste_print(f, &r, 10, 6);
 	fclose(f);
 	CHECK(buf && strstr(buf, "  controller  overhead 1.25 % of a 5.0 % budget"));
+	/* lost records and unprofiled tasks, as the fixture numbers them */
+	CHECK(buf && strstr(buf, "in 17 processes; 23 records lost\n"));
+	CHECK(buf && strstr(buf, "  unfollowed  24 new threads (no slot or breakpoint for them) "
+				 "and 25 forked processes (the process map was full): not "
+				 "profiled\n"));
 	/*
 	 * 2.5 s in 32 slices: 4 ms (ln 15.20) in slices 0-7, 8 ms in 8-15, 16 ms
 	 * in 16-23, 10.67 ms in 24-31; levels over [ln 4e6, ln 16e6] in 8 steps:

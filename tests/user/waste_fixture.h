@@ -13,11 +13,28 @@
 /** The summary of a soft-source run without a baseline; the caller puts it. */
 static inline json_object *wfx_summary(void)
 {
-	static const char *const counts[] = {
-	    "samples",	  "samples_access", "armed",	     "reservoir_drops", "unreadable",
-	    "arm_errors", "hits",	    "resolved_hits", "unresolved",	"noself",
-	    "stale_hits", "undecoded",	    "threads",	     "processes",	"unstuck",
-	    "gone_early", "kernel_samples", "busy_skips",    "extra_traps",	"lost"};
+	static const char *const counts[] = {"samples",
+					     "samples_access",
+					     "armed",
+					     "reservoir_drops",
+					     "unreadable",
+					     "arm_errors",
+					     "hits",
+					     "resolved_hits",
+					     "unresolved",
+					     "noself",
+					     "stale_hits",
+					     "undecoded",
+					     "threads",
+					     "processes",
+					     "unstuck",
+					     "gone_early",
+					     "kernel_samples",
+					     "busy_skips",
+					     "extra_traps",
+					     "lost",
+					     "threads_unfollowed",
+					     "processes_unfollowed"};
 	json_object *s = json_object_new_object(), *ov = json_object_new_object();
 	unsigned i;
 

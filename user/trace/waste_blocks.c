@@ -132,9 +132,13 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 		if (ret < 0)
 			goto fail;
 	}
-	/* traces of earlier builds have no "sigtraps_program" */
-	ret = bs_field_count(&f, o, "sigtraps_program", BS_FIELD_OPTIONAL, &s->sigtraps_program);
-	if (ret < 0)
+	/* traces of earlier builds have no "sigtraps_program" nor "*_unfollowed" */
+	if ((ret = bs_field_count(&f, o, "sigtraps_program", BS_FIELD_OPTIONAL,
+				  &s->sigtraps_program)) < 0 ||
+	    (ret = bs_field_count(&f, o, "threads_unfollowed", BS_FIELD_OPTIONAL,
+				  &s->threads_unfollowed)) < 0 ||
+	    (ret = bs_field_count(&f, o, "processes_unfollowed", BS_FIELD_OPTIONAL,
+				  &s->processes_unfollowed)) < 0)
 		goto fail;
 	/* "overhead" may be missing, but not null */
 	if (json_object_object_get_ex(o, "overhead", NULL)) {

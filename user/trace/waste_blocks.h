@@ -114,6 +114,8 @@ struct bs_waste_summary {
 	uint64_t samples, samples_access, armed, reservoir_drops, unreadable; /**< samples */
 	uint64_t hits, unresolved, noself, stale_hits; /**< next accesses (pairs) */
 	uint64_t threads, processes, lost;	       /**< threads, processes, lost records */
+	uint64_t threads_unfollowed;   /**< new threads not followed (optional: 0) */
+	uint64_t processes_unfollowed; /**< forked processes not followed, map full (optional: 0) */
 	uint64_t
 	    sigtraps_program; /**< SIGTRAPs the kernel generated for the program (optional: 0) */
 	bool has_overhead;    /**< "overhead" was present */

@@ -339,10 +339,13 @@ static void on_task_rec(struct bs_waste_run *w, const struct bs_waste_task *e)
 			fprintf(stderr, "new task %u of %u: %s", e->tid, e->pid, comm);
 		}
 		i = bs_waste_add_thread(w, (pid_t)e->tid, (pid_t)e->pid);
-		if (i == -ESRCH)
+		if (i == -ESRCH) {
 			w->c.gone_early++; /* exited before we could open its events */
-		else if (i && !w->a->quiet)
-			fprintf(stderr, "benchscope waste: %s\n", w->err);
+		} else if (i) {
+			w->c.threads_unfollowed++; /* counted, and warned about at the end */
+			if (!w->a->quiet)
+				fprintf(stderr, "benchscope waste: %s\n", w->err);
+		}
 		break;
 	case BS_WTASK_EXEC:
 		/* a new address space: pending watchpoints of the process are void */

@@ -119,6 +119,18 @@ int bs_waste_from_trace(struct bs_waste_args *a)
 	return rc;
 }
 
+/* one warning on stderr when records were lost or tasks went unprofiled
+ * (the report's "threads" and "unfollowed" lines give the same figures) */
+static void warn_unprofiled(const struct bs_waste_summary *s)
+{
+	if (!s->lost && !s->threads_unfollowed && !s->processes_unfollowed)
+		return;
+	fprintf(stderr,
+		"benchscope waste: warning: %" PRIu64 " records lost (ring buffer full), %" PRIu64
+		" new threads and %" PRIu64 " forked processes not profiled\n",
+		s->lost, s->threads_unfollowed, s->processes_unfollowed);
+}
+
 int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interrupted,
 		    const volatile sig_atomic_t *stray_traps)
 {
@@ -167,6 +179,7 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	C(processes);
 	C(unstuck);
 	C(gone_early);
+	C(threads_unfollowed);
 	C(sigtraps_program);
 	C(sigtraps_self);
 #undef C
@@ -176,6 +189,8 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 			       json_object_new_uint64(w->skel->bss->n_busy_skips));
 	json_object_object_add(sum, "extra_traps", json_object_new_uint64(w->skel->bss->n_extra));
 	json_object_object_add(sum, "lost", json_object_new_uint64(w->skel->bss->n_lost));
+	json_object_object_add(sum, "processes_unfollowed",
+			       json_object_new_uint64(w->skel->bss->n_unfollowed_procs));
 	json_object_object_add(sum, "exit_code", json_object_new_int(w->exit_code));
 	json_object_object_add(sum, "stray_traps", json_object_new_int(*stray_traps));
 	ov = json_object_new_object();
@@ -240,6 +255,7 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 		return 1;
 	}
 	i = write_outputs(a, &w->res);
+	warn_unprofiled(&w->res.sum);
 	if (terr && a->trace) {
 		fprintf(stderr,
 			"benchscope waste: the trace %s could not be written in full (%s): the "

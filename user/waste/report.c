@@ -350,6 +350,12 @@ static void print_facts(FILE *f, const struct bs_waste_summary *s)
 		s->hits, s->unresolved, s->noself + s->stale_hits);
 	fprintf(f, "  threads     %" PRIu64 " in %" PRIu64 " processes; %" PRIu64 " records lost\n",
 		s->threads, s->processes, s->lost);
+	if (s->threads_unfollowed || s->processes_unfollowed)
+		fprintf(f,
+			"  unfollowed  %" PRIu64
+			" new threads (no slot or breakpoint for them) and %" PRIu64
+			" forked processes (the process map was full): not profiled\n",
+			s->threads_unfollowed, s->processes_unfollowed);
 	if (s->sigtraps_program)
 		fprintf(f,
 			"  SIGTRAPs    %" PRIu64
