@@ -322,8 +322,48 @@ static void test_buffered_and_never(void)
 	reset();
 }
 
+/* A line of 5000 bytes, in writes of 250, whose --line match lies past the
+ * 4096 bytes kept: not matched, and counted and warned about as cut. */
+static void test_long_line(void)
+{
+	struct bs_lines_spec sp = {.line = "DONE"};
+	struct bs_lines_cfg cfg;
+	struct bs_lines *l;
+	struct bs_lines_stats st;
+	json_object *warn = json_object_new_array();
+	char err[256], chunk[251];
+	int i;
+
+	reset();
+	CHECK_INT_EQ(bs_lines_cfg_init(&cfg, &sp, err, sizeof(err)), 0);
+	l = bs_lines_new(&cfg, &out);
+	memset(chunk, 'x', 250);
+	chunk[250] = 0;
+	for (i = 0; i < 19; i++) /* 4750 bytes */
+		write_rec(l, 9, 1000 + (uint64_t)i, chunk);
+	write_rec(l, 9, 2000, "DONE\n");
+	write_rec(l, 9, 3000, "short DONE\n");
+	bs_lines_finish(l, warn, &st);
+	CHECK_INT_EQ(st.long_lines, 1);
+	CHECK_INT_EQ(st.lines, 2);
+	CHECK_INT_EQ(st.matches[BS_LROLE_LINE], 1);
+	{
+		bool said = false;
+
+		for (size_t k = 0; k < json_object_array_length(warn); k++)
+			said |= strstr(json_object_get_string(json_object_array_get_idx(warn, k)),
+				       "1 lines were longer than 4096 bytes") != NULL;
+		CHECK(said);
+	}
+	bs_lines_free(l);
+	bs_lines_cfg_free(&cfg);
+	json_object_put(warn);
+	reset();
+}
+
 int main(void)
 {
+	RUN_TEST(test_long_line);
 	RUN_TEST(test_named_groups);
 	RUN_TEST(test_bad_regexes);
 	RUN_TEST(test_units_and_options);

@@ -313,6 +313,7 @@ struct lstream {
 	size_t len;
 	unsigned matched; /* roles that matched the current line */
 	bool counted;	  /* the current line was counted in stats.lines */
+	bool cut;	  /* the current line has more bytes than buf keeps */
 };
 
 struct lproc {
@@ -736,6 +737,7 @@ static void line_reset(struct lstream *s)
 	s->len = 0;
 	s->matched = 0;
 	s->counted = false;
+	s->cut = false;
 }
 
 void bs_lines_write(struct bs_lines *l, const struct bs_line_rec *w)
@@ -752,7 +754,9 @@ void bs_lines_write(struct bs_lines *l, const struct bs_line_rec *w)
 		/* bytes i..j belong to the current line (NUL bytes end what regexec sees) */
 		for (k = i; k < j && s->len < LINE_KEEP; k++)
 			s->buf[s->len++] = w->data[k];
+		s->cut |= k < j;
 		if (j < n) {
+			l->stats.long_lines += s->cut;
 			if (s->len && s->buf[s->len - 1] == '\r')
 				s->len--;
 			match_line(l, s, w, true);
@@ -820,6 +824,10 @@ int bs_lines_finish(struct bs_lines *l, json_object *warnings, struct bs_lines_s
 		WARN("%llu writes were longer than %d bytes: only their first %d bytes were "
 		     "matched, and the line each left unfinished was dropped",
 		     (unsigned long long)x->truncated, BS_LINE_DATA_LEN, BS_LINE_DATA_LEN);
+	if (x->long_lines)
+		WARN("%llu lines were longer than %d bytes: the regexes saw their first %d bytes "
+		     "only",
+		     (unsigned long long)x->long_lines, LINE_KEEP, LINE_KEEP);
 	if (x->end_without_begin)
 		WARN("%llu lines matched --end-line with no iteration open (no --begin-line "
 		     "match before them)",
@@ -862,6 +870,7 @@ json_object *bs_lines_stats_json(const struct bs_lines_stats *st)
 	ADD("unfinished", st->unfinished);
 	ADD("partial", st->partial);
 	ADD("bad_numbers", st->bad_numbers);
+	ADD("long_lines", st->long_lines);
 #undef ADD
 	for (r = 0; r < BS_LROLE_N; r++)
 		json_object_object_add(m, role_name[r],

@@ -152,6 +152,7 @@ struct bs_lines_stats {
 	uint64_t unfinished;	      /**< iterations still open when the run ended */
 	uint64_t partial;	      /**< iterations whose segments do not cover them exactly */
 	uint64_t bad_numbers;	      /**< score or invocations groups that were not numbers */
+	uint64_t long_lines;	      /**< lines longer than the 4096 bytes matched of each */
 	char first_line[128];	      /**< the first line seen (for "never matched") */
 };
 
