@@ -283,22 +283,15 @@ static void test_foreign_process(void)
 		"%lld and %lld traps for %zu and %zu iterations\n",
 		(long long)f1, (long long)f2, (long long)t1, (long long)t2, it1, it2);
 	CHECK(f1 > 0 && f2 > 0);
-	/* Under TCG (6.12 guests, 2 of 3 clean-clone runs) and once in 18 runs
-	 * natively, the runs of the measured process (all runs less the
-	 * foreign hits) exceeded the traps its iterations explain, with
-	 * nothing counted as lost: one probe 24 for 22 iterations (25 for 24
-	 * natively), two probes 49 for 2 x 21. The likely cause, fixed: the
-	 * foreign process hit the probes between the reads of foreign_hits
-	 * and of the run counts (now one snapshot, bs_probes_detach; natively
-	 * 10 of 10 exact since). Relaxed under TCG until vmtest runs show it
-	 * exact there too; measure_gbench prints the counters. */
-	if (!((t1 > (int64_t)it1 || t2 > 2 * (int64_t)it2) && t1 >= (int64_t)it1 &&
-	      t2 >= 2 * (int64_t)it2 &&
-	      ktest_relaxed("exactly one or two traps per iteration beside another process: at "
-			    "least that many (open bug)"))) {
-		CHECK_INT_EQ(t1, (int64_t)it1);
-		CHECK_INT_EQ(t2, 2 * (int64_t)it2);
-	}
+	/* Once, under TCG (6.12 guests) and natively, the runs of the measured
+	 * process (all runs less the foreign hits) exceeded the traps its
+	 * iterations explain, with nothing counted as lost. The likely cause,
+	 * fixed: the foreign process hit the probes between the reads of
+	 * foreign_hits and of the run counts (now one snapshot,
+	 * bs_probes_detach); exact since, natively and in a 6.1 guest. A count
+	 * is never relaxed. */
+	CHECK_INT_EQ(t1, (int64_t)it1);
+	CHECK_INT_EQ(t2, 2 * (int64_t)it2);
 	CHECK(n >= 2 * 9); /* 3 benchmarks x 3 repetitions, each run */
 }
 
