@@ -63,6 +63,20 @@ static const char *test_cur_name_;
 		return;                                                                            \
 	} while (0)
 
+/*
+ * Count the current test as skipped (unless it fails), with the reason, and
+ * go on: for a test whose setup ran and was checked, but whose main
+ * judgement cannot be made on this run (the reason says why). The caller
+ * cleans up and returns.
+ */
+#define SKIP_JUDGEMENT(...)                                                                        \
+	do {                                                                                       \
+		fprintf(stderr, "SKIP %s: ", test_cur_name_);                                      \
+		fprintf(stderr, __VA_ARGS__);                                                      \
+		fputc('\n', stderr);                                                               \
+		test_cur_skipped_ = 1;                                                             \
+	} while (0)
+
 /* Start and close one test: reset its state, then count its outcome. */
 static inline void test_begin_(const char *name)
 {

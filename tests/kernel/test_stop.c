@@ -217,8 +217,8 @@ static void test_settle_cv(void)
 		CHECK_INT_EQ(ca, jint(forks[i], "after_stop_iterations"));
 	}
 	if (!quiet)
-		fprintf(stderr, "test_settle_cv: every fork was disturbed (busy machine): upper "
-				"bound not checked\n");
+		SKIP_JUDGEMENT("every fork was disturbed (busy machine): the upper bound on the "
+			       "warmup was not checked");
 	for (size_t i = 0; i < nd && i < 256; i++) {
 		CHECK(!strcmp(json_object_get_string(bs_json_get(dec[i], "criterion")), "cv"));
 		CHECK(bs_json_get(dec[i], "compute_ns") != NULL);

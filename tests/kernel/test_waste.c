@@ -145,7 +145,7 @@ static bool check_planted(const char *kind, const char *mode, const char *count,
 	f = fraction(o, kind);
 	CHECK(resolved(o, kind) >= min_resolved);
 	CHECK(f >= lo && f <= hi);
-	if (f < lo || f > hi)
+	if (f < lo || f > hi || ktest_emulated())
 		fprintf(stderr, "    %s on %s: fraction %.3f, want [%.2f, %.2f]\n", kind, mode, f,
 			lo, hi);
 	if (l1 > 0)
@@ -181,8 +181,13 @@ static void test_silent_loads_planted_and_clean(void)
 	if (!check_planted("silent-load", "sload", "80000", 20, 0.9, 1, l, l))
 		return;
 	/* c[] refilled by the kernel between passes: most time is in read(2) */
-	check_planted("silent-load", "sload-clean", "8000", 3, 0,
-		      ktest_relaxed("silent-load fraction of the clean twin") ? 1 : 0.05, 0, 0);
+	if (!ktest_emulated()) {
+		check_planted("silent-load", "sload-clean", "8000", 3, 0, 0.05, 0, 0);
+		return;
+	}
+	/* under TCG its fraction has not been bounded yet: printed, not judged */
+	check_planted("silent-load", "sload-clean", "8000", 3, 0, 1, 0, 0);
+	SKIP_JUDGEMENT("the clean twin's silent-load fraction is not judged under TCG");
 }
 
 /* Two threads, each with its own watchpoints; all kinds at once. */
