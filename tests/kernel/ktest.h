@@ -85,13 +85,6 @@ static inline int ktest_relaxed(const char *what)
 	return 1;
 }
 
-#define NEED_BPF()                                                                                 \
-	do {                                                                                       \
-		const char *why_ = ktest_unavailable();                                            \
-		if (why_)                                                                          \
-			SKIP("%s", why_);                                                          \
-	} while (0)
-
 /*
  * Why capability @id is lacking on this machine, by the probe `benchscope
  * doctor` and the subcommands use (caps.h), or NULL when it works. The
@@ -126,14 +119,52 @@ static inline const char *ktest_unavailable(void)
 	return NULL;
 }
 
+/*
+ * Whether this machine can run BPF tracing by facts read apart from
+ * benchscope's probes: root, the kernel's BTF readable, and no kernel
+ * lockdown (its securityfs file absent or "[none]"). A skip for lack of BPF
+ * on such a machine would hide an error of the probes, which then fail the
+ * test instead.
+ */
+static inline bool ktest_bpf_plainly_there(void)
+{
+	char buf[128] = "";
+	FILE *f;
+
+	if (geteuid() != 0 || access("/sys/kernel/btf/vmlinux", R_OK))
+		return false;
+	f = fopen("/sys/kernel/security/lockdown", "re");
+	if (!f)
+		return true;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return strstr(buf, "[none]") != NULL;
+}
+
+/* Skip the current test unless BPF works (by benchscope's probes, checked
+ * against ktest_bpf_plainly_there: a skip they would cause there fails). */
+#define NEED_BPF()                                                                                 \
+	do {                                                                                       \
+		const char *why_ = ktest_unavailable();                                            \
+		if (why_ && ktest_bpf_plainly_there()) {                                           \
+			FAILF("benchscope's probes say: %s; yet this is root with the kernel's "   \
+			      "BTF and no lockdown",                                               \
+			      why_);                                                               \
+			return;                                                                    \
+		}                                                                                  \
+		if (why_)                                                                          \
+			SKIP("%s", why_);                                                          \
+	} while (0)
+
 /* Skip the current test unless BPF works and capability @id is there. */
 #define NEED_CAP(id)                                                                               \
 	do {                                                                                       \
-		const char *why_ = ktest_unavailable();                                            \
-		if (!why_)                                                                         \
-			why_ = ktest_lacks(id);                                                    \
-		if (why_)                                                                          \
-			SKIP("%s", why_);                                                          \
+		const char *lacks_;                                                                \
+		NEED_BPF();                                                                        \
+		lacks_ = ktest_lacks(id);                                                          \
+		if (lacks_)                                                                        \
+			SKIP("%s", lacks_);                                                        \
 	} while (0)
 
 static inline const char *ktest_build(void)
@@ -564,6 +595,23 @@ static inline bool kgb_repetition(json_object *b, int64_t *iters, double *real_n
 static inline double dur_ns(const struct bs_iter_rec *r)
 {
 	return (double)(r->end_ns - r->begin_ns);
+}
+
+/*
+ * Whether iteration @r's disagreement with the harness's own time, @diff_ns
+ * (either sign), beyond the tolerance @tol_ns, is no more than the time the
+ * iteration's record shows its thread disturbed (run-queue wait, blocked,
+ * IRQ, softirq, steal): a thread preempted between our timestamp and the
+ * harness's own is the one way the two clocks can differ by more, and that
+ * preemption is in the record. An error of the probes is not: it is not
+ * excused. One run, no retry; the caller caps how many may be excused.
+ */
+static inline bool kexcused(const struct bs_iter_rec *r, double diff_ns, double tol_ns)
+{
+	double disturbed =
+	    (double)(r->runq_wait_ns + r->blocked_ns + r->irq_ns + r->softirq_ns + r->steal_ns);
+
+	return fabs(diff_ns) - tol_ns <= disturbed;
 }
 
 #endif

@@ -12,17 +12,19 @@
 #include "report/summary.h"
 
 /*
- * One measured run: returns the number of repetitions outside 2 %, or -1 on a
- * setup failure (already reported). A thread preempted right at a boundary
- * (after our timestamp, before the harness's own) is the one way the two
- * clocks can differ by more; on a shared 2-vCPU VM that can happen once in a
- * while, so the caller measures once more before failing. Under QEMU TCG the
- * host can stall the guest's vCPU thread for milliseconds there: a 6.1 guest
- * once had 67.5 against 73.9 ms, and 78.3 against 85.3 ms on the run after,
- * so there each repetition may be 10 % off; the median ratio, which one stall
- * does not move but an error of the probes would, must be within 2 % always.
+ * One measured run, every repetition against Google Benchmark's own time,
+ * within 2 %. A thread preempted right at a boundary (after our timestamp,
+ * before the harness's own) is the one way the two clocks can differ by
+ * more; on a shared 2-vCPU VM that happens once in a while, and the
+ * iteration's record then shows the preemption: such a repetition is
+ * excused (kexcused, printed), at most a quarter of them. Under QEMU TCG the
+ * host can stall the guest's vCPU thread for milliseconds there, unseen: a
+ * 6.1 guest once had 67.5 against 73.9 ms, and 78.3 against 85.3 ms on the
+ * run after, so there each repetition may be 10 % off; the median ratio,
+ * which one stall does not move but an error of the probes would, must be
+ * within 2 % always.
  */
-static int attempt(int final)
+static void test_repetitions_agree_with_gbench_json(void)
 {
 	const char *trace = ktmp("gb.trace"), *gbjson = ktmp("gb.json");
 	char outarg[300];
@@ -43,10 +45,10 @@ static int attempt(int final)
 	struct kresult r;
 	struct bs_dataset *ds;
 	json_object *root, *benches;
-	size_t i, cursor = 0, matched = 0, n;
+	size_t i, cursor = 0, matched = 0, n, excused = 0;
 	double ratio[64], med;
-	int bad = 0;
 
+	NEED_BPF();
 	snprintf(outarg, sizeof(outarg), "--benchmark_out=%s", gbjson);
 	ds = krun_ok(&r, argv, trace);
 	root = json_object_from_file(gbjson);
@@ -77,41 +79,40 @@ static int attempt(int final)
 		    !(fabs(dur_ns(&ds->iters[cursor]) - want) <= 0.10 * want &&
 		      ktest_relaxed("repetitions within 2 % of Google Benchmark's own time: "
 				    "10 %, the median within 2 %"))) {
-			bad++;
-			fprintf(stderr,
-				"%s: run %zu: benchscope %.0f ns, Google Benchmark %.0f ns\n",
-				final ? "FAIL" : "note", cursor, dur_ns(&ds->iters[cursor]), want);
+			const struct bs_iter_rec *it = &ds->iters[cursor];
+			bool ok = kexcused(it, dur_ns(it) - want, 0.02 * want);
+
+			excused += ok;
+			if (!ok)
+				FAILF("run %zu: benchscope %.0f ns, Google Benchmark %.0f ns, "
+				      "disturbed %llu ns",
+				      cursor, dur_ns(it), want,
+				      (unsigned long long)(it->runq_wait_ns + it->blocked_ns));
+			else
+				fprintf(
+				    stderr,
+				    "    run %zu: benchscope %.0f ns, Google Benchmark %.0f ns: "
+				    "excused, its record shows %llu ns of run-queue wait and "
+				    "%llu ns blocked\n",
+				    cursor, dur_ns(it), want, (unsigned long long)it->runq_wait_ns,
+				    (unsigned long long)it->blocked_ns);
 		}
 		matched++;
 		cursor++;
 	}
 	CHECK_INT_EQ(matched, 3 * 4); /* 3 benchmarks x 4 repetitions */
+	if (excused > matched / 4)
+		FAILF("%zu of %zu repetitions excused by a preemption: more than a quarter",
+		      excused, matched);
 	med = kmedian(ratio, matched < 64 ? matched : 64);
-	if (!(fabs(med - 1) < 0.02)) {
-		bad++;
-		fprintf(stderr, "%s: median ratio to Google Benchmark's own time %.4f\n",
-			final ? "FAIL" : "note", med);
-	}
+	if (!(fabs(med - 1) < 0.02))
+		FAILF("median ratio to Google Benchmark's own time %.4f", med);
 out:
 	if (root)
 		json_object_put(root);
 	bs_dataset_free(ds);
 	unlink(trace);
 	unlink(gbjson);
-	return bad;
-}
-
-static void test_repetitions_agree_with_gbench_json(void)
-{
-	int bad;
-
-	NEED_BPF();
-	bad = attempt(0);
-	if (bad > 0) {
-		fprintf(stderr, "note: %d repetitions outside 2 %%; measuring once more\n", bad);
-		bad = attempt(1);
-	}
-	CHECK_INT_EQ(bad, 0);
 }
 
 /*

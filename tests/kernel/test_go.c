@@ -42,14 +42,16 @@ static const char *name_of(const struct bs_dataset *ds, const struct bs_iter_rec
 }
 
 /*
- * One measured run: returns the number of Go runs outside 1 %, or -1 on a
- * setup failure (reported). Between our stamp and Go's own time.Now (or
- * Go's time.Since and ours) there is only the rest of a probe's trap; a
- * thread preempted right there, on a shared 2-vCPU VM, is the one way the
- * two can differ by more than 1 % of a 100 ms run, so the caller measures
- * once more before failing.
+ * One measured run, every run Go printed against ours, within 1 %. Between
+ * our stamp and Go's own time.Now (or Go's time.Since and ours) there is
+ * only the rest of a probe's trap; a thread preempted right there, on a
+ * shared 2-vCPU VM, is the one way the two can differ by more than 1 % of a
+ * 100 ms run, and the iteration's record then shows the preemption: such a
+ * run is excused (kexcused, printed), at most a quarter of them. No retry.
+ * `probes`: --probes 1 (the end probe alone, bpf/onep.bpf.h) or 2
+ * (goroutine-following, go.bpf.h).
  */
-static int attempt(int final, const char *probes)
+static void runs_agree_with_go(const char *probes)
 {
 	const char *trace = ktmp("go.trace");
 	char count[32];
@@ -75,16 +77,16 @@ static int attempt(int final, const char *probes)
 	const struct bs_iter_rec **ptr = NULL;
 	long *group = NULL, k;
 	bool *matched = NULL;
-	size_t ng, cursor = 0, n_moved = 0, n_migrate = 0, n_kept = 0;
-	int bad = 0;
+	size_t ng, cursor = 0, n_moved = 0, n_migrate = 0, n_kept = 0, excused = 0;
 	const double tol = ktest_emulated() ? 0.05 : 0.01;
 
+	NEED_BPF();
 	if (tol > 0.01)
 		ktest_relaxed("runs within 1 % of Go's ns/op: 5 %");
 	snprintf(count, sizeof(count), "-test.count=%d", GO_COUNT);
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
-		return -1;
+		return;
 	ng = kparse_go(r.out, g, MAX_LINES);
 	CHECK_INT_EQ(ng, 6 * GO_COUNT); /* Small, Large, Migrate, Setup, Sub/fast, Sub/slow */
 	ptr = calloc(ds->n_iters + 1, sizeof(*ptr));
@@ -92,7 +94,6 @@ static int attempt(int final, const char *probes)
 	matched = calloc(ds->n_iters + 1, sizeof(*matched));
 	if (!ptr || !group || !matched) {
 		FAILF("out of memory");
-		bad = -1;
 		goto out;
 	}
 	for (size_t i = 0; i < ds->n_iters; i++) {
@@ -103,7 +104,6 @@ static int attempt(int final, const char *probes)
 		if (!*nm || !strcmp(nm, "Main") || !strcmp(nm, "BenchmarkSub")) {
 			FAILF("iteration %zu is named '%s' (a B with sub-benchmarks, or none)", i,
 			      nm);
-			bad = -1;
 		}
 		CHECK(!(it->flags & BS_ITER_F_PAUSED)); /* no StopTimer in these bodies */
 		/* what a thread suffered is inside the iteration, also after a move
@@ -131,16 +131,31 @@ static int attempt(int final, const char *probes)
 			cursor++;
 		if (cursor == ds->n_iters) {
 			FAILF("no iteration of %s with %lld invocations", g[j].name, g[j].n);
-			bad = -1;
 			goto out;
 		}
 		CHECK(ds->iters[cursor].flags & BS_ITER_F_INVOC);
 		matched[cursor] = true;
 		ours = dur_ns(&ds->iters[cursor]) / (double)g[j].n;
 		if (fabs(ours - g[j].ns_op) > tol * g[j].ns_op) {
-			bad++;
-			fprintf(stderr, "%s: %s N=%lld: benchscope %.4g ns/op, Go %.4g ns/op\n",
-				final ? "FAIL" : "note", g[j].name, g[j].n, ours, g[j].ns_op);
+			const struct bs_iter_rec *it = &ds->iters[cursor];
+			double want = g[j].ns_op * (double)g[j].n;
+			bool ok = kexcused(it, dur_ns(it) - want, tol * want);
+
+			excused += ok;
+			if (!ok)
+				FAILF("%s N=%lld: benchscope %.4g ns/op, Go %.4g ns/op, run-queue "
+				      "wait %llu ns, blocked %llu ns",
+				      g[j].name, g[j].n, ours, g[j].ns_op,
+				      (unsigned long long)it->runq_wait_ns,
+				      (unsigned long long)it->blocked_ns);
+			else
+				fprintf(stderr,
+					"    %s N=%lld: benchscope %.4g ns/op, Go %.4g ns/op: "
+					"excused, its record shows %llu ns of run-queue wait and "
+					"%llu ns blocked\n",
+					g[j].name, g[j].n, ours, g[j].ns_op,
+					(unsigned long long)it->runq_wait_ns,
+					(unsigned long long)it->blocked_ns);
 		}
 		cursor++;
 	}
@@ -157,6 +172,8 @@ static int attempt(int final, const char *probes)
 			      matched[i] ? "printed" : "not printed");
 	}
 	CHECK_INT_EQ(n_kept, ng);
+	if (excused > ng / 4)
+		FAILF("%zu of %zu runs excused by a preemption: more than a quarter", excused, ng);
 	/* the goroutine of BenchmarkMigrate changed threads in some iteration:
 	 * two probes follow it; one sees only an end thread off CPU at the begin */
 	fprintf(stderr, "    BenchmarkMigrate (--probes %s): %zu of %zu iterations moved\n", probes,
@@ -169,22 +186,6 @@ out:
 	free(matched);
 	bs_dataset_free(ds);
 	unlink(trace);
-	return bad;
-}
-
-/* `probes`: --probes 1 (the end probe alone, bpf/onep.bpf.h) or 2 (goroutine-following, go.bpf.h)
- */
-static void runs_agree_with_go(const char *probes)
-{
-	int bad;
-
-	NEED_BPF();
-	bad = attempt(0, probes);
-	if (bad > 0) {
-		fprintf(stderr, "note: %d runs outside the tolerance; measuring once more\n", bad);
-		bad = attempt(1, probes);
-	}
-	CHECK_INT_EQ(bad, 0);
 }
 
 static void test_runs_agree_with_go(void)
