@@ -533,10 +533,14 @@ long bs_probes_drain_spill(struct bs_probes *p, int (*fn)(void *ctx, const struc
 	long n = 0;
 	int rc;
 
-	/* deleting while walking restarts the walk from the first key */
+	/* deleting while walking restarts the walk from the first key; only
+	 * this walk deletes, so a key just named can be read: if it cannot, the
+	 * error is returned and the entry kept, never deleted unread */
 	while (!bpf_map_get_next_key(fd, NULL, &next)) {
 		key = next;
-		if (!bpf_map_lookup_elem(fd, &key, &rec) && (rc = fn(ctx, &rec)))
+		if (bpf_map_lookup_elem(fd, &key, &rec))
+			return -errno;
+		if ((rc = fn(ctx, &rec)))
 			return rc;
 		if (bpf_map_delete_elem(fd, &key))
 			return -errno;
