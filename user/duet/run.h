@@ -152,6 +152,8 @@ struct bs_barrier_ctl {
 	size_t conts;	       /**< SIGCONTs sent for RELEASE_CONT (by user space) */
 	size_t kconts;	       /**< sides BPF continued itself (RELEASE_KCONT) */
 	size_t timeouts;       /**< forced releases: a side waited and the other never came */
+	size_t dropped;	       /**< records of a meet that could not be kept (out of memory,
+				    or an index past 2^24): their skew is missing */
 	int64_t wait_index[2]; /**< index a side is known to wait at, -1: none */
 };
 

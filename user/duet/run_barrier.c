@@ -154,8 +154,10 @@ void bs_barrier_start(struct bs_barrier_ctl *b, struct bs_probes *p, const pid_t
 
 static struct bs_barrier_meet *meet_at(struct bs_barrier_ctl *b, uint64_t k)
 {
-	if (k > (1u << 24))
+	if (k > (1u << 24)) {
+		b->dropped++;
 		return NULL; /* not a plausible iteration count */
+	}
 	if (k >= b->cap_meet) {
 		size_t cap = b->cap_meet ? b->cap_meet : 64;
 		struct bs_barrier_meet *nm;
@@ -163,8 +165,10 @@ static struct bs_barrier_meet *meet_at(struct bs_barrier_ctl *b, uint64_t k)
 		while (cap <= k)
 			cap *= 2;
 		nm = realloc(b->meet, cap * sizeof(*nm));
-		if (!nm)
+		if (!nm) {
+			b->dropped++;
 			return NULL;
+		}
 		memset(nm + b->cap_meet, 0, (cap - b->cap_meet) * sizeof(*nm));
 		b->meet = nm;
 		b->cap_meet = cap;
@@ -292,6 +296,7 @@ json_object *bs_barrier_json(const struct bs_barrier_ctl *b)
 	json_object_object_add(o, "released", json_object_new_int64((int64_t)released));
 	json_object_object_add(o, "skew_ns", sk);
 	json_object_object_add(o, "timeouts", json_object_new_int64((int64_t)b->timeouts));
+	json_object_object_add(o, "dropped", json_object_new_int64((int64_t)b->dropped));
 	json_object_object_add(o, "stops", json_object_new_int64((int64_t)b->waits));
 	json_object_object_add(o, "release_thread",
 			       json_object_new_string(b->fifo ? "fifo" : "normal"));

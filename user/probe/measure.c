@@ -344,10 +344,11 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	 * reads below */
 	bs_probes_detach(&m->probes);
 	if (m->col_ready && (ret = bs_collector_drain(&m->col, &m->probes)) < 0)
-		bs_measure_warn(m,
-				"the records spilled by the kernel could not all be read (%s): those "
-				"left are not in the trace (END lost.iter_spilled counts every spill)",
-				strerror(-ret));
+		bs_measure_warn(
+		    m,
+		    "the records spilled by the kernel could not all be read (%s): those "
+		    "left are not in the trace (END lost.iter_spilled counts every spill)",
+		    strerror(-ret));
 	memset(&m->k, 0, sizeof(m->k));
 	if ((ret = bs_probes_counters(&m->probes, &m->k)))
 		bs_measure_warn(m,
