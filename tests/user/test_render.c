@@ -589,6 +589,14 @@ static void test_iter_cols(void)
 	CHECK(strcmp(bs_iter_flag_names(BS_ITER_F_SPILLED | BS_ITER_F_EXIT, b, sizeof(b)),
 		     "spilled|exit") == 0);
 	CHECK(strcmp(bs_iter_flag_names(1u << 31, b, sizeof(b)), "0x80000000") == 0);
+	/* the flags column's text names every flag the records can carry */
+	CHECK(strcmp(cols[n - 1].name, "flags") == 0);
+	for (uint32_t f = 1; f <= BS_ITER_F_UNSEEN_SWITCH; f <<= 1) {
+		bs_iter_flag_names(f, b, sizeof(b));
+		if (!strstr(cols[n - 1].doc, b))
+			fprintf(stderr, "flag %s is not in the flags column's text\n", b);
+		CHECK(strstr(cols[n - 1].doc, b) != NULL);
+	}
 }
 
 int main(void)

@@ -55,7 +55,13 @@ static const struct col_def defs[] = {
     REC(probe, "", "boundary pair that delimited it (0: the first)", U32),
     REC(flags, "",
 	"flags joined by '|': invoc, invoc_bad, spilled, exit, nested, warmup, after_stop, "
-	"synth_time, no_interference",
+	"moved (Go: its goroutine ran on several threads; one probe: the thread was off CPU at "
+	"the harness's begin), paused (the benchmark paused its timer inside it: Go's "
+	"b.StopTimer, gbench's PauseTiming with one probe), harness_warmup (the harness ran it "
+	"as warm-up: criterion's Routine::warm_up, an imported warm-up), begin_approx (one "
+	"probe: the thread's switch history did not reach back to the begin; interference "
+	"undercounted), synth_time, no_interference, unseen_switch (the scheduler handler "
+	"missed a switch of the thread; off-CPU time undercounted)",
 	FLAGS),
 };
 
