@@ -160,6 +160,17 @@ static void test_summary_block(void)
 	json_object_object_add(ov, "ratio", NULL);
 	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), 0);
 	bs_waste_summary_free(&sum);
+	/* a PMU source writes null periods in ns (valid JSON), read as NaN;
+	 * earlier builds wrote NaN, which json-c reads too; missing is refused */
+	json_object_object_add(s, "period_ns", NULL);
+	json_object_object_add(s, "final_period_ns", json_object_new_double(NAN));
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), 0);
+	CHECK(isnan(sum.period_ns) && isnan(sum.final_period_ns));
+	bs_waste_summary_free(&sum);
+	json_object_object_del(s, "period_ns");
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), -EBADMSG);
+	CHECK(strstr(err, "\"period_ns\" is missing"));
+	json_object_object_add(s, "period_ns", json_object_new_double(4e6));
 	/* "overhead" may be missing, not null */
 	json_object_get(ov);
 	json_object_object_add(s, "overhead", NULL);

@@ -116,11 +116,12 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 		ret = bs_field_error(&f, "summary", "is not an object");
 		goto fail;
 	}
+	s->period_ns = s->final_period_ns = NAN; /* what null reads (a PMU source) */
 	if ((ret = bs_field_str(&f, o, "command", BS_FIELD_REQUIRED, &s->command)) < 0 ||
 	    (ret = bs_field_str(&f, o, "source", BS_FIELD_REQUIRED, &s->source)) < 0 ||
 	    (ret = bs_field_str(&f, o, "kinds", BS_FIELD_REQUIRED, &s->kinds)) < 0 ||
-	    (ret = bs_field_num(&f, o, "period_ns", BS_FIELD_REQUIRED, &s->period_ns)) < 0 ||
-	    (ret = bs_field_num(&f, o, "final_period_ns", BS_FIELD_REQUIRED, &s->final_period_ns)) <
+	    (ret = bs_field_num(&f, o, "period_ns", BS_FIELD_NULLABLE, &s->period_ns)) < 0 ||
+	    (ret = bs_field_num(&f, o, "final_period_ns", BS_FIELD_NULLABLE, &s->final_period_ns)) <
 		0 ||
 	    (ret = bs_field_int(&f, o, "debug_registers", BS_FIELD_REQUIRED, &s->debug_registers)) <
 		0 ||

@@ -142,12 +142,14 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	sum = json_object_new_object();
 	json_object_object_add(sum, "command", cmd_json(a->cmd, a->pid));
 	json_object_object_add(sum, "source", json_object_new_string(bs_waste_source_name(w->src)));
-	json_object_object_add(
-	    sum, "period_ns",
-	    json_object_new_double(w->src == BS_SRC_TIMER ? (double)w->period0 : NAN));
-	json_object_object_add(
-	    sum, "final_period_ns",
-	    json_object_new_double(w->src == BS_SRC_TIMER ? (double)w->period : NAN));
+	/* in ns for the timer source only; null (not NaN, which is not JSON) for
+	 * a PMU source, whose period counts events or ops */
+	json_object_object_add(sum, "period_ns",
+			       w->src == BS_SRC_TIMER ? json_object_new_double((double)w->period0)
+						      : NULL);
+	json_object_object_add(sum, "final_period_ns",
+			       w->src == BS_SRC_TIMER ? json_object_new_double((double)w->period)
+						      : NULL);
 	json_object_object_add(sum, "period", json_object_new_uint64(w->period0));
 	json_object_object_add(sum, "final_period", json_object_new_uint64(w->period));
 	{
