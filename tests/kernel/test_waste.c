@@ -181,13 +181,12 @@ static void test_silent_loads_planted_and_clean(void)
 	if (!check_planted("silent-load", "sload", "80000", 20, 0.9, 1, l, l))
 		return;
 	/* c[] refilled by the kernel between passes: most time is in read(2) */
-	if (!ktest_emulated()) {
-		check_planted("silent-load", "sload-clean", "8000", 3, 0, 0.05, 0, 0);
-		return;
-	}
-	/* under TCG its fraction has not been bounded yet: printed, not judged */
-	check_planted("silent-load", "sload-clean", "8000", 3, 0, 1, 0, 0);
-	SKIP_JUDGEMENT("the clean twin's silent-load fraction is not judged under TCG");
+	check_planted("silent-load", "sload-clean", "8000", 3, 0,
+		      ktest_relaxed("the clean twin's silent-load fraction under 5 %: under half, "
+				    "far from the planted twin's 0.9-1 (a 6.1 guest: 0.019)")
+			  ? 0.5
+			  : 0.05,
+		      0, 0);
 }
 
 /* Two threads, each with its own watchpoints; all kinds at once. */
