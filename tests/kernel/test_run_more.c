@@ -56,6 +56,43 @@ static void test_usdt_boundaries(void)
 }
 
 /* A misspelled USDT probe names the right one. */
+/* -q prints no table, which shows the warnings: they go to stderr. Begin and
+ * end the wrong way round: the first end probe hits with no iteration open. */
+static void test_quiet_warnings(void)
+{
+	const char *trace = ktmp("quiet.trace");
+	char b[4200], e[4200];
+	char *argv[] = {(char *)kpath("benchscope"),
+			"run",
+			"-q",
+			"--begin",
+			b,
+			"--end",
+			e,
+			"-o",
+			(char *)trace,
+			"--",
+			(char *)kpath("progs/usdt_loop"),
+			"10",
+			"500",
+			NULL};
+	struct kresult r;
+	struct bs_dataset *ds;
+
+	NEED_BPF();
+	snprintf(b, sizeof(b), "usdt:%s:benchscope_test:iter_end", kpath("progs/usdt_loop"));
+	snprintf(e, sizeof(e), "usdt:%s:benchscope_test:iter_begin", kpath("progs/usdt_loop"));
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	CHECK(ds->n_iters > 0);
+	CHECK(strstr(r.err, "benchscope run: warning: 1 end probes hit without an open "
+			    "iteration") != NULL);
+	CHECK(r.out[0] == 0); /* no table */
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
 static void test_usdt_missing_names_closest(void)
 {
 	char b[4200], e[4200];
@@ -404,6 +441,7 @@ out:
 int main(void)
 {
 	RUN_TEST(test_trace_disk_full);
+	RUN_TEST(test_quiet_warnings);
 	RUN_TEST(test_unprivileged);
 	RUN_TEST(test_bpf_and_perfmon_only);
 	RUN_TEST(test_harness_killed_by_signal);
