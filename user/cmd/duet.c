@@ -19,6 +19,7 @@
 #include "probe/caps.h"
 #include "commands.h"
 #include "util/cli.h"
+#include "report/summary.h"
 #include "trace/dataset.h"
 #include "duet/design.h"
 #include "duet/options.h"
@@ -163,6 +164,9 @@ int cmd_duet(int argc, char **argv)
 			fprintf(stderr, "benchscope duet: regression: %s\n", reg);
 			rc = BS_EXIT_REGRESSION;
 		}
+		/* without the table, which shows them, the warnings go to stderr */
+		if (ds && a.quiet)
+			bs_run_end_warn(stderr, "duet", &ds->run_end);
 		bs_dataset_free(ds);
 	}
 	if (t.measure_failed && rc == BS_EXIT_OK)

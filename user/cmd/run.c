@@ -352,9 +352,7 @@ int cmd_run(int argc, char **argv)
 		/* without the table, which shows them, the warnings (lost records
 		 * among them) go to stderr */
 		if (a.quiet)
-			for (size_t w = 0; w < ds->run_end.n_warnings; w++)
-				fprintf(stderr, "benchscope run: warning: %s\n",
-					ds->run_end.warnings[w]);
+			bs_run_end_warn(stderr, "run", &ds->run_end);
 		bs_dataset_free(ds);
 	}
 	/* said whatever the status below (a full disk, an interrupt) */
