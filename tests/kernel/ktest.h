@@ -598,12 +598,13 @@ static inline double dur_ns(const struct bs_iter_rec *r)
 }
 
 /*
- * Whether iteration @r's disagreement with the harness's own time, @diff_ns
- * (either sign), beyond the tolerance @tol_ns, is no more than the time the
- * iteration's record shows its thread disturbed (run-queue wait, blocked,
- * IRQ, softirq, steal): a thread preempted between our timestamp and the
- * harness's own is the one way the two clocks can differ by more, and that
- * preemption is in the record. An error of the probes is not: it is not
+ * Whether iteration @r's disagreement with the time it should take (the
+ * harness's own time, or one known by construction), @diff_ns (either sign),
+ * beyond the tolerance @tol_ns, is no more than the time the iteration's
+ * record shows its thread disturbed (run-queue wait, blocked, IRQ, softirq,
+ * steal): a thread preempted between our timestamp and the harness's own (or
+ * inside a spin of known length) is the one way the two can differ by more,
+ * and that preemption is in the record. An error of the probes is not: it is not
  * excused. One run, no retry; the caller caps how many may be excused.
  */
 static inline bool kexcused(const struct bs_iter_rec *r, double diff_ns, double tol_ns)

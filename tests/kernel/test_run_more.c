@@ -7,10 +7,14 @@
 
 #include "ktest.h"
 
-/* USDT: 100 iterations busy-spinning 500 us of wall time each. */
-static void test_usdt_boundaries(void)
+/*
+ * Run usdt_loop (@count iterations busy-spinning 500 us of wall time each)
+ * with -q, from its USDT probe @begin to @end (iter_begin, iter_end), into
+ * @trace: the dataset, or NULL (a failure, counted).
+ */
+static struct bs_dataset *run_usdt_loop(struct kresult *r, const char *trace, const char *begin,
+					const char *end, const char *count)
 {
-	const char *trace = ktmp("usdt.trace");
 	char b[4200], e[4200];
 	char *argv[] = {(char *)kpath("benchscope"),
 			"run",
@@ -23,17 +27,25 @@ static void test_usdt_boundaries(void)
 			(char *)trace,
 			"--",
 			(char *)kpath("progs/usdt_loop"),
-			"100",
+			(char *)count,
 			"500",
 			NULL};
+
+	snprintf(b, sizeof(b), "usdt:%s:benchscope_test:%s", kpath("progs/usdt_loop"), begin);
+	snprintf(e, sizeof(e), "usdt:%s:benchscope_test:%s", kpath("progs/usdt_loop"), end);
+	return krun_ok(r, argv, trace);
+}
+
+/* USDT: 100 iterations busy-spinning 500 us of wall time each. */
+static void test_usdt_boundaries(void)
+{
+	const char *trace = ktmp("usdt.trace");
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i, n_ok = 0;
 
 	NEED_BPF();
-	snprintf(b, sizeof(b), "usdt:%s:benchscope_test:iter_begin", kpath("progs/usdt_loop"));
-	snprintf(e, sizeof(e), "usdt:%s:benchscope_test:iter_end", kpath("progs/usdt_loop"));
-	ds = krun_ok(&r, argv, trace);
+	ds = run_usdt_loop(&r, trace, "iter_begin", "iter_end", "100");
 	if (!ds)
 		return;
 	CHECK_INT_EQ(ds->n_iters, 100);
@@ -41,48 +53,33 @@ static void test_usdt_boundaries(void)
 		double d = dur_ns(&ds->iters[i]);
 
 		CHECK(d >= 500e3); /* the spin lasts 500 us of wall time, probes outside it */
-		if (d < 500e3 + 100e3)
+		if (kexcused(&ds->iters[i], d - 500e3, 100e3))
 			n_ok++;
 	}
 	/* a USDT probe costs about a microsecond here: almost every iteration
-	 * is within 100 us of 500 us (preemption may stretch a few). Under TCG
-	 * the host deschedules the vCPU threads unseen by the guest. */
-	if (!ktest_relaxed("iterations within 100 us of 500 us: no bound"))
+	 * is within 100 us of 500 us, beyond the time its record shows it
+	 * preempted (a loaded machine stretches many; the host, unseen, a few).
+	 * Under TCG the host deschedules the vCPU threads unseen by the guest. */
+	if (!ktest_relaxed("iterations within 100 us of 500 us: no bound")) {
 		CHECK(n_ok >= 95);
-	else
+		if (n_ok < 95)
+			fprintf(stderr, "    %zu of 100 within 100 us\n", n_ok);
+	} else
 		fprintf(stderr, "note: %zu of 100 within 100 us\n", n_ok);
 	bs_dataset_free(ds);
 	unlink(trace);
 }
 
-/* A misspelled USDT probe names the right one. */
 /* -q prints no table, which shows the warnings: they go to stderr. Begin and
  * end the wrong way round: the first end probe hits with no iteration open. */
 static void test_quiet_warnings(void)
 {
 	const char *trace = ktmp("quiet.trace");
-	char b[4200], e[4200];
-	char *argv[] = {(char *)kpath("benchscope"),
-			"run",
-			"-q",
-			"--begin",
-			b,
-			"--end",
-			e,
-			"-o",
-			(char *)trace,
-			"--",
-			(char *)kpath("progs/usdt_loop"),
-			"10",
-			"500",
-			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
 
 	NEED_BPF();
-	snprintf(b, sizeof(b), "usdt:%s:benchscope_test:iter_end", kpath("progs/usdt_loop"));
-	snprintf(e, sizeof(e), "usdt:%s:benchscope_test:iter_begin", kpath("progs/usdt_loop"));
-	ds = krun_ok(&r, argv, trace);
+	ds = run_usdt_loop(&r, trace, "iter_end", "iter_begin", "10");
 	if (!ds)
 		return;
 	CHECK(ds->n_iters > 0);
@@ -93,6 +90,7 @@ static void test_quiet_warnings(void)
 	unlink(trace);
 }
 
+/* A misspelled USDT probe names the right one. */
 static void test_usdt_missing_names_closest(void)
 {
 	char b[4200], e[4200];
