@@ -263,7 +263,7 @@ struct {
 #include "shared_maps.bpf.h"
 
 /* The barrier of the sync duet run in progress (one at a time). User space
- * (user/probes.c) resets it and sets `active` per sync run through the
+ * (bs_probes_barrier_arm, user/probe/probes.c) resets it and sets `active` per sync run through the
  * mmap'ed .bss; the two sides meet here with atomic operations only
  * (tracing programs cannot take bpf_spin_lock). */
 __u32 bar_active;      /* BS_BAR_SYNC / BS_BAR_INTERLEAVED while such a run goes; 0 */

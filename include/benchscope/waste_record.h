@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * waste_rec.h - records and shared state of `benchscope waste` between
+ * waste_record.h - records and shared state of `benchscope waste` between
  * bpf/waste.bpf.c and user space (included by both).
  *
  * Ring-buffer records start with a u32 `type` (enum bs_waste_rec_type).

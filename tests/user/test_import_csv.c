@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* test_import_csv.c - the CSV record reader of `benchscope import`
- * (import_csv.h): quoting, line ends, BOM, blank lines, errors with lines. */
+ * (import/csv.h): quoting, line ends, BOM, blank lines, errors with lines. */
 #include "test.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* test_trace.c - trace writer and block reader (user/trace.c, trace_read.c). */
+/* test_trace.c - trace writer and block reader (user/trace/trace.c, trace_read.c). */
 #include <errno.h>
 #include <time.h>
 

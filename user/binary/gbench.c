@@ -159,6 +159,6 @@ int bs_gbench_resolve(const char *exe, char *lib_path, size_t lib_len, uint64_t 
 		snprintf(
 		    err + used, errlen - used,
 		    "); run with --begin/--end on the same functions and no invocation counts, "
-		    "or verify the layout for this version and add it to user/gbench.c");
+		    "or verify the layout for this version and add it to user/binary/gbench.c");
 	return -ENOTSUP;
 }

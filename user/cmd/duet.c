@@ -7,7 +7,7 @@
  * start together: a kernel-assisted barrier, no change to either harness)
  * and seq (A then B), all runs in one measurement session and one trace
  * (docs/duet-trace.md), scheduled RMIT or fixed; then prints the analysis
- * read back from the trace (user/duet_report.h).
+ * read back from the trace (duet/report.h).
  */
 #include <argp.h>
 #include <errno.h>

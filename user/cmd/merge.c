@@ -2,7 +2,7 @@
 /*
  * merge.c - `benchscope merge TRACE... -o FLEET`: many traces of one suite,
  * from many machines, into one fleet trace (fleet/merge.h) that `benchscope
- * report` analyses with machines as units (fleet/report.h).
+ * report` analyses with machines as units (fleet/analysis.h).
  * Exit status: 0 ok; 1 the output could not be written; 2 usage, or an
  * input that is corrupted, truncated, not a trace or incompatible with the
  * first (one line "benchscope merge: member N (FILE): ..." on stderr; no

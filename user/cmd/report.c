@@ -3,7 +3,7 @@
  * report.c - `benchscope report TRACE [--json FILE|-] [--csv FILE|-]
  * [--md FILE|-] [--top N] [--quiet]`: every output from a trace alone.
  * A duet trace (CONTEXT "mode": "duet") gets the duet report
- * (duet_report.h), with --plot, --min-overlap, --seed, --no-mds and
+ * (duet/report.h), with --plot, --min-overlap, --seed, --no-mds and
  * --drop-warmup-half.
  * A fleet trace (benchscope merge) gets the fleet report (fleet/analysis.h):
  * --json, --csv, --seed.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* analysis.c - statistics of a duet, per benchmark and method (duet_analysis.h). */
+/* analysis.c - statistics of a duet, per benchmark and method (duet/analysis.h). */
 #include "duet/analysis.h"
 
 #include <errno.h>

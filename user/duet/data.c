@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* data.c - a duet trace as per-benchmark, per-method runs (duet_data.h). */
+/* data.c - a duet trace as per-benchmark, per-method runs (duet/data.h). */
 #include "duet/data.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 /*
  * data.h - a duet trace (docs/duet-trace.md) as per-benchmark,
  * per-method runs whose sides A and B are arrays of iterations (start, end,
- * score, interference), ready for stats/stats_duet.h. Failed runs are
+ * score, interference), ready for benchscope/stats_duet.h. Failed runs are
  * excluded and counted; the harness's calibration runs are dropped and
  * each benchmark of the program is separated (trace/bench_groups.h: by the
  * harness's names where it has them), so A/B pairs are only formed within

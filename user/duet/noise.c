@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* noise.c - noise diagnosis of a duet (duet_noise.h). */
+/* noise.c - noise diagnosis of a duet (duet/noise.h). */
 #include "duet/noise.h"
 
 #include <errno.h>

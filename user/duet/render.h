@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * render.h - the renderers of a duet report (duet_report.h), each in
- * its own file: table and Markdown (duet_render_table.c), JSON
- * (duet_render_json.c, docs/json-schema.md "Duet reports"), CSV
- * (duet_render_csv.c) and the overlap timeline picture (duet_render_plot.c).
+ * render.h - the renderers of a duet report (duet/report.h), each in
+ * its own file: table and Markdown (render_table.c), JSON
+ * (render_json.c, docs/json-schema.md "Duet reports"), CSV
+ * (render_csv.c) and the overlap timeline picture (render_plot.c).
  */
 #ifndef BENCHSCOPE_DUET_RENDER_H
 #define BENCHSCOPE_DUET_RENDER_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * render_plot.c - the overlap timeline picture of a duet (duet_render.h):
+ * render_plot.c - the overlap timeline picture of a duet (duet/render.h):
  * a gnuplot script and data file are written to a temporary directory and
  * gnuplot (Debian gnuplot-nox) draws the SVG or PNG.
  *

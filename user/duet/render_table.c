@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* render_table.c - the duet report as aligned text or Markdown (duet_render.h). */
+/* render_table.c - the duet report as aligned text or Markdown (duet/render.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>

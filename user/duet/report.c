@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* report.c - analyse a duet trace and write its outputs (duet_report.h). */
+/* report.c - analyse a duet trace and write its outputs (duet/report.h). */
 #include "duet/report.h"
 
 #include <errno.h>

@@ -5,10 +5,10 @@
  * held, released together or one after the other, followed, timed out),
  * the kernel-assisted barrier of sync runs, placement (--cpus) and the
  * --stop-ci decision. The trace layout written is docs/duet-trace.md; the
- * analysis of the finished trace is user/duet_report.h.
+ * analysis of the finished trace is user/duet/report.h.
  *
- * Files: duet_run_sched.c (schedule), duet_run_one.c (one run),
- * duet_run_barrier.c (barrier control), duet_run_place.c (placement),
+ * Files: run_sched.c (schedule), run_one.c (one run),
+ * run_barrier.c (barrier control), run_place.c (placement),
  * run_stop.c (--stop-ci, on the rule of stop_ci.h).
  */
 #ifndef BENCHSCOPE_DUET_RUN_H
@@ -49,7 +49,7 @@ int bs_duet_method_barrier(int method);
 /** "async", "sync", "seq", "interleaved". */
 const char *bs_duet_method_name(int method);
 
-/* ---- schedule (duet_run_sched.c) -------------------------------------- */
+/* ---- schedule (run_sched.c) ------------------------------------------- */
 
 /** One planned run. */
 struct bs_duet_plan {
@@ -78,7 +78,7 @@ struct bs_duet_plan {
 int bs_duet_schedule(const int *methods, size_t n_methods, size_t runs, bool rmit, bool crossover,
 		     uint64_t seed, struct bs_duet_plan **out, size_t *n_out);
 
-/* ---- placement (duet_run_place.c) -------------------------------------- */
+/* ---- placement (run_place.c) ------------------------------------------- */
 
 /** --cpus A=LIST,B=LIST, parsed. */
 struct bs_duet_cpus {
@@ -123,7 +123,7 @@ int bs_duet_cpus_parse(const char *spec, struct bs_duet_cpus *c, char *err, size
  */
 json_object *bs_duet_smt_siblings(void);
 
-/* ---- barrier control (duet_run_barrier.c) ------------------------------ */
+/* ---- barrier control (run_barrier.c) ----------------------------------- */
 
 /** One rendezvous of a sync run, as the barrier records describe it. */
 struct bs_barrier_meet {
@@ -236,7 +236,7 @@ json_object *bs_barrier_json(const struct bs_barrier_ctl *b);
 /** bs_barrier_free - free the bookkeeping (not the probes). */
 void bs_barrier_free(struct bs_barrier_ctl *b);
 
-/* ---- one run (duet_run_one.c) ------------------------------------------- */
+/* ---- one run (run_one.c) ------------------------------------------------ */
 
 /** What a duet run needs that stays the same over runs. */
 struct bs_duet_env {

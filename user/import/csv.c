@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* csv.c - RFC 4180 CSV record reader (import_csv.h). */
+/* csv.c - RFC 4180 CSV record reader (import/csv.h). */
 #include "import/csv.h"
 
 #include <errno.h>

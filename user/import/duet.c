@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* duet.c - duet CSV data to a duet trace (import_duet.h). */
+/* duet.c - duet CSV data to a duet trace (import/duet.h). */
 #include "util/version.h"
 #include "import/duet.h"
 

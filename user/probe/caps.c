@@ -339,8 +339,9 @@ static enum bs_cap_state probe_cpu(struct bs_cap *c)
 static volatile unsigned long watched;
 
 /*
- * A watchpoint opened and armed as `waste` arms one (waste_watch.h), on this
- * thread, and 1000 writes to it: every write must be counted.
+ * A watchpoint opened and armed as `waste` arms one (bs_waste_open_bp,
+ * bs_waste_arm_bp), on this thread, and 1000 writes to it: every write must
+ * be counted.
  */
 static enum bs_cap_state probe_watchpoints(struct bs_cap *c)
 {
