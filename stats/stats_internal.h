@@ -13,7 +13,7 @@ double *bs_sorted_copy(const double *x, size_t n);
 
 #include <gsl/gsl_rng.h>
 
-/* xoshiro256** (Blackman & Vigna), seeded from the caller's gsl_rng */
+/* xoshiro256** (Blackman & Vigna 2021), seeded from the caller's gsl_rng */
 struct bs_xrng {
 	uint64_t s[4];
 };
@@ -38,8 +38,8 @@ static inline uint64_t bs_xrng_next(struct bs_xrng *g)
 	return r;
 }
 
-/* uniform integer in [0, n), n >= 1: Lemire's multiply-shift with
- * rejection, unbiased */
+/* uniform integer in [0, n), n >= 1: multiply-shift with rejection
+ * (Lemire 2019), unbiased */
 static inline size_t bs_xrng_below(struct bs_xrng *g, size_t n)
 {
 	uint64_t x = bs_xrng_next(g);
@@ -59,8 +59,8 @@ static inline size_t bs_xrng_below(struct bs_xrng *g, size_t n)
 }
 
 /* Two uniform indexes in [0, n), 0 < n < 2^32, from one 64-bit draw
- * (Lemire's 32-bit multiply-shift on each half, with rejection below the
- * threshold t = 2^32 mod n, computed once by the caller): halves the
+ * (32-bit multiply-shift on each half, Lemire 2019, with rejection below
+ * the threshold t = 2^32 mod n, computed once by the caller): halves the
  * generator cost of resampling. */
 static inline void bs_xrng_below2(struct bs_xrng *g, uint32_t n, uint32_t t, uint32_t *i,
 				  uint32_t *j)
@@ -85,10 +85,9 @@ static inline void bs_xrng_below2(struct bs_xrng *g, uint32_t n, uint32_t t, uin
 
 /* Four uniform indexes in [0, n), 0 < n <= BS_BELOW4_MAX, from one 64-bit
  * draw: each 32-bit half u gives two by batched multiply-shift
- * (Brackett-Rozinsky & Lemire, "Batched ranged random integer generation",
- * Softw. Pract. Exp. 2024): u n = i 2^32 + l and l n = j 2^32 + l', so
- * u n^2 = (i n + j) 2^32 + l', i.e. i n + j is Lemire's multiply-shift of u
- * onto [0, n^2), and rejecting l' < t = 2^32 mod n^2 (computed once by
+ * (Brackett-Rozinsky & Lemire 2024): u n = i 2^32 + l and l n = j 2^32 + l',
+ * so u n^2 = (i n + j) 2^32 + l', i.e. i n + j is the multiply-shift
+ * (Lemire 2019) of u onto [0, n^2), and rejecting l' < t = 2^32 mod n^2 (computed once by
  * the caller) makes the pair (i, j) exactly uniform on [0, n)^2. No
  * division; four indexes per generator step instead of two. */
 static inline void bs_xrng_below4(struct bs_xrng *g, uint32_t n, uint32_t t, uint32_t idx[4])

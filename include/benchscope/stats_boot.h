@@ -3,7 +3,7 @@
  * stats_boot.h - bootstrap confidence intervals (Kalibera & Jones 2013; Efron 1987).
  *
  * Percentile and BCa intervals for any statistic, hierarchical resampling
- * fork -> iteration -> invocation (Kalibera & Jones; the `pa` tool, Laaber et al. 2020
+ * fork -> iteration -> invocation (Kalibera & Jones 2013; the `pa` tool, Laaber et al. 2020
  * §4.2.3) with the relative CI width (RCIW), the CI of the ratio of means of
  * two hierarchical samples (the A/A test of Laaber et al. 2020 §5.4), and a
  * moving-block bootstrap for autocorrelated series.
@@ -85,7 +85,7 @@ int bs_percentile_from_replicates(const double *rep, size_t nrep, double point, 
 				  struct bs_ci *out);
 
 /**
- * A hierarchical sample (Laaber et al. 2020 §4.2.3; Kalibera & Jones): x holds every
+ * A hierarchical sample (Laaber et al. 2020 §4.2.3; Kalibera & Jones 2013): x holds every
  * invocation value (e.g. ns per invocation), fork-major then
  * iteration-major: fork 0's iteration 0's invocations, then its
  * iteration 1's, ... n_iters[f] is the number of iterations of fork f
@@ -135,7 +135,7 @@ int bs_hier_ratio_ci(const struct bs_hier *a, const struct bs_hier *b, double le
 #define BS_HIERK_MAX_DEPTH 8
 
 /**
- * A k-level hierarchical sample (Kalibera & Jones; Laaber et al. 2020
+ * A k-level hierarchical sample (Kalibera & Jones 2013; Laaber et al. 2020
  * §4.2.3, generalised): a tree whose leaves are values, e.g. machine -> run
  * -> iteration (depth 2: machines and runs above the iteration values).
  * Level 0 has n_top groups; group g of level l (0 <= l < depth) has

@@ -70,7 +70,7 @@ int bs_summarize(const double *x, size_t n, struct bs_summary *out);
 
 /**
  * bs_quantile - the q-quantile (0 <= q <= 1) of x[0..n-1] with NumPy's
- * default definition (method "linear", Hyndman & Fan type 7):
+ * default definition (method "linear", Hyndman & Fan 1996 definition 7):
  * h = (n - 1) q, result = x(floor h) + (h - floor h)(x(floor h + 1) - x(floor h))
  * on the sorted values. x need not be sorted and is not modified.
  *

@@ -2,7 +2,7 @@
 /*
  * stats_kde.h - Gaussian kernel density estimation with Silverman's
  * bandwidth and the KLD similarity probability of two samples
- * (Laaber et al. 2020 §4.2.3, after He et al.).
+ * (Laaber et al. 2020 §4.2.3, after He et al. 2019).
  */
 #ifndef BENCHSCOPE_STATS_KDE_H
 #define BENCHSCOPE_STATS_KDE_H

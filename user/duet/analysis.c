@@ -134,7 +134,7 @@ static long pair_method(const struct bs_dbench *b, enum bs_dmethod m,
 	return with_pairs;
 }
 
-/* Drozdik 2023 section 4.3's CI test and U test of the method, for comparison */
+/* Drozdík 2023 §4.3's CI test and U test of the method, for comparison */
 static int analyse_method(const struct bs_dbench *b, enum bs_dmethod m,
 			  const struct bs_danalysis_opts *o, size_t with_pairs, struct bs_dmres *r)
 {

@@ -136,7 +136,7 @@ void bs_duet_analysis_free(struct bs_duet_analysis *a);
  * @b over its first @n_runs ok runs (all of them when n_runs >= b->n_runs[m]),
  * exactly as bs_duet_analysis_run computes them: the pairs (min_overlap,
  * drop_warmup_half of @o, filled by bs_danalysis_opts_fill), the run-level
- * model (level, no_cpu), its verdict and the CPU diagnosis; not Drozdik
+ * model (level, no_cpu), its verdict and the CPU diagnosis; not Drozdík
  * 2023's bootstrap CI and U test (r->err stays 0, r->res zero). *r is
  * zeroed first; model_err says whether the model could be fitted. Returns
  * 0, -EINVAL (m out of range) or -ENOMEM. Free with bs_dmres_free.

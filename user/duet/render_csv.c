@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * render_csv.c - one CSV row per analysed iteration of a duet: the
- * duet package's processed columns first (TomasDrozdik/asynchronous-duet,
+ * duet package's processed columns first (asynchronous-duet,
  * duet/constants.py BASE_COL: suite, benchmark, type, runid, pair,
  * iteration, iteration_start_ns, iteration_end_ns, iteration_time_ns; type
  * seqn / syncduet / duet, runid counted within the type), then ours.

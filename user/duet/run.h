@@ -65,7 +65,7 @@ struct bs_duet_plan {
  * rmit: the methods' order within each round is shuffled and each method's
  * pair orders are balanced (half AB, half BA; the odd one random) and
  * shuffled over its runs, all from a GSL mt19937 seeded with `seed`
- * (randomized multiple interleaved trials, Abedi & Brecht).
+ * (randomized multiple interleaved trials, Abedi & Brecht 2017).
  * fixed: methods in the given order in every round, always AB.
  * crossover: each method's runs start half with the sides on their own CPUs
  * and half swapped (swap = 1), balanced like the pair orders (RMIT:
