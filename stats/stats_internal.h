@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+/* qsort comparator of two doubles (a, b point to double): -1, 0 or 1 for
+ * ascending order; NaN compares equal to everything, so sort only finite
+ * values */
 int bs_cmp_double(const void *a, const void *b);
 /* malloc'ed sorted copy of x, NULL on allocation failure */
 double *bs_sorted_copy(const double *x, size_t n);
@@ -15,12 +18,20 @@ double *bs_sorted_copy(const double *x, size_t n);
 
 /* xoshiro256** (Blackman & Vigna 2021), seeded from the caller's gsl_rng */
 struct bs_xrng {
-	uint64_t s[4];
+	uint64_t s[4]; /* state; never all zero */
 };
 
+/* Seed g from four gsl_rng_get(r) values (so exactly four are consumed;
+ * they may hold fewer than 64 bits each), mixed and spread over the state
+ * with SplitMix64; an all-zero state is replaced. r must not be NULL. */
 void bs_xrng_seed(struct bs_xrng *g, gsl_rng *r);
+/* Seed g with the four SplitMix64 outputs after seed: the same seed gives
+ * the same sequence. */
 void bs_xrng_seed_u64(struct bs_xrng *g, uint64_t seed);
 
+/* Next 64-bit output of xoshiro256** (Blackman & Vigna 2021): the **
+ * scrambler, rotl(s[1] * 5, 7) * 9, then the xoshiro256 state step (shift
+ * 17, rotation 45). */
 static inline uint64_t bs_xrng_next(struct bs_xrng *g)
 {
 	uint64_t *s = g->s;
@@ -152,7 +163,10 @@ int bs_check_durations(const double *x, size_t n);
 
 /* ascending sort of doubles (finite values), radix sort for large n */
 void bs_sort(double *x, size_t n);
-/* k-th smallest (0-based) by quickselect; reorders x */
+/* k-th smallest (0-based) of x[0..n-1] by quickselect (median-of-three
+ * pivot, Hoare partition); reorders x so that x[k] holds it, the values
+ * before it <= it and those after >= it. Preconditions, not checked: x not
+ * NULL, n >= 1, k < n, no NaN (NaN breaks the partition's bounds). */
 double bs_select(double *x, size_t n, size_t k);
 
 #endif

@@ -78,9 +78,16 @@ int bs_bootstrap_ci(const double *x, size_t n, bs_statistic_fn stat, void *ctx,
 int bs_bca_from_replicates(const double *x, size_t n, bs_statistic_fn stat, void *ctx,
 			   const double *rep, size_t nrep, double level, struct bs_ci *out);
 
-/** bs_percentile_from_replicates - percentile interval of rep[0..nrep-1]
- * around point. Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ENONFINITE,
- * BS_ENOMEM. */
+/**
+ * bs_percentile_from_replicates - percentile interval from a bootstrap
+ * distribution rep[0..nrep-1] (any order; not modified): lo and hi are its
+ * (1 - level)/2 and (1 + level)/2 quantiles (Hyndman & Fan 1996
+ * definition 7, NumPy's "linear"), in the unit of the replicates, which is
+ * that of point (copied to out->point unchecked; z0 = accel = 0).
+ * level: in (0, 1), e.g. 0.95.
+ * Returns BS_OK, BS_EINVAL (NULL rep or out, level outside (0, 1)),
+ * BS_EEMPTY (nrep == 0), BS_ENONFINITE (a replicate), BS_ENOMEM.
+ */
 int bs_percentile_from_replicates(const double *rep, size_t nrep, double point, double level,
 				  struct bs_ci *out);
 
@@ -114,9 +121,11 @@ int bs_hier_ci_mean(const struct bs_hier *h, double level, size_t n_resamples, g
 		    struct bs_ci *out);
 
 /**
- * bs_hier_rciw - relative CI width of the mean, (hi - lo) / point, with
- * bs_hier_ci_mean (Laaber et al. 2020: 99 %, 1000 resamples). Same errors, plus
- * BS_EINVAL when the mean is 0.
+ * bs_hier_rciw - relative CI width of the mean, (hi - lo) / |point|, with
+ * bs_hier_ci_mean (Laaber et al. 2020 §4.2.3: 99 %, 1000 resamples). *rciw
+ * is a ratio, not a percentage (0.03 = 3 %, the paper's threshold); ci
+ * (optional) receives the interval. Same errors, plus BS_EINVAL when rciw
+ * is NULL or the mean is 0.
  */
 int bs_hier_rciw(const struct bs_hier *h, double level, size_t n_resamples, gsl_rng *rng,
 		 double *rciw, struct bs_ci *ci);
@@ -199,10 +208,11 @@ int bs_hier_ratio_ci_rep(const struct bs_hier *a, const struct bs_hier *b, doubl
 			 size_t n_resamples, gsl_rng *rng, double *replicates, struct bs_ci *out);
 
 /**
- * bs_lag1_autocorr - lag-1 autocorrelation of a series,
- * r1 = sum_{t<n-1} (x_t - m)(x_{t+1} - m) / sum_t (x_t - m)^2
- * (the estimator of statsmodels' acf). Returns BS_OK, BS_EINVAL,
- * BS_EEMPTY, BS_ETOOFEW (n < 3), BS_ENONFINITE, BS_EZEROVAR.
+ * bs_lag1_autocorr - lag-1 autocorrelation of a series x[0..n-1] in time
+ * order, r1 = sum_{t<n-1} (x_t - m)(x_{t+1} - m) / sum_t (x_t - m)^2, m the
+ * mean: the sample autocorrelation r_1 of Box & Jenkins 1976 §2.1.4 (the
+ * estimator of statsmodels' acf); no unit, in [-1, 1]. Returns BS_OK,
+ * BS_EINVAL, BS_EEMPTY, BS_ETOOFEW (n < 3), BS_ENONFINITE, BS_EZEROVAR.
  */
 int bs_lag1_autocorr(const double *x, size_t n, double *r1);
 
@@ -212,7 +222,9 @@ int bs_lag1_autocorr(const double *x, size_t n, double *r1);
  * its own mean, then r1 = sum of (x_t - m)(x_t+1 - m) over consecutive
  * values within each series / sum of (x_t - m)^2 over all values (for k = 1,
  * bs_lag1_autocorr). x[s] holds n[s] values; series with n[s] < 2 are
- * skipped. Returns BS_OK, BS_EINVAL (NULL), BS_ETOOFEW (no series of 2
+ * skipped. The sample autocorrelation of Box & Jenkins 1976 §2.1.4, pooled
+ * over the series; no unit.
+ * Returns BS_OK, BS_EINVAL (NULL), BS_ETOOFEW (no series of 2
  * values), BS_ENONFINITE, BS_EZEROVAR (every series constant).
  */
 int bs_lag1_autocorr_pooled(const double *const *x, const size_t *n, size_t k, double *r1);
@@ -222,8 +234,10 @@ int bs_lag1_autocorr_pooled(const double *const *x, const size_t *n, size_t k, d
  * an autocorrelated series x[0..n-1] (iteration times in order): each
  * resample concatenates ceil(n / block_len) blocks of block_len consecutive
  * values starting at uniform positions in [0, n - block_len], truncated to
- * n values. block_len 0 chooses ceil(n^(1/3)). The lag-1 autocorrelation
- * is written to *r1 when r1 is not NULL (NAN if undefined).
+ * n values (the moving-block bootstrap of Künsch 1989). block_len 0
+ * chooses ceil(n^(1/3)). The interval has the unit of stat. The lag-1
+ * autocorrelation (bs_lag1_autocorr) is written to *r1 when r1 is not NULL
+ * (NAN if undefined).
  * Returns BS_OK, BS_EINVAL (block_len > n, level, n_resamples < 2),
  * BS_EEMPTY, BS_ETOOFEW (n < 2), BS_ENONFINITE, BS_ENOMEM.
  */

@@ -83,7 +83,9 @@ int bs_quantile(const double *x, size_t n, double q, double *out);
  * no check, no allocation. n >= 1, 0 <= q <= 1. */
 double bs_quantile_sorted(const double *sorted, size_t n, double q);
 
-/** bs_mean - arithmetic mean of x[0..n-1] (n >= 1, not checked). */
+/** bs_mean - arithmetic mean of x[0..n-1], in the unit of x (e.g. ns);
+ * two passes (the sum, then a correction for its rounding). n >= 1 and x
+ * finite, not checked (n == 0 gives NaN). */
 double bs_mean(const double *x, size_t n);
 
 /**
@@ -112,8 +114,10 @@ int bs_trimmed_mean_se(const double *x, size_t n, double frac, double *tm, doubl
 int bs_check_finite(const double *x, size_t n);
 
 /**
- * bs_sample_var - sample variance (ddof = 1) with a two-pass algorithm.
- * Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ETOOFEW (n < 2), BS_ENONFINITE.
+ * bs_sample_var - sample variance (ddof = 1) of x[0..n-1] with a corrected
+ * two-pass algorithm, in the square of x's unit (ns^2 for ns); never
+ * negative. Returns BS_OK, BS_EINVAL (NULL), BS_EEMPTY, BS_ETOOFEW (n < 2),
+ * BS_ENONFINITE.
  */
 int bs_sample_var(const double *x, size_t n, double *var);
 

@@ -45,13 +45,20 @@ int bs_duet_check_side(const struct bs_iter *it, size_t n);
  * that advances the side whose current iteration ends first (both when
  * they end together). out must hold na + nb entries (at most na + nb - 1
  * pairs exist); *n_out receives the count. Empty sides give 0 pairs.
+ * Source: the overlaps of Drozdík 2023 §3.3.2.
  * Returns BS_OK, BS_EINVAL (NULL, unordered side), BS_ENEGATIVE.
  */
 int bs_duet_overlaps(const struct bs_iter *a, size_t na, const struct bs_iter *b, size_t nb,
 		     struct bs_overlap *out, size_t *n_out);
 
-/** bs_overlap_rate - overlap_rate of two iterations; 0 when they do not
- * overlap or one has zero duration. */
+/**
+ * bs_overlap_rate - overlap_rate of two iterations (Drozdík 2023 §3.3.2):
+ * the overlap's length over the longer iteration's duration,
+ * min(overlap / dur_A, overlap / dur_B), a ratio in (0, 1] (1 only when
+ * the two coincide); 0 when they do not
+ * overlap (touching counts as not overlapping) or one has zero duration.
+ * a and b must not be NULL (not checked).
+ */
 double bs_overlap_rate(const struct bs_iter *a, const struct bs_iter *b);
 
 /**
@@ -78,18 +85,23 @@ enum bs_duet_type {
 	BS_DUET_ASYNC = 2,	/* pairs by overlap_rate > min_overlap */
 };
 
+/** One pair of a run (bs_duet_pairs): an iteration of A and one of B whose
+ * scores the CI test subtracts (Drozdík 2023 §4.3). */
 struct bs_pair {
-	size_t a, b;
+	size_t a, b; /* iteration indexes in run->a and run->b (0-based) */
 };
 
 /**
  * bs_duet_pairs - pairs of one run: j with j (j < min(na, nb)) for
- * sequential and sync duets; overlapping pairs with rate > m for async
- * duets (Drozdík 2023 eq. 4.1). out must hold na + nb entries. *overlap_ns
- * (optional) receives the sum of overlap_time of the kept async pairs
- * (0 for the other types).
- * Returns BS_OK, BS_EINVAL (NULL, bad type, m outside [0, 1)), errors of
- * bs_duet_overlaps.
+ * sequential and sync duets; overlapping pairs with overlap_rate > m for
+ * async duets (Drozdík 2023 eq. 4.1), m the minimum overlap ratio, a
+ * fraction in [0, 1) (0.4 in the thesis; ignored for the other types).
+ * out must hold na + nb entries; *n_out receives the number of pairs
+ * written to out[0..*n_out-1], in iteration order. *overlap_ns (optional)
+ * receives the sum of overlap_time (ns) of the kept async pairs (0 for
+ * the other types).
+ * Returns BS_OK, BS_EINVAL (NULL, bad type, m outside [0, 1), unordered
+ * side), BS_ENEGATIVE, BS_ENOMEM (async).
  */
 int bs_duet_pairs(const struct bs_duet_run *run, enum bs_duet_type type, double m,
 		  struct bs_pair *out, size_t *n_out, double *overlap_ns);
@@ -172,8 +184,12 @@ int bs_duet_mds(const struct bs_duet_run *runs, size_t n_runs, const struct bs_d
 
 /**
  * bs_runtime_speedup - mean sequential run time (A's span + B's span) /
- * mean duet run time (latest end - earliest start) (Drozdík 2023 §5.2.1).
- * Returns BS_OK, BS_EINVAL, BS_EEMPTY (no run or an empty side).
+ * mean duet run time (latest end - earliest start) (Drozdík 2023 §5.2.1):
+ * a ratio, no unit; > 1 when a duet run takes less wall-clock time than a
+ * sequential run (2: half the time), < 1 when it takes longer. Spans are
+ * first iteration's start to last iteration's end, from the timestamps.
+ * Returns BS_OK, BS_EINVAL (NULL, total duet time 0), BS_EEMPTY (no run
+ * or an empty side).
  */
 int bs_runtime_speedup(const struct bs_duet_run *seq, size_t n_seq, const struct bs_duet_run *duet,
 		       size_t n_duet, double *speedup);

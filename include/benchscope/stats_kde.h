@@ -13,11 +13,12 @@
 #define BS_KLD_GRID 1000
 
 /**
- * bs_silverman_bandwidth - h = 1.06 min(sd, IQR / 1.34) n^(-1/5), sd with
- * ddof = 1 and the IQR from NumPy-linear quartiles. When IQR is 0 but
- * sd > 0, sd alone is used (as R's bw.nrd0 does). Unit: that of x.
+ * bs_silverman_bandwidth - h = 1.06 min(sd, IQR / 1.34) n^(-1/5) of
+ * x[0..n-1] (Silverman 1986 §3.4.2), sd with ddof = 1 and the IQR from
+ * NumPy-linear quartiles (Hyndman & Fan 1996 definition 7). When IQR is 0
+ * but sd > 0, sd alone is used (as R's bw.nrd0 does). Unit: that of x.
  * Returns BS_OK, BS_EINVAL, BS_EEMPTY, BS_ETOOFEW (n < 2), BS_ENONFINITE,
- * BS_EZEROVAR (all values equal).
+ * BS_EZEROVAR (all values equal), BS_ENOMEM.
  */
 int bs_silverman_bandwidth(const double *x, size_t n, double *h);
 

@@ -12,12 +12,16 @@
 
 #include <stddef.h>
 
+/** The alternative hypothesis of bs_mannwhitneyu, as SciPy's `alternative`
+ * (Mann & Whitney 1947): the distributions of x and y differ (two-sided),
+ * or the one of x lies below / above the one of y. */
 enum bs_alternative {
 	BS_TWO_SIDED = 0,
 	BS_LESS = 1,	/* x stochastically less than y */
 	BS_GREATER = 2, /* x stochastically greater than y */
 };
 
+/** Result of bs_mannwhitneyu (Mann & Whitney 1947; SciPy 1.10's figures). */
 struct bs_mwu {
 	double u1; /* U statistic of x: R1 - n1 (n1 + 1) / 2 (SciPy's) */
 	double u2; /* n1 n2 - u1 */

@@ -104,8 +104,16 @@ int bs_warmup_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *it, si
 int bs_fork_vector(const struct bs_stop_cfg *cfg, const struct bs_hier *m, gsl_rng *rng, double *v,
 		   size_t *nv);
 
-/** bs_stop_stable - apply the criterion's stable function and threshold to
- * a vector. */
+/**
+ * bs_stop_stable - whether a warmup or fork vector v[0..n-1] (n values, the
+ * criterion's unit: CV and RCIW ratios, KLD probabilities) is stable by
+ * the criterion of cfg: bs_stable_var with the CV or RCIW threshold,
+ * bs_stable_prob with the KLD threshold (cfg->threshold, 0: the paper's
+ * default) (Laaber et al. 2020 §4.2.3).
+ * Returns BS_OK, BS_EINVAL (NULL cfg or stable, unknown criterion, a
+ * non-finite threshold, rciw_level outside (0, 1), kld_grid 1), BS_EEMPTY
+ * (n == 0), BS_ENONFINITE.
+ */
 int bs_stop_stable(const struct bs_stop_cfg *cfg, const double *v, size_t n, int *stable);
 
 /*
@@ -119,8 +127,17 @@ int bs_stop_stable(const struct bs_stop_cfg *cfg, const double *v, size_t n, int
  */
 struct bs_stopper;
 
-/** Returns NULL with *err set (BS_EINVAL, BS_ENOMEM) on failure. */
+/**
+ * bs_stopper_new - an incremental stopper for cfg. The configuration is
+ * resolved and copied (cfg may be freed after the call); zero fields take
+ * the defaults of struct bs_stop_cfg (BS_STOP_* and BS_KLD_GRID), and
+ * cfg->seed seeds the object's own mt19937 generator (RCIW resampling).
+ * Returns the object, or NULL with *err (err may be NULL) set to BS_EINVAL
+ * (NULL cfg, unknown criterion, non-finite threshold, rciw_level outside
+ * (0, 1), kld_grid 1) or BS_ENOMEM; *err = BS_OK on success.
+ */
 struct bs_stopper *bs_stopper_new(const struct bs_stop_cfg *cfg, int *err);
+/** bs_stopper_free - free st and everything it holds; NULL is a no-op. */
 void bs_stopper_free(struct bs_stopper *st);
 
 /**

@@ -38,8 +38,19 @@ struct bs_verdict {
 int bs_verdict_make(double mean_a, const struct bs_ci *diff_ci, double mds, double mds_max,
 		    struct bs_verdict *out);
 
-/** bs_verdict_from_duet - the same from bs_duet_analyze's result and an
- * optional bs_duet_mds result (NULL: unknown; mds_max as searched). */
+/**
+ * bs_verdict_from_duet - bs_verdict_make from bs_duet_analyze's result r
+ * (r->mean_a and r->ci, the CI test's interval of the mean of X = A - B)
+ * and an optional bs_duet_mds result m: its CI-test MDS m->mds_ci is the
+ * MDS (m->mds_u, the U test's, is not used). mds_max: the largest slowdown
+ * the MDS search tried (bs_duet_mds's max_s, 0.15 when that was 0), a
+ * fraction like mds_ci (0.15 = 15 %), or NAN; used only when m is given
+ * and m->mds_ci is NAN (nothing detected up to it). m NULL: MDS and
+ * mds_max unknown (mds_max ignored).
+ * Source: Drozdík 2023 §4.3-4.4.
+ * Returns BS_OK, BS_EINVAL (r or out NULL, and the errors of
+ * bs_verdict_make: mean_a <= 0 or not finite, CI not finite or lo > hi).
+ */
 int bs_verdict_from_duet(const struct bs_duet_result *r, const struct bs_mds *m, double mds_max,
 			 struct bs_verdict *out);
 
