@@ -50,7 +50,11 @@ struct bs_usdt_note {
 /**
  * List the USDT probes of PATH, in note order (a probe with several sites
  * appears once per site). *notes is malloc'd (NULL when *n is 0); free() it.
- * A file without a .note.stapsdt section gives 0 with *n = 0.
+ * A file without a .note.stapsdt section gives 0 with *n = 0; a note that
+ * cannot be decoded (or any note of a relocatable object) is skipped.
+ * Returns 0; -ENOEXEC (not an ELF file, corrupt headers); -errno of
+ * open(2) (e.g. -ENOENT, -EACCES); -EINVAL (libelf cannot be initialised);
+ * -ENOMEM. On error *notes is NULL and *n 0.
  */
 int bs_elf_list_usdt(const char *path, struct bs_usdt_note **notes, size_t *n);
 

@@ -129,6 +129,7 @@ struct bs_duet_analysis {
 int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis_opts *o,
 			 struct bs_duet_analysis **out);
 
+/** Free a and everything it holds; NULL is a no-op. */
 void bs_duet_analysis_free(struct bs_duet_analysis *a);
 
 /**

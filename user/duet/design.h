@@ -71,6 +71,9 @@ void bs_duet_design_json(const struct bs_duet_design *d, const struct bs_duet_se
 json_object *bs_duet_design_recheck(const struct bs_duet_design *d, size_t before_run, char *err,
 				    size_t errlen);
 
+/** Free what d holds (its noise samples and verdict, left zeroed), not d
+ * itself; d must not be NULL (not NULL-safe). A zeroed or already freed
+ * design is fine. */
 void bs_duet_design_free(struct bs_duet_design *d);
 
 #endif

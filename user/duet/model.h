@@ -63,6 +63,8 @@ int bs_duet_model_in_build(const struct bs_dbench *b, enum bs_dmethod m,
 			   struct bs_pair *const *pairs, const size_t *n_pairs,
 			   struct bs_dmodel_in *out);
 
+/** Free what in holds and zero it, not in itself; in must not be NULL (not
+ * NULL-safe). A zeroed or already freed one is fine. */
 void bs_duet_model_in_free(struct bs_dmodel_in *in);
 
 /**

@@ -99,6 +99,7 @@ struct bs_duet_noise {
 int bs_duet_noise_build(const struct bs_dataset *ds, const struct bs_duet_data *d,
 			struct bs_duet_noise **out);
 
+/** Free n and everything it holds; NULL is a no-op. */
 void bs_duet_noise_free(struct bs_duet_noise *n);
 
 /** benchscope's own part of the time charged: (self_ns[0] + self_ns[1]) /

@@ -137,6 +137,7 @@ int bs_fleet_analysis_finish(struct bs_fleet_analysis *a, const struct bs_fleet 
 int bs_fleet_analyze(const struct bs_fleet *f, uint64_t seed, struct bs_fleet_analysis **out,
 		     char *err, size_t errlen);
 
+/** Free a and everything it holds; NULL is a no-op. */
 void bs_fleet_analysis_free(struct bs_fleet_analysis *a);
 
 /** The duet verdict of a B/A interval: "B slower by 3.1 % [2.0, 4.2]" etc. */

@@ -32,11 +32,18 @@ const struct bs_import_format *bs_import_format_find(const char *name);
 /** The names of every run-trace format joined by ", " (for messages). */
 const char *bs_import_format_names(void);
 
+/* The importers (bs_import_fn; returns as described there). */
+/** Google Benchmark JSON (--benchmark_out_format=json; library 1.7). */
 int bs_import_gbench(struct bs_imp *imp, const char *path);
+/** `hyperfine --export-json` (hyperfine 1.15). */
 int bs_import_hyperfine(struct bs_imp *imp, const char *path);
+/** criterion.rs 0.3 results: a target/criterion directory or sample.json files. */
 int bs_import_criterion(struct bs_imp *imp, const char *path);
+/** `go test -bench` text output (Go benchmark format, Go 1.19). */
 int bs_import_gotest(struct bs_imp *imp, const char *path);
+/** pyperf JSON, format version 1.0 (.json or .json.gz). */
 int bs_import_pyperf(struct bs_imp *imp, const char *path);
+/** JMH JSON results (-rf json; JMH 1.x). */
 int bs_import_jmh(struct bs_imp *imp, const char *path);
 
 #endif

@@ -49,6 +49,8 @@ struct bs_noise_result {
 int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, char *err,
 		   size_t errlen);
 
+/** Free what r holds and zero it, not r itself; r must not be NULL (not
+ * NULL-safe). A zeroed or already freed result is fine. */
 void bs_noise_result_free(struct bs_noise_result *r);
 
 #endif

@@ -114,6 +114,8 @@ struct bs_noise_verdict {
 int bs_noise_judge(struct bs_noise_cpu *cpus, size_t n, const char *hypervisor,
 		   struct bs_noise_verdict *v);
 
+/** Free what v holds and zero it, not v itself; v must not be NULL (not
+ * NULL-safe). A zeroed or already freed verdict is fine. */
 void bs_noise_verdict_free(struct bs_noise_verdict *v);
 
 /** "parallel", "one-cpu", "sequential". */

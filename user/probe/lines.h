@@ -94,6 +94,8 @@ bool bs_lines_spec_given(const struct bs_lines_spec *s);
 int bs_line_regex_compile(struct bs_line_regex *r, const char *src, const char *opt, char *err,
 			  size_t errlen);
 
+/** Free what r holds and zero it, not r itself; NULL is a no-op, and so is
+ * a zeroed or already freed r. */
 void bs_line_regex_free(struct bs_line_regex *r);
 
 /**
@@ -112,6 +114,8 @@ int bs_line_unit_parse(const char *text, size_t len, double *ns, bool *per_op);
 int bs_lines_cfg_init(struct bs_lines_cfg *cfg, const struct bs_lines_spec *spec, char *err,
 		      size_t errlen);
 
+/** Free what cfg holds (its regexes, the unit text) and zero it, not cfg
+ * itself; NULL is a no-op, and so is a zeroed or already freed cfg. */
 void bs_lines_cfg_free(struct bs_lines_cfg *cfg);
 
 /** The choice as a JSON object for the trace CONTEXT "boundaries" (kind "lines"). */

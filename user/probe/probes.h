@@ -51,7 +51,15 @@ struct bs_probes {
 int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 		   const struct bs_probes_opts *opts, char *err, size_t errlen);
 
-/** Attach the iteration boundaries (system-wide; filtered by the tracked map). */
+/**
+ * Attach the iteration boundaries of b (system-wide; filtered by the
+ * tracked map) to the loaded object, each attached site listed in
+ * p->attached. Returns 0, or -errno with a one-line reason in err: the
+ * errno of a failed uprobe, USDT or tracepoint attachment (e.g. -ENOENT,
+ * -EINVAL, -EPERM), -EINVAL "no iteration boundaries" (b->mode unknown),
+ * -ENOMEM (err may then be left unwritten). Sites attached before a
+ * failure stay attached until bs_probes_destroy.
+ */
 int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries *b, char *err,
 				size_t errlen);
 
@@ -107,10 +115,14 @@ void bs_probes_barrier_disarm(struct bs_probes *p);
  */
 int bs_probes_kcont_enable(struct bs_probes *p, char *err, size_t errlen);
 
-/** Fd of the barrier ring buffer (struct bs_barrier_rec records). */
+/** Fd of the barrier ring buffer (struct bs_barrier_rec records). Call after
+ * a successful bs_probes_load: p->skel is used unchecked (NULL before
+ * bs_probes_load opened it and after bs_probes_destroy: a crash); opened
+ * but not loaded, libbpf returns a negative value (-1, no map yet). */
 int bs_probes_barrier_fd(const struct bs_probes *p);
 
-/** Ring buffer map fd, for the collector. */
+/** Ring buffer map fd, for the collector. Same conditions as
+ * bs_probes_barrier_fd. */
 int bs_probes_ringbuf_fd(const struct bs_probes *p);
 
 /** Sum the per-CPU drop/health counters into out. 0 or -errno. */

@@ -48,7 +48,8 @@ int bs_render_md(FILE *f, const struct bs_doc *doc);
 json_object *bs_render_json_object(const struct bs_dataset *ds, const struct bs_run_summary *s);
 /** Write the JSON export (pretty-printed). Returns 0, -ENOMEM or -EIO. */
 int bs_render_json(FILE *f, const struct bs_dataset *ds, const struct bs_run_summary *s);
-/** Write the CSV export: a header, then one row per iteration in trace order. */
+/** Write the CSV export: a header, then one row per iteration in trace order.
+ * Returns 0, or -EIO when f's error indicator is set afterwards (ferror). */
 int bs_render_csv(FILE *f, const struct bs_dataset *ds);
 
 #endif

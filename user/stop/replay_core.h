@@ -88,6 +88,9 @@ int bs_replay_run(const struct bs_replay_fork *forks, size_t n_forks,
 		  const struct bs_stop_plan *plan, const struct bs_replay_static *st, double level,
 		  size_t resamples, uint64_t seed, struct bs_replay_result *out);
 
+/** Free r's arrays (warmup, measure, warmup_stable; set to NULL), not r
+ * itself; other fields are left as they are. NULL is a no-op, and so is a
+ * zeroed or already freed result. */
 void bs_replay_result_free(struct bs_replay_result *r);
 
 #endif

@@ -39,6 +39,8 @@ struct bs_replay_trace {
 int bs_replay_load(const struct bs_dataset *ds, struct bs_replay_trace *t, char *err,
 		   size_t errlen);
 
+/** Free what t holds and zero it, not t itself; NULL is a no-op, and so is
+ * a zeroed or already freed t. */
 void bs_replay_trace_free(struct bs_replay_trace *t);
 
 #endif
