@@ -35,7 +35,7 @@ static inline void fuzz_check_fail(const char *who, const char *what, uint64_t w
 
 /*
  * fuzz_check_run - a run trace must summarise, every iteration valid, with
- * the warm-up flags, summed durations and invocations @e says.
+ * the warmup flags, summed durations and invocations @e says.
  */
 static inline void fuzz_check_run(const char *who, const struct bs_dataset *ds,
 				  const struct fuzz_expect *e)

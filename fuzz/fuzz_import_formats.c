@@ -13,7 +13,7 @@
  * bs_imp_write, the dropped-items line, bs_imp_free. It may refuse the file
  * with a message; whatever it allocated must be freed either way (the
  * leak checker runs at exit). When it accepts it, the trace must load and
- * summarise as a run holding exactly its samples: their count, warm-up
+ * summarise as a run holding exactly its samples: their count, warmup
  * flags, summed times and invocations (fuzz_check.h).
  *
  * bs_imp_write writes "TRACE.part" and renames it, and criterion reads a

@@ -46,7 +46,7 @@ enum bs_iter_flags {
 				     *   the iteration; Go's own time leaves the pause out, the
 				     *   record does not (gbench with one probe: PauseTiming;
 				     *   the record begins at the last ResumeTiming) */
-	BS_ITER_F_HARNESS_WARMUP = 1u << 9, /**< the harness ran it as warm-up, as its probes
+	BS_ITER_F_HARNESS_WARMUP = 1u << 9, /**< the harness ran it as warmup, as its probes
 					     *   saw (criterion: inside Routine::warm_up) */
 	BS_ITER_F_BEGIN_APPROX = 1u << 10,  /**< one probe per iteration: the thread's kept
 					     *   history did not reach back to the harness's begin

@@ -13,7 +13,7 @@ prints one line per sample, in the order `benchscope import` writes them
 PROC counts the synthetic processes from 0 in order of creation, NS is the
 sample's time rounded to the nearest ns (Python's round(), half to even;
 benchscope uses nearbyint(), the same in the default rounding mode),
-INVOCATIONS its invocation count, WARMUP 1 for a harness warm-up. The rules
+INVOCATIONS its invocation count, WARMUP 1 for a harness warmup. The rules
 (which row is a sample, how its time is computed) are each tool's documented
 format, as docs/import.md states them.
 """

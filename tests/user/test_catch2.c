@@ -84,7 +84,7 @@ static void test_calib_samples_equal_last_estimation(void)
 	CHECK_CALIB(inv, want);
 }
 
-/* One invocation outlasts the warm-up time ("sort 20000 ints" with a short warm-up): a single
+/* One invocation outlasts the warmup time ("sort 20000 ints" with a short warmup): a single
  * estimation run of 1, then samples of 1. */
 static void test_calib_single_estimation(void)
 {

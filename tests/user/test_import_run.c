@@ -2,7 +2,7 @@
 /*
  * test_import_run.c - the run-trace importers (import/formats.h,
  * import/run_trace.h) on small files written here in each tool's format:
- * samples (ns, invocations, warm-up, process, benchmark), machine facts,
+ * samples (ns, invocations, warmup, process, benchmark), machine facts,
  * dropped items, the trace written and read back (flags, BENCH names, fork
  * events, CONTEXT), and bad input (one line, -EINVAL, no trace).
  */
@@ -188,7 +188,7 @@ static void test_pyperf(void)
 	CHECK_INT_EQ(imp.n_procs, 2);
 	check_sample(&imp, 0, 0, 0, 2000, 2, true);  /* 1 loop x 2 inner x 1 us */
 	check_sample(&imp, 1, 0, 0, 6000, 4, true);  /* 2 x 2 x 1.5 us */
-	check_sample(&imp, 2, 1, 0, 16000, 8, true); /* warm-up of the second run */
+	check_sample(&imp, 2, 1, 0, 16000, 8, true); /* warmup of the second run */
 	check_sample(&imp, 3, 1, 0, 8000, 8, false); /* 4 loops x 2 inner x 1 us */
 	check_sample(&imp, 4, 1, 0, 10000, 8, false);
 	CHECK(dropped(&imp, "mem: values in byte"));
@@ -288,7 +288,7 @@ static void test_write_read(void)
 	    json_object_object_get_ex(ds->context, "import", &im) &&
 	    !strcmp(json_object_get_string(bs_imp_get(im, "format", json_type_string)), "pyperf"));
 	CHECK_INT_EQ(bs_run_summarize(ds, 0, &s), 0);
-	CHECK_INT_EQ(s.overall.n_iters, 3); /* the warm-up left out, nothing as calibration */
+	CHECK_INT_EQ(s.overall.n_iters, 3); /* the warmup left out, nothing as calibration */
 	CHECK_INT_EQ(s.n_calibration, 0);
 	CHECK_INT_EQ(s.overall.intf.n_measured, 0);
 	CHECK(s.n_benches == 1 && s.benches[0].n_iters == 3);

@@ -156,7 +156,7 @@ static void test_summary_values(void)
 /*
  * Charges kept per iteration (boundaries.charges "iteration"): the summary
  * sums those of the iterations it analyses. The fixture's interferers
- * become: 555 -> 100's warm-up iteration 0 (3000, left out), 556 -> 100's
+ * become: 555 -> 100's warmup iteration 0 (3000, left out), 556 -> 100's
  * iteration 1 (500), 555 -> 200's iteration 0 (1000); so 1500 in all, 555
  * first with 1000. Without the key (traces before it) the bytes are not
  * read: 4500 as before.

@@ -7,7 +7,7 @@
  * command line); each entry of its "times" (seconds) is one run of the
  * command: a process of its own, one invocation. user and system times,
  * the summary figures (mean, stddev, median, min, max), exit codes and
- * parameters are dropped. hyperfine keeps no warm-up time in the file.
+ * parameters are dropped. hyperfine keeps no warmup time in the file.
  */
 #include "import/formats.h"
 

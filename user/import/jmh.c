@@ -13,7 +13,7 @@
  * is one sample of count invocations taking time each. Each fork is one
  * synthetic process, named by the benchmark. Throughput scores (ops per
  * time) are not times and are dropped, so are secondary metrics (gc
- * profiler, percentiles), the score summaries and the warm-up iterations,
+ * profiler, percentiles), the score summaries and the warmup iterations,
  * which the file does not keep. "jvm", "jdkVersion", "vmName",
  * "vmVersion", "jvmArgs" are the machine.
  */

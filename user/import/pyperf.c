@@ -8,8 +8,8 @@
  * [[loops, value], ...], "values": [...]}]}]}: every run is a worker
  * process of its own (one synthetic process); a value is the time of one
  * inner iteration, seconds, over loops x inner_loops of them, so a sample
- * ran loops x inner_loops invocations in value x that. Warm-ups (and the
- * calibration runs, which hold warm-ups only) carry their own loops and are
+ * ran loops x inner_loops invocations in value x that. Warmups (and the
+ * calibration runs, which hold warmups only) carry their own loops and are
  * flagged warmup. Metadata is looked up run, then benchmark, then file; the
  * file's metadata is the machine. Per-run metadata (dates, CPU frequency
  * and temperature, load) and benchmarks whose unit is not "second"

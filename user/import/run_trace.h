@@ -11,7 +11,7 @@
  *    "fork" EVENT each (so `replay` sees them as forks);
  *  - one iteration record per sample, index from 0 within its process,
  *    invocations the sample's invocation count (flag invoc), the harness's
- *    warm-up samples flagged warmup and harness_warmup;
+ *    warmup samples flagged warmup and harness_warmup;
  *  - synthetic timestamps: within a process the samples are laid end to end
  *    from the end of the previous process (the first begins at
  *    BS_IMPORT_T0_NS), so end_ns - begin_ns is the sample's time, rounded to
@@ -48,7 +48,7 @@ struct bs_imp_sample {
 	uint32_t bench;	      /**< benchmark, from 0 (bs_imp_bench) */
 	uint64_t ns;	      /**< the sample's time, ns (rounded) */
 	uint64_t invocations; /**< invocations it ran (>= 1) */
-	bool warmup;	      /**< the harness ran it as warm-up */
+	bool warmup;	      /**< the harness ran it as warmup */
 };
 
 struct bs_imp_drop {

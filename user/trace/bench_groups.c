@@ -48,7 +48,7 @@ bs_calib_rule bs_calib_rule_for(const char *kind)
 	if (kind && !strcmp(kind, "criterion"))
 		return bs_criterion_calibration;
 	if (kind && !strcmp(kind, "import"))
-		return bs_calib_none; /* the importer flagged the warm-ups */
+		return bs_calib_none; /* the importer flagged the warmups */
 	return bs_calib_growing;      /* the other presets size their runs by time */
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench_groups.h - which benchmark each iteration of a trace belongs to, and
- * which iterations are the harness's calibration or warm-up runs rather
+ * which iterations are the harness's calibration or warmup iterations rather
  * than measurements.
  *
  * Where the harness names its benchmarks (BENCH records: Go's testing.B
@@ -34,7 +34,7 @@ void bs_calib_growing(const struct bs_iter_rec *const *runs, size_t n, bool *cal
 /**
  * bs_calib_none - the rule of imported results (boundaries.kind "import",
  * user/import/): every sample is a measurement; the importer already flagged
- * the harness's warm-up samples. A bs_calib_rule.
+ * the harness's warmup samples. A bs_calib_rule.
  */
 void bs_calib_none(const struct bs_iter_rec *const *runs, size_t n, bool *calib,
 		   struct bs_calib_state *st);

@@ -7,19 +7,19 @@
  * run_for_at_least) times each benchmark in two phases, both through
  * Chronometer::measure, so both reach the trace as iterations:
  *   1. estimation: runs of 1, 2, 4, 8, ... invocations (seed 1, doubled)
- *      until one lasts the warm-up time (--benchmark-warmup-time, 100 ms by
+ *      until one lasts the warmup time (--benchmark-warmup-time, 100 ms by
  *      default, at least 1000 clock ticks);
  *   2. samples: --benchmark-samples runs (100 by default) of
  *      iterations_per_sample invocations each, the same count for all,
  *      never more than the last estimation run's (ceil(min_time x
  *      iterations / elapsed) with elapsed >= min_time).
- * (Its warm-up, Detail::repeat(now<Clock>), and the clock's resolution and
+ * (Its warmup, Detail::repeat(now<Clock>), and the clock's resolution and
  * cost estimates call no Chronometer: they are not in the trace.)
  *
  * Google Benchmark's rule (a run followed by a run with MORE invocations
  * is calibration) does not fit: the last estimation run is followed by
  * the samples, which have fewer invocations, and would count as a
- * measurement although it lasts the whole warm-up time.
+ * measurement although it lasts the whole warmup time.
  */
 #ifndef BENCHSCOPE_CATCH2_RUNS_H
 #define BENCHSCOPE_CATCH2_RUNS_H

@@ -99,7 +99,7 @@ const char *bs_run_context_degraded(const struct bs_run_context *c, char *buf, s
  */
 enum bs_charge_scope {
 	/** while the thread had an iteration open: every iteration the harness
-	 *  ran, those a report leaves out (calibration, warm-up) included */
+	 *  ran, those a report leaves out (calibration, warmup) included */
 	BS_CHARGES_ITERATIONS,
 	/** per iteration (boundaries.charges "iteration"): a report sums those
 	 *  of the iterations it analyses (bs_charge_counts) */
