@@ -615,6 +615,41 @@ static void test_bad_input(void)
 	check_one_line_err("--min-overlap wants a ratio");
 }
 
+/*
+ * import -o naming a FIFO or a directory: refused, exit 2, one line, the
+ * node left as it was (the trace is written aside and renamed: the rename
+ * would have put a regular file in its place)
+ */
+static void test_import_not_over_special(void)
+{
+	char csv[300], go[300], fifo[300], adir[300];
+	struct stat st;
+
+	write_file(fx_path(csv, sizeof(csv), "sp.csv"),
+		   "benchmark,type,runid,pair,iteration,start_ns,end_ns\n"
+		   "x,duet,0,A,0,100,200\nx,duet,0,B,0,100,210\n");
+	write_file(fx_path(go, sizeof(go), "sp.txt"), "BenchmarkX-2 \t 100 \t 5 ns/op\n");
+	CHECK_INT_EQ(mkfifo(fx_path(fifo, sizeof(fifo), "sp.fifo"), 0600), 0);
+	CHECK_INT_EQ(mkdir(fx_path(adir, sizeof(adir), "sp.dir"), 0700), 0);
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){csv, "-o", fifo, NULL}), 2);
+	check_one_line_err("sp.fifo: a FIFO, not a regular file (it is not replaced)");
+	CHECK(!stat(fifo, &st) && S_ISFIFO(st.st_mode));
+	CHECK_INT_EQ(
+	    run_cmd(cmd_import, "import", (const char *[]){"--format", "go", go, "-o", fifo, NULL}),
+	    2);
+	check_one_line_err("sp.fifo: a FIFO, not a regular file");
+	CHECK(!stat(fifo, &st) && S_ISFIFO(st.st_mode));
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){csv, "-o", adir, NULL}), 2);
+	check_one_line_err("sp.dir: a directory, not a regular file");
+	CHECK_INT_EQ(
+	    run_cmd(cmd_import, "import", (const char *[]){"--format", "go", go, "-o", adir, NULL}),
+	    2);
+	check_one_line_err("sp.dir: a directory, not a regular file");
+	CHECK(!stat(adir, &st) && S_ISDIR(st.st_mode));
+	unlink(fifo);
+	rmdir(adir);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -628,5 +663,6 @@ int main(void)
 	RUN_TEST(test_import_round_trip);
 	RUN_TEST(test_import_renaissance_vs_scipy);
 	RUN_TEST(test_bad_input);
+	RUN_TEST(test_import_not_over_special);
 	return test_summary("test_duet_cli");
 }

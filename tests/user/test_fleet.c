@@ -302,6 +302,14 @@ static void test_refusals(void)
 
 	CHECK_INT_EQ(cmd_merge(5, argv), 2);
 	CHECK(!exists(p("bad.trace")));
+	/* -o naming a FIFO: refused (the rename would replace it), the FIFO kept */
+	struct stat st;
+	char *argv2[] = {"merge", (char *)a, "-o", (char *)p("out.fifo"), NULL};
+
+	CHECK_INT_EQ(mkfifo(p("out.fifo"), 0600), 0);
+	CHECK_INT_EQ(cmd_merge(4, argv2), 2);
+	CHECK(!stat(p("out.fifo"), &st) && S_ISFIFO(st.st_mode));
+	unlink(p("out.fifo"));
 }
 
 static void test_kinds_and_shards(void)

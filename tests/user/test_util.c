@@ -4,6 +4,9 @@
  * output sink (output.h) and the json-c accessors (json.h). */
 #include <errno.h>
 #include <json-c/json.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "fixture.h"
@@ -88,6 +91,38 @@ static void test_output(void)
 	}
 }
 
+/* an output renamed over its path: a regular file or nothing, never a device, directory or FIFO */
+static void test_output_replaceable(void)
+{
+	char path[300], err[400];
+	struct stat st;
+
+	CHECK_INT_EQ(bs_output_check_replaceable(fx_path(path, sizeof(path), "none.trace"), err,
+						 sizeof(err)),
+		     0);
+	fclose(fopen(path, "w"));
+	CHECK_INT_EQ(bs_output_check_replaceable(path, err, sizeof(err)), 0);
+	unlink(path);
+	CHECK_INT_EQ(mkfifo(fx_path(path, sizeof(path), "fifo"), 0600), 0);
+	CHECK_INT_EQ(bs_output_check_replaceable(path, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "/fifo: a FIFO, not a regular file (it is not replaced)") != NULL);
+	unlink(path);
+	CHECK_INT_EQ(mkdir(fx_path(path, sizeof(path), "adir"), 0700), 0);
+	CHECK_INT_EQ(bs_output_check_replaceable(path, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "/adir: a directory, not a regular file") != NULL);
+	rmdir(path);
+	CHECK_INT_EQ(bs_output_check_replaceable("/nonexistent/dir/x.trace", err, sizeof(err)), 0);
+	CHECK_INT_EQ(bs_output_check_replaceable("/etc/passwd/x", err, sizeof(err)), -ENOTDIR);
+	CHECK(!strcmp(err, "cannot write /etc/passwd/x: Not a directory"));
+	/* a fake /dev/null (made here, removed after) */
+	if (mknod(fx_path(path, sizeof(path), "fakenull"), S_IFCHR | 0600, makedev(1, 3)))
+		SKIP("mknod: %s (a device node needs root)", strerror(errno));
+	CHECK_INT_EQ(bs_output_check_replaceable(path, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "/fakenull: a character device, not a regular file") != NULL);
+	CHECK(!stat(path, &st) && S_ISCHR(st.st_mode));
+	unlink(path);
+}
+
 static void test_json(void)
 {
 	json_object *o = json_tokener_parse("{\"s\": \"text\", \"i\": 42, \"d\": 2.9, \"neg\": -3, "
@@ -120,6 +155,7 @@ int main(void)
 	RUN_TEST(test_parse_range);
 	RUN_TEST(test_parse_u64);
 	RUN_TEST(test_output);
+	RUN_TEST(test_output_replaceable);
 	RUN_TEST(test_json);
 	fx_cleanup();
 	return test_summary("test_util");

@@ -19,6 +19,7 @@
 #include "trace/trace.h"
 #include "trace/trace_schema.h"
 #include "util/json.h"
+#include "util/output.h"
 #include "util/version.h"
 
 /* One member found in the inputs: where its gzip stream lies in its file. */
@@ -373,6 +374,9 @@ int bs_fleet_merge(const char *const *in, size_t n, const char *out, struct bs_m
 
 	if (!err)
 		errlen = 0;
+	/* written aside and renamed over @out: never over a device or directory */
+	if ((ret = bs_output_check_replaceable(out, err, errlen)))
+		return ret;
 	for (size_t i = 0; i < n; i++) {
 		size_t before = s.n;
 

@@ -19,6 +19,7 @@
 #include "duet/data.h"
 #include "import/csv.h"
 #include "trace/trace.h"
+#include "util/output.h"
 
 enum col {
 	C_BENCH,
@@ -651,9 +652,13 @@ int bs_import_duet_csv(const char *csv_path, const char *trace_path, const struc
 		       struct bs_import_result *res, char *err, size_t errlen)
 {
 	struct imp im = {.path = csv_path, .err = err, .errlen = errlen};
-	FILE *fp = fopen(csv_path, "r");
+	FILE *fp;
 	int ret;
 
+	/* written aside and renamed over @trace_path: never over a device or directory */
+	if ((ret = bs_output_check_replaceable(trace_path, err, errlen)))
+		return ret;
+	fp = fopen(csv_path, "r");
 	if (!fp) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot read %s: %s", csv_path, strerror(errno));

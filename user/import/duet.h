@@ -40,10 +40,13 @@ struct bs_import_result {
 };
 
 /**
- * bs_import_duet_csv - read @csv_path and write the duet trace @trace_path.
+ * bs_import_duet_csv - read @csv_path and write the duet trace @trace_path
+ * (aside, then renamed over it; a @trace_path that exists and is not a
+ * regular file is refused before anything is read).
  * Returns 0; -EINVAL with "FILE:LINE: ..." (or "FILE: ...") in @err for bad
  * input (missing column, bad number, unknown pair or type, duplicate or
- * overlapping iterations, no data row); -errno (cannot read or write) with
+ * overlapping iterations, no data row) or a @trace_path that is a device,
+ * directory, FIFO or socket; -errno (cannot read or write) with
  * a one-line message; -ENOMEM.
  */
 int bs_import_duet_csv(const char *csv_path, const char *trace_path, const struct bs_import_opts *o,

@@ -14,6 +14,7 @@
 
 #include "benchscope/record.h"
 #include "trace/trace.h"
+#include "util/output.h"
 #include "util/version.h"
 
 /* sub-ns residuals below this are float noise of a whole-ns value, not dropped digits */
@@ -426,6 +427,9 @@ int bs_imp_write(struct bs_imp *imp, const char *path)
 	uint64_t total = 0;
 	int ret;
 
+	/* written aside and renamed over @path: never over a device or directory */
+	if ((ret = bs_output_check_replaceable(path, imp->err, imp->errlen)))
+		return ret;
 	if (!imp->n) {
 		snprintf(imp->err, imp->errlen, "%s: no sample benchscope can represent",
 			 imp->path);

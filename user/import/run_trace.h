@@ -147,8 +147,9 @@ const char *bs_imp_dropped_line(const struct bs_imp *imp, char *buf, size_t len)
 /**
  * bs_imp_write - write the trace @path: to "@path.part" first, renamed on
  * success, removed on failure, so no partial trace is left behind.
- * Returns 0, -EINVAL when there is no sample (nothing the trace could
- * hold), or -errno with a one-line message in err.
+ * Returns 0, -EINVAL when @path is a device, directory, FIFO or socket
+ * (the rename would replace it) or there is no sample (nothing the trace
+ * could hold), or -errno with a one-line message in err.
  */
 int bs_imp_write(struct bs_imp *imp, const char *path);
 

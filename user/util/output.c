@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bool bs_output_is_stdout(const char *path)
 {
@@ -25,6 +26,38 @@ FILE *bs_output_open(const char *path, char *err, size_t errlen)
 		errno = e;
 	}
 	return f;
+}
+
+/* what st_mode is, for the line refusing it */
+static const char *kind_of(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "a special file";
+}
+
+int bs_output_check_replaceable(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (!err)
+		errlen = 0;
+	if (stat(path, &st)) {
+		int e = errno;
+
+		if (e == ENOENT)
+			return 0;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	snprintf(err, errlen, "cannot write %s: %s, not a regular file (it is not replaced)", path,
+		 kind_of(st.st_mode));
+	return -EINVAL;
 }
 
 int bs_output_close(FILE *f)

@@ -29,6 +29,20 @@ const char *bs_output_name(const char *path);
 FILE *bs_output_open(const char *path, char *err, size_t errlen);
 
 /**
+ * bs_output_check_replaceable - whether the output @path may be replaced by a
+ * file written aside and renamed over it (a trace, a fleet): @path does not
+ * exist, or it is a regular file (a symbolic link is judged by what it
+ * names). A directory, device, FIFO or socket is refused: the rename would
+ * put a regular file in its place (as root, `-o /dev/null` would replace
+ * /dev/null). Call it before the work whose result is renamed there.
+ * Returns 0; -EINVAL with "cannot write PATH: a character device, not a
+ * regular file (it is not replaced)" in @err; or -errno of stat() other
+ * than ENOENT (ENOTDIR, ENAMETOOLONG, EACCES, ELOOP) with "cannot write
+ * PATH: REASON" (strerror).
+ */
+int bs_output_check_replaceable(const char *path, char *err, size_t errlen);
+
+/**
  * bs_output_close - flush @f and close it; stdout is flushed, not closed.
  * Returns 0, or -errno of the first failure (a file is closed either way).
  */
