@@ -650,6 +650,42 @@ static void test_import_not_over_special(void)
 	rmdir(adir);
 }
 
+/*
+ * an input or -o path that cannot be read or created is bad input (exit 2),
+ * whatever the format: a directory as input, a name past NAME_MAX
+ */
+static void test_import_path_errors(void)
+{
+	char go[300], adir[300], lng[300], path[600], tr[300];
+
+	write_file(fx_path(go, sizeof(go), "pe.txt"), "BenchmarkX-2 \t 100 \t 5 ns/op\n");
+	CHECK_INT_EQ(mkdir(fx_path(adir, sizeof(adir), "pe.dir"), 0700), 0);
+	fx_path(tr, sizeof(tr), "pe.trace");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "gbench", adir, "-o", tr, NULL}),
+		     2);
+	check_one_line_err("pe.dir: Is a directory");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import",
+			     (const char *[]){"--format", "pyperf", adir, "-o", tr, NULL}),
+		     2);
+	check_one_line_err("pe.dir: Is a directory");
+	memset(lng, 'a', 280);
+	lng[280] = 0;
+	snprintf(path, sizeof(path), "%s/%s", adir, lng);
+	CHECK_INT_EQ(
+	    run_cmd(cmd_import, "import", (const char *[]){"--format", "go", go, "-o", path, NULL}),
+	    2);
+	check_one_line_err("File name too long");
+	CHECK_INT_EQ(
+	    run_cmd(cmd_import, "import", (const char *[]){"--format", "go", path, "-o", tr, NULL}),
+	    2);
+	check_one_line_err("File name too long");
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){path, "-o", tr, NULL}), 2);
+	check_one_line_err("File name too long");
+	CHECK(access(tr, F_OK) != 0);
+	rmdir(adir);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -664,5 +700,6 @@ int main(void)
 	RUN_TEST(test_import_renaissance_vs_scipy);
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_import_not_over_special);
+	RUN_TEST(test_import_path_errors);
 	return test_summary("test_duet_cli");
 }

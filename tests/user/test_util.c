@@ -11,6 +11,7 @@
 #include "test.h"
 #include "fixture.h"
 #include "util/cli.h"
+#include "util/exit_status.h"
 #include "util/json.h"
 #include "util/output.h"
 
@@ -123,6 +124,21 @@ static void test_output_replaceable(void)
 	unlink(path);
 }
 
+/* a path the user named that cannot be read or created: 2; a failed read or write: 1 */
+static void test_exit_of_errno(void)
+{
+	const int usage[] = {EINVAL,	   EPROTO, EBADMSG, ENOENT, ENOTDIR, EISDIR,
+			     ENAMETOOLONG, ELOOP,  EACCES,  EPERM,  EROFS,   EEXIST};
+	const int runtime[] = {ENOMEM, EIO, ENOSPC, EDQUOT, EFBIG, EPIPE};
+
+	for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
+		CHECK_INT_EQ(bs_exit_of_errno(-usage[i]), BS_EXIT_USAGE);
+		CHECK_INT_EQ(bs_exit_of_errno(usage[i]), BS_EXIT_USAGE);
+	}
+	for (size_t i = 0; i < sizeof(runtime) / sizeof(runtime[0]); i++)
+		CHECK_INT_EQ(bs_exit_of_errno(-runtime[i]), BS_EXIT_RUNTIME);
+}
+
 static void test_json(void)
 {
 	json_object *o = json_tokener_parse("{\"s\": \"text\", \"i\": 42, \"d\": 2.9, \"neg\": -3, "
@@ -156,6 +172,7 @@ int main(void)
 	RUN_TEST(test_parse_u64);
 	RUN_TEST(test_output);
 	RUN_TEST(test_output_replaceable);
+	RUN_TEST(test_exit_of_errno);
 	RUN_TEST(test_json);
 	fx_cleanup();
 	return test_summary("test_util");

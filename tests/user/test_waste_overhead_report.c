@@ -198,6 +198,13 @@ static void test_trace_round_trip(void)
 		}
 		free(o);
 		free(j);
+		/* a directory as the trace: bad input, exit 2, one line */
+		const char *dargs[] = {"--from-trace", "/tmp", NULL};
+
+		CHECK_INT_EQ(cap_run(cmd_waste, "waste", dargs, out, errp), 2);
+		o = slurp(errp);
+		CHECK(o && strstr(o, "/tmp: Is a directory\n") && cap_count_lines(o) == 1);
+		free(o);
 		unlink(out);
 		unlink(errp);
 		unlink(json);

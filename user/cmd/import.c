@@ -7,8 +7,9 @@
  * `benchscope import --format gbench|hyperfine|criterion|go|pyperf|jmh
  * FILE... -o TRACE`: other tools' results as a run trace (import/formats.h,
  * docs/import.md), what could not be represented printed as one warning.
- * Exit status: 0 ok, 1 the trace could not be written, 2 usage or bad input
- * (one line "benchscope import: ..." on stderr).
+ * Exit status: 0 ok, 1 the trace could not be written (an I/O error, a
+ * full disk), 2 usage, bad input, or a path that cannot be read or created
+ * (bs_exit_of_errno; one line "benchscope import: ..." on stderr).
  */
 #include <argp.h>
 #include <errno.h>
@@ -114,8 +115,7 @@ static int import_run(const struct bs_import_format *f, const char **files, size
 	if (ret) {
 		fprintf(stderr, "benchscope import: %s\n", err);
 		bs_imp_free(&imp);
-		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR || ret == -ENOTDIR ? 2
-											     : 1;
+		return bs_exit_of_errno(ret);
 	}
 	if ((d = bs_imp_dropped_line(&imp, dropped, sizeof(dropped))))
 		fprintf(stderr, "benchscope import: warning: not represented in the trace: %s\n",
@@ -150,7 +150,7 @@ static int import_files(const struct import_args *a, const char **files, size_t 
 	ret = bs_import_duet_csv(files[0], a->out, &a->o, &res, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "benchscope import: %s\n", err);
-		return ret == -EINVAL || ret == -ENOENT ? 2 : 1;
+		return bs_exit_of_errno(ret);
 	}
 	printf("imported %zu iterations of %zu runs (%zu benchmark%s, %s layout) from %s into %s\n",
 	       res.rows, res.runs, res.benchmarks, res.benchmarks == 1 ? "" : "s", res.layout,

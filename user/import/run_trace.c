@@ -479,6 +479,7 @@ int bs_imp_load_json(struct bs_imp *imp, const char *path, json_object **out)
 		gzclose(gz);
 		return -ENOMEM;
 	}
+	errno = 0;
 	while (!o && (n = gzread(gz, buf, sizeof(buf))) > 0) {
 		enum json_tokener_error e;
 
@@ -493,10 +494,13 @@ int bs_imp_load_json(struct bs_imp *imp, const char *path, json_object **out)
 		}
 	}
 	if (!ret && n < 0) {
-		int e;
+		/* a failed read keeps its errno (EISDIR); bad gzip data is bad input */
+		int read_errno = errno ? errno : EIO, e;
+		const char *msg = gzerror(gz, &e);
 
-		snprintf(imp->err, imp->errlen, "cannot read %s: %s", path, gzerror(gz, &e));
-		ret = -EIO;
+		ret = e == Z_ERRNO ? -read_errno : -EINVAL;
+		snprintf(imp->err, imp->errlen, "cannot read %s: %s", path,
+			 e == Z_ERRNO ? strerror(read_errno) : msg);
 	} else if (!ret && !o) {
 		/* every format's document is an object or an array: it never closed */
 		ret = total ? bs_imp_bad(imp,

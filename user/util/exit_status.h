@@ -20,6 +20,17 @@ enum bs_exit {
 	BS_EXIT_INTERRUPTED = 130, /**< SIGINT or SIGTERM; data kept */
 };
 
+/**
+ * bs_exit_of_errno - the exit status of a failure to read an input or to
+ * create or write an output, given as its errno (either sign):
+ * BS_EXIT_USAGE for what is wrong with what the user named - bad data
+ * (EINVAL, EPROTO, EBADMSG), a path that cannot be opened or created
+ * (ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP, EACCES, EPERM, EROFS,
+ * EEXIST); BS_EXIT_RUNTIME for the rest (ENOMEM; EIO, ENOSPC, EDQUOT, EFBIG
+ * while reading or writing).
+ */
+int bs_exit_of_errno(int err);
+
 /** The table as --help prints it (after argp's "\v"). */
 #define BS_EXIT_STATUS_HELP                                                                        \
 	"Exit status (every subcommand): 0 ok; 1 runtime error; 2 bad usage or input;\n"           \

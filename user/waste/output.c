@@ -10,6 +10,7 @@
 #include "trace/trace.h"
 #include "waste.skel.h"
 #include "waste/class.h"
+#include "util/exit_status.h"
 #include "util/output.h"
 #include "waste/output.h"
 #include "waste/overhead.h"
@@ -112,7 +113,7 @@ int bs_waste_from_trace(struct bs_waste_args *a)
 	rc = bs_waste_load_trace(a->from_trace, &res, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "benchscope waste: %s\n", err);
-		return rc == -ENOENT || rc == -EPROTO || rc == -EBADMSG || rc == -EACCES ? 2 : 1;
+		return bs_exit_of_errno(rc);
 	}
 	rc = write_outputs(a, &res);
 	bs_waste_result_free(&res);
