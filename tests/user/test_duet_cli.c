@@ -683,6 +683,14 @@ static void test_import_path_errors(void)
 	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){path, "-o", tr, NULL}), 2);
 	check_one_line_err("File name too long");
 	CHECK(access(tr, F_OK) != 0);
+	/* a directory as the text input: its reason, not an unset message */
+	CHECK_INT_EQ(run_cmd(cmd_import, "import", (const char *[]){adir, "-o", tr, NULL}), 2);
+	check_one_line_err("benchscope import: cannot read ");
+	check_one_line_err("pe.dir: Is a directory\n");
+	CHECK_INT_EQ(
+	    run_cmd(cmd_import, "import", (const char *[]){"--format", "go", adir, "-o", tr, NULL}),
+	    2);
+	check_one_line_err("pe.dir: Is a directory\n");
 	rmdir(adir);
 }
 

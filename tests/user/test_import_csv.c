@@ -72,9 +72,27 @@ static void test_errors(void)
 	CHECK(!strchr(err, '\n'));
 }
 
+/* a read error (a directory opened as the file): its errno and reason, never an unset message */
+static void test_read_error(void)
+{
+	FILE *f = fopen("/tmp", "r");
+	struct bs_csv_reader r;
+	char err[200] = "unset", **fl;
+	size_t n;
+
+	if (!f)
+		SKIP("fopen(/tmp): %s", strerror(errno));
+	bs_csv_init(&r, f);
+	CHECK_INT_EQ(bs_csv_next(&r, &fl, &n, err, sizeof(err)), -EISDIR);
+	CHECK(!strcmp(err, "Is a directory"));
+	bs_csv_free(&r);
+	fclose(f);
+}
+
 int main(void)
 {
 	RUN_TEST(test_records);
 	RUN_TEST(test_errors);
+	RUN_TEST(test_read_error);
 	return test_summary("test_import_csv");
 }

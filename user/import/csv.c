@@ -52,12 +52,22 @@ static int fold_crlf(FILE *f, int c)
 	return c;
 }
 
+/* a read error of r's file: strerror in @err, -errno (-EIO when errno says nothing) */
+static int read_error(char *err, size_t errlen)
+{
+	int e = errno ? errno : EIO;
+
+	snprintf(err, errlen, "%s", strerror(e));
+	return -e;
+}
+
 int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, size_t errlen)
 {
 	size_t len = 0, nf = 0;
 	int c, quoted = 0, in_q = 0, after_q = 0;
 	size_t *off = NULL, ocap = 0;
 
+	errno = 0; /* what a failed read sets: read_error's reason */
 	if (!r->started) {
 		r->started = 1;
 		c = getc(r->f);
@@ -74,7 +84,7 @@ int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, s
 	while ((c = fold_crlf(r->f, getc(r->f))) == '\n')
 		r->next_line++;
 	if (c == EOF)
-		return ferror(r->f) ? -EIO : 0;
+		return ferror(r->f) ? read_error(err, errlen) : 0;
 	ungetc(c, r->f);
 	r->line = r->next_line;
 #define NEW_FIELD()                                                                                \
@@ -95,7 +105,7 @@ int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, s
 		if (c == EOF) {
 			if (ferror(r->f)) {
 				free(off);
-				return -EIO;
+				return read_error(err, errlen);
 			}
 			if (in_q) {
 				snprintf(err, errlen,

@@ -30,7 +30,8 @@ void bs_csv_init(struct bs_csv_reader *r, FILE *f);
  * valid until the next call. Returns 1 (a record), 0 (end of file), or
  * -EINVAL with "line N: ..." in @err (a quote inside an unquoted field, text
  * after a closing quote, a quoted field still open at the end of the file,
- * a NUL byte), -ENOMEM, -EIO.
+ * a NUL byte), -ENOMEM, or -errno of a failed read (-EISDIR for a
+ * directory; -EIO when errno gave no reason) with its strerror in @err.
  */
 int bs_csv_next(struct bs_csv_reader *r, char ***fields, size_t *n, char *err, size_t errlen);
 

@@ -338,6 +338,22 @@ static int read_row(struct imp *im, char **f, size_t nf, size_t line, size_t nco
 	return 0;
 }
 
+/* an error @ret of bs_csv_next (its message in im->err, without the file):
+ * "FILE: line N: ..." (-EINVAL), or "cannot read FILE: REASON" for a
+ * failed read (its -errno kept: -EISDIR for a directory) */
+static int csv_error(struct imp *im, int ret)
+{
+	char m[300];
+
+	if (ret == -ENOMEM)
+		return ret;
+	snprintf(m, sizeof(m), "%s", im->err);
+	if (ret == -EINVAL)
+		return bad(im, 0, "%s", m);
+	snprintf(im->err, im->errlen, "cannot read %s: %s", im->path, m);
+	return ret;
+}
+
 static int read_file(struct imp *im, FILE *fp)
 {
 	struct bs_csv_reader rd;
@@ -349,15 +365,7 @@ static int read_file(struct imp *im, FILE *fp)
 	ret = bs_csv_next(&rd, &f, &nf, im->err, im->errlen);
 	if (ret <= 0) {
 		bs_csv_free(&rd);
-		if (ret == 0)
-			return bad(im, 0, "empty file (no header)");
-		if (ret == -EINVAL) {
-			char m[300];
-
-			snprintf(m, sizeof(m), "%s", im->err);
-			return bad(im, 0, "%s", m);
-		}
-		return ret;
+		return ret ? csv_error(im, ret) : bad(im, 0, "empty file (no header)");
 	}
 	ncol = nf;
 	hdr = malloc(nf * sizeof(*hdr));
@@ -394,12 +402,9 @@ static int read_file(struct imp *im, FILE *fp)
 		if ((ret = read_row(im, f, nf, rd.line, ncol)))
 			break;
 	bs_csv_free(&rd);
-	if (ret == -EINVAL && strncmp(im->err, im->path, strlen(im->path))) {
-		char m[300];
-
-		snprintf(m, sizeof(m), "%s", im->err);
-		return bad(im, 0, "%s", m);
-	}
+	/* read_row's errors name the file already, bs_csv_next's do not */
+	if (ret < 0 && (ret != -EINVAL || strncmp(im->err, im->path, strlen(im->path))))
+		return csv_error(im, ret);
 	if (ret < 0)
 		return ret;
 	if (!im->n_rows)

@@ -163,6 +163,12 @@ int bs_import_gotest(struct bs_imp *imp, const char *path)
 		if (procs != -2 && procs_suffix(r.name) != procs)
 			procs = procs == -1 ? procs_suffix(r.name) : -2;
 	}
+	if (!ret && ferror(fp)) { /* getline's errno: EISDIR for a directory */
+		int e = errno ? errno : EIO;
+
+		snprintf(imp->err, imp->errlen, "cannot read %s: %s", path, strerror(e));
+		ret = -e;
+	}
 	free(line);
 	fclose(fp);
 	if (!ret && !n && !imp->n)
