@@ -143,15 +143,18 @@ static void test_go(void)
 				 "BenchmarkSub/case_1-4 \t 5 \t 10.25 ns/op \t 3.5 MB/s\n"
 				 "--- BENCH: BenchmarkSkip-4\n"
 				 "BenchmarkSkip-4 \t 0 \t NaN ns/op\n"
-				 "    x_test.go:12: a log line\nPASS\nok  \tx/y\t1.2s\n"),
+				 "    x_test.go:12: a log line\nPASS\nok  \tx/y\t1.2s\n"
+				 "BenchmarkFoo-4 \tprinted by the benchmark\n"
+				 "BenchmarkExp-4 \t 2 \t 1.5e+03 ns/op\n"),
 		     0);
-	CHECK_INT_EQ(imp.n, 3);
-	CHECK_INT_EQ(imp.n_benches, 2);
+	CHECK_INT_EQ(imp.n, 4);
+	CHECK_INT_EQ(imp.n_benches, 3);
 	check_sample(&imp, 0, 0, 0, 1234000, 1000, false);
 	check_sample(&imp, 1, 0, 0, 2401000, 2000, false);
 	check_sample(&imp, 2, 1, 1, 51, 5, false);	/* 51.25 ns rounded */
 	CHECK(!strcmp(imp.benches[0], "BenchmarkFoo")); /* one GOMAXPROCS: suffix cut */
 	CHECK(!strcmp(imp.benches[1], "BenchmarkSub/case_1"));
+	check_sample(&imp, 3, 2, 2, 3000, 2, false); /* 1.5e+03 ns/op: decimal with an exponent */
 	CHECK(dropped(&imp, "metric B/op"));
 	CHECK(dropped(&imp, "metric MB/s"));
 	CHECK(dropped(&imp, "BenchmarkSkip-4: a result with 0 iterations"));
@@ -335,6 +338,13 @@ static void test_bad_input(void)
 	bad_case("hyperfine", "{\"results\": []}", "no sample");
 	bad_case("go", "hello\n", "no Benchmark result line");
 	bad_case("go", "BenchmarkX 10 5\n", "a value without its unit");
+	/* a count or ns/op Go never prints: refused with its line, not skipped or misread */
+	bad_case("go", "BenchmarkA-2 10 5 ns/op\nBenchmarkA-2 99999999999999999999999 5 ns/op\n",
+		 "bad.in: line 2: bad iteration count '99999999999999999999999'");
+	bad_case("go", "BenchmarkA-2 -7 5 ns/op\n", "line 1: bad iteration count '-7'");
+	bad_case("go", "BenchmarkA-2 1e3 5 ns/op\n", "line 1: bad iteration count '1e3'");
+	bad_case("go", "BenchmarkA-2 1000 0x10 ns/op\n", "line 1: bad ns/op value '0x10'");
+	bad_case("go", "BenchmarkA-2 1000 5 ns/op 0x10 B/op\n", "line 1: '0x10' is not a number");
 	bad_case("pyperf", "{\"version\": \"2.0\", \"benchmarks\": []}", "format version 2.0");
 	bad_case("pyperf",
 		 "{\"version\": \"1.0\", \"benchmarks\": [{\"metadata\": {\"name\": \"b\"}, "

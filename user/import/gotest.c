@@ -15,6 +15,11 @@
  * The "-P" GOMAXPROCS suffix is cut from the name (the name `benchscope
  * run --preset go` records) when the whole file has one P; with several,
  * names keep it so that the settings stay apart.
+ * A Benchmark line whose second field is not a number is output of the
+ * benchmark (a log line), not a result; one whose second field starts
+ * like a number but is not a decimal count (-7, 1e3, 0x10, past 2^64),
+ * or whose values are not decimal numbers (0x10 ns/op), is bad input:
+ * refused with its line, never read as another count or skipped.
  */
 #include "import/formats.h"
 
@@ -26,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_FIELDS 64
 
@@ -71,6 +77,66 @@ static int config_line(struct bs_imp *imp, char *line)
 	return 0;
 }
 
+/* whether @t starts like a number ("12", "-7", "+3", ".5"): in a count's place, a bad count */
+static bool numeric_start(const char *t)
+{
+	if (*t == '-' || *t == '+')
+		t++;
+	if (*t == '.')
+		t++;
+	return isdigit((unsigned char)*t);
+}
+
+/* the iteration count @t: decimal digits only (Go prints %d of an int), no overflow */
+static int parse_count(const char *t, uint64_t *n)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*t))
+		return -EINVAL;
+	errno = 0;
+	*n = strtoull(t, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+/*
+ * the value @t as Go's testing package prints one (%.Nf, %.Ng, or "NaN" of a
+ * skipped benchmark's ns/op; benchfmt reads it with strconv.ParseFloat):
+ * decimal with an optional exponent, or NaN/Inf; hexadecimal (which
+ * strtod would take) and anything else is refused
+ */
+static int parse_value(const char *t, double *v)
+{
+	const char *p = t;
+	char *end;
+	bool digits = false;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	if (strcasecmp(p, "nan") && strcasecmp(p, "inf")) {
+		for (; isdigit((unsigned char)*p); p++)
+			digits = true;
+		if (*p == '.')
+			for (p++; isdigit((unsigned char)*p); p++)
+				digits = true;
+		if (!digits)
+			return -EINVAL;
+		if (*p == 'e' || *p == 'E') {
+			p++;
+			if (*p == '-' || *p == '+')
+				p++;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			while (isdigit((unsigned char)*p))
+				p++;
+		}
+		if (*p)
+			return -EINVAL;
+	}
+	*v = strtod(t, &end);
+	return *end ? -EINVAL : 0;
+}
+
 struct result {
 	char *name;
 	uint64_t n;
@@ -81,7 +147,7 @@ struct result {
 /* a result line into *r (name allocated); 0 not a result line, 1 a result, <0 bad */
 static int result_line(struct bs_imp *imp, char *line, size_t lineno, struct result *r)
 {
-	char *f[MAX_FIELDS], *save = NULL, *end;
+	char *f[MAX_FIELDS], *save = NULL;
 	size_t nf = 0;
 	bool has_ns = false;
 	int ret = 0;
@@ -94,19 +160,23 @@ static int result_line(struct bs_imp *imp, char *line, size_t lineno, struct res
 	    (f[0][9] && !isupper((unsigned char)f[0][9]) && !isdigit((unsigned char)f[0][9]) &&
 	     f[0][9] != '_' && f[0][9] != '-' && f[0][9] != '/'))
 		return 0;
-	errno = 0;
-	r->n = strtoull(f[1], &end, 10);
-	if (errno || *end || f[1][0] == '-')
+	if (!numeric_start(f[1]))
 		return 0; /* "BenchmarkX" followed by a log line: not a result */
+	if (parse_count(f[1], &r->n))
+		return bs_imp_bad(imp, "line %zu: bad iteration count '%.30s'", lineno, f[1]);
 	if (nf % 2)
 		return bs_imp_bad(imp, "line %zu: a value without its unit", lineno);
 	r->line = lineno;
 	r->ns_op = NAN;
 	for (size_t i = 2; i + 1 < nf && !ret; i += 2) {
-		double v = strtod(f[i], &end);
+		double v;
 
-		if (*end)
-			return bs_imp_bad(imp, "line %zu: '%.30s' is not a number", lineno, f[i]);
+		if (parse_value(f[i], &v))
+			return !strcmp(f[i + 1], "ns/op")
+				   ? bs_imp_bad(imp, "line %zu: bad ns/op value '%.30s'", lineno,
+						f[i])
+				   : bs_imp_bad(imp, "line %zu: '%.30s' is not a number", lineno,
+						f[i]);
 		if (!strcmp(f[i + 1], "ns/op")) {
 			r->ns_op = v;
 			has_ns = true;
