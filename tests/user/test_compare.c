@@ -426,6 +426,11 @@ static void test_bad_input(void)
 	CHECK_INT_EQ(run((const char *const[]){pa, NULL}), 2);
 	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "x", pa, pa, NULL}), 2);
 	CHECK_INT_EQ(run((const char *const[]){"--json", "-", "--csv", "-", pa, pa, NULL}), 2);
+	/* a third trace is not silently ignored */
+	CHECK_INT_EQ(run((const char *const[]){pa, pa, "c.trace", NULL}), 2);
+	e = cap_slurp(errp);
+	CHECK(strstr(e, "benchscope compare: unexpected argument 'c.trace'") &&
+	      cap_count_lines(e) == 1);
 }
 
 int main(void)

@@ -151,7 +151,8 @@ int cmd_compare(int argc, char **argv)
 	char err[768];
 	int ret, st = BS_EXIT_USAGE;
 
-	if (!bs_argp_parse(&argp, "benchscope compare A.trace B.trace", argc, argv, &a, args, &ret))
+	if (!bs_argp_parse(&argp, "benchscope compare A.trace B.trace", argc, argv, &a, args, 2,
+			   &ret))
 		return ret;
 	if (!args[0] || !args[1])
 		return bs_usage_error("compare", "%s", "two traces wanted: A.trace B.trace");

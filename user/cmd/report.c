@@ -191,12 +191,10 @@ int cmd_report(int argc, char **argv)
 	const char *args[2];
 	int ret, to_stdout = 0;
 
-	if (!bs_argp_parse(&argp, "benchscope report TRACE", argc, argv, &a, args, &ret))
+	if (!bs_argp_parse(&argp, "benchscope report TRACE", argc, argv, &a, args, 1, &ret))
 		return ret;
 	if (!args[0])
 		return bs_usage_error("report", "%s", "no trace given");
-	if (args[1])
-		return bs_usage_error("report", "unexpected argument '%s'", args[1]);
 	to_stdout = bs_output_is_stdout(a.opts.json_path) + bs_output_is_stdout(a.opts.csv_path) +
 		    bs_output_is_stdout(a.opts.md_path);
 	if (to_stdout > 1)

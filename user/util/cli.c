@@ -118,6 +118,7 @@ struct argp_root {
 	void *input;	   /**< the command's, handed to its parser */
 	const char **args; /**< the arguments, up to cap of them */
 	size_t cap, n;	   /**< capacity of args, arguments seen (n > cap: too many) */
+	const char *extra; /**< the first argument past cap */
 	const char *word;  /**< argv word at an error */
 	bool help;	   /**< -h/--help printed the help */
 	bool pass_args;	   /**< the arguments go to the command's parser */
@@ -145,6 +146,8 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 			return ARGP_ERR_UNKNOWN;
 		if (r->n < r->cap)
 			r->args[r->n] = arg;
+		else if (!r->extra)
+			r->extra = arg;
 		r->n++;
 		return 0;
 	case ARGP_KEY_ERROR:
@@ -178,8 +181,10 @@ static bool parse_rooted(const struct argp *argp, unsigned flags, int argc, char
 	return false;
 }
 
-bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc, char **argv,
-			void *input, const char **args, size_t cap, size_t *n, int *status)
+/* bs_argp_parse_args; *extra the first argument past @cap (NULL: none) */
+static bool parse_args(const struct argp *argp, const char *synopsis, int argc, char **argv,
+		       void *input, const char **args, size_t cap, size_t *n, const char **extra,
+		       int *status)
 {
 	struct argp_root r = {
 	    .synopsis = synopsis, .input = input, .args = args, .cap = cap, .word = ""};
@@ -189,7 +194,16 @@ bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc,
 		args[i] = NULL;
 	go_on = parse_rooted(argp, 0, argc, argv, &r, status);
 	*n = r.n < cap ? r.n : cap;
+	*extra = r.extra;
 	return go_on;
+}
+
+bool bs_argp_parse_args(const struct argp *argp, const char *synopsis, int argc, char **argv,
+			void *input, const char **args, size_t cap, size_t *n, int *status)
+{
+	const char *extra;
+
+	return parse_args(argp, synopsis, argc, argv, input, args, cap, n, &extra, status);
 }
 
 bool bs_argp_parse_own(const struct argp *argp, const char *synopsis, unsigned flags, int argc,
@@ -201,11 +215,20 @@ bool bs_argp_parse_own(const struct argp *argp, const char *synopsis, unsigned f
 }
 
 bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
-		   void *input, const char *args[2], int *status)
+		   void *input, const char *args[2], int max_args, int *status)
 {
+	const char *extra;
 	size_t n;
 
-	return bs_argp_parse_args(argp, synopsis, argc, argv, input, args, 2, &n, status);
+	args[1] = NULL;
+	if (!parse_args(argp, synopsis, argc, argv, input, args, max_args < 2 ? 1 : 2, &n, &extra,
+			status))
+		return false;
+	if (extra) {
+		*status = bs_usage_error(argv[0], "unexpected argument '%s'", extra);
+		return false;
+	}
+	return true;
 }
 
 int bs_cpu_range_add(const char *tok, cpu_set_t *set)

@@ -69,13 +69,15 @@ __attribute__((format(printf, 2, 3))) int bs_usage_error(const char *cmd, const 
  * "Usage: SYNOPSIS [OPTION...]" (@synopsis, e.g. "benchscope report TRACE";
  * @argp's args_doc should be NULL). argv[0] names the subcommand in errors.
  * The arguments (not options) are collected here, not given to @argp's
- * parser: args[0] the first, args[1] the second, NULL when absent (the
- * options come first, so a command checks its arguments after them).
+ * parser: args[0] the first, args[1] the second (when @max_args is 2),
+ * NULL when absent (the options come first, so a command checks for
+ * missing arguments after them); one past @max_args (1 or 2) is a usage
+ * error, "unexpected argument 'WORD'".
  * Returns true when the command is to go on; false when it is to return
  * *status: 0 after the help, 2 (BS_EXIT_USAGE) after a usage error.
  */
 bool bs_argp_parse(const struct argp *argp, const char *synopsis, int argc, char **argv,
-		   void *input, const char *args[2], int *status);
+		   void *input, const char *args[2], int max_args, int *status);
 
 /**
  * bs_argp_parse_args - bs_argp_parse() for commands that take a list of
