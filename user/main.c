@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	bs_stats_init();
 	argp_err_exit_status = 2; /* usage errors: exit 2, like every bad input */
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "benchscope: no command given (see benchscope --help)\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
