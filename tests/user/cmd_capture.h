@@ -69,6 +69,15 @@ static inline char *cap_slurp(const char *path)
 	return buf;
 }
 
+/**
+ * cap_full - "/dev/full" as a stdout for cap_run (every write to it fails
+ * with ENOSPC; opening it replaces nothing), or NULL where it is missing.
+ */
+static inline const char *cap_full(void)
+{
+	return access("/dev/full", W_OK) ? NULL : "/dev/full";
+}
+
 /** Number of newline characters in s. */
 static inline int cap_count_lines(const char *s)
 {

@@ -426,6 +426,15 @@ static void test_bad_input(void)
 	CHECK_INT_EQ(run((const char *const[]){pa, NULL}), 2);
 	CHECK_INT_EQ(run((const char *const[]){"--fail-on-regression", "x", pa, pa, NULL}), 2);
 	CHECK_INT_EQ(run((const char *const[]){"--json", "-", "--csv", "-", pa, pa, NULL}), 2);
+	/* stdout that cannot be written: exit 1, one line */
+	if (cap_full()) {
+		CHECK_INT_EQ(cap_run(cmd_compare, "compare", (const char *const[]){pa, pa, NULL},
+				     cap_full(), errp),
+			     1);
+		e = cap_slurp(errp);
+		CHECK(!strcmp(e, "benchscope compare: cannot write the report to stdout: No "
+				 "space left on device\n"));
+	}
 	/* a third trace is not silently ignored */
 	CHECK_INT_EQ(run((const char *const[]){pa, pa, "c.trace", NULL}), 2);
 	e = cap_slurp(errp);

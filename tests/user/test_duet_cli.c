@@ -694,6 +694,18 @@ static void test_import_path_errors(void)
 	rmdir(adir);
 }
 
+/* a duet report to a stdout that cannot be written: exit 1, one line */
+static void test_report_stdout_full(void)
+{
+	if (!cap_full())
+		SKIP("no /dev/full");
+	CHECK_INT_EQ(cap_run(cmd_report, "report", (const char *[]){synth_trace(), NULL},
+			     cap_full(), err_path),
+		     1);
+	check_one_line_err("benchscope report: cannot write the report to stdout: No space left "
+			   "on device\n");
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -709,5 +721,6 @@ int main(void)
 	RUN_TEST(test_bad_input);
 	RUN_TEST(test_import_not_over_special);
 	RUN_TEST(test_import_path_errors);
+	RUN_TEST(test_report_stdout_full);
 	return test_summary("test_duet_cli");
 }

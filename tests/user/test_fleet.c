@@ -180,6 +180,14 @@ static void test_merge_roundtrip_and_flatten(void)
 
 	CHECK(bs_dataset_load(p("f4.trace"), &ds, err, sizeof(err)) == -EBADMSG);
 	CHECK(strstr(err, "fleet") != NULL);
+	/* its report to a stdout that cannot be written: exit 1, one line */
+	if (cap_full()) {
+		CHECK_INT_EQ(cap_run(cmd_report, "report", (const char *[]){p("f4.trace"), NULL},
+				     cap_full(), p("rep.err")),
+			     1);
+		CHECK(!strcmp(cap_slurp(p("rep.err")), "benchscope report: cannot write the report "
+						       "to stdout: No space left on device\n"));
+	}
 }
 
 /* 8 machines, machine 3 1.5x slower and 30 % preempted: flagged, alone. */

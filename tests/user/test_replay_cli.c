@@ -131,6 +131,16 @@ static void test_no_aa_result_left_out(void)
 	CHECK_NEAR(json_object_get_double(json_object_object_get(tot, "unchanged")), 1, 0, 0);
 	CHECK(json_object_object_get(tot, "change_rate_mean") != NULL);
 	json_object_put(root);
+	/* stdout that cannot be written: exit 1, one line */
+	if (cap_full()) {
+		CHECK_INT_EQ(cap_run(cmd_replay, "replay",
+				     (const char *const[]){"--stop", "cv", "--static", "10:10:5",
+							   "--resamples", "1000", steady, NULL},
+				     cap_full(), errp),
+			     1);
+		CHECK(!strcmp(cap_slurp(errp), "benchscope replay: cannot write the report to "
+					       "stdout: No space left on device\n"));
+	}
 }
 
 int main(void)

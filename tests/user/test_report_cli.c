@@ -135,6 +135,27 @@ static void test_truncated_warning(void)
 	CHECK(strstr(cap_slurp(out_path), "(truncated: its writer did not finish it)") != NULL);
 }
 
+/* stdout that cannot be written: exit 1 and one line saying so, for the table and for '-' */
+static void test_stdout_full(void)
+{
+	char trace[300];
+	const char *full = cap_full(), *e;
+
+	if (!full)
+		SKIP("no /dev/full");
+	CHECK_INT_EQ(fx_write_run(fx_path(trace, sizeof(trace), "full.trace")), 0);
+	CHECK_INT_EQ(cap_run(cmd_report, "report", (const char *[]){trace, NULL}, full, err_path),
+		     1);
+	e = cap_slurp(err_path);
+	CHECK(!strcmp(e, "benchscope: cannot write the report to stdout: No space left on "
+			 "device\n"));
+	CHECK_INT_EQ(cap_run(cmd_report, "report", (const char *[]){trace, "--csv", "-", NULL},
+			     full, err_path),
+		     1);
+	e = cap_slurp(err_path);
+	CHECK(strstr(e, "benchscope: cannot write to stdout") && cap_count_lines(e) == 1);
+}
+
 int main(void)
 {
 	fx_path(out_path, sizeof(out_path), "stdout.txt");
@@ -142,6 +163,7 @@ int main(void)
 	RUN_TEST(test_exports);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_truncated_warning);
+	RUN_TEST(test_stdout_full);
 	fx_cleanup();
 	return test_summary("test_report_cli");
 }

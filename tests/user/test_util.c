@@ -90,6 +90,15 @@ static void test_output(void)
 		fputs("x", f);
 		CHECK_INT_EQ(bs_output_close(f), -ENOSPC);
 	}
+	/* a write that failed by an automatic flush leaves only the error flag */
+	f = fopen("/dev/full", "w");
+	if (f) {
+		static char big[1 << 16];
+
+		memset(big, 'x', sizeof(big));
+		fwrite(big, 1, sizeof(big), f);
+		CHECK(bs_output_close(f) < 0);
+	}
 }
 
 /* an output renamed over its path: a regular file or nothing, never a device, directory or FIFO */

@@ -198,6 +198,17 @@ static void test_trace_round_trip(void)
 		}
 		free(o);
 		free(j);
+		/* the report to a stdout that cannot be written: exit 1, one line */
+		if (cap_full()) {
+			const char *fargs[] = {"--from-trace", path, NULL};
+
+			CHECK_INT_EQ(cap_run(cmd_waste, "waste", fargs, cap_full(), errp), 1);
+			o = slurp(errp);
+			CHECK(o &&
+			      !strcmp(o, "benchscope waste: cannot write the report to stdout: "
+					 "No space left on device\n"));
+			free(o);
+		}
 		/* a directory as the trace: bad input, exit 2, one line */
 		const char *dargs[] = {"--from-trace", "/tmp", NULL};
 

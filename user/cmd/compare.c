@@ -177,10 +177,13 @@ int cmd_compare(int argc, char **argv)
 	}
 	in = (struct bs_cmp_input){{args[0], args[1]}, {&side[0], &side[1]}};
 	st = BS_EXIT_OK;
-	if (!a.quiet && !bs_output_is_stdout(a.json_path) && !bs_output_is_stdout(a.csv_path) &&
-	    bs_cmp_render_table(stdout, &in, &res)) {
-		fprintf(stderr, "benchscope compare: cannot write to stdout\n");
-		st = BS_EXIT_RUNTIME;
+	if (!a.quiet && !bs_output_is_stdout(a.json_path) && !bs_output_is_stdout(a.csv_path)) {
+		/* its -EIO is stdout's error flag, which bs_output_flush_stdout reads */
+		bs_cmp_render_table(stdout, &in, &res);
+		if (bs_output_flush_stdout(err, sizeof(err))) {
+			fprintf(stderr, "benchscope compare: %s\n", err);
+			st = BS_EXIT_RUNTIME;
+		}
 	}
 	if (export(a.json_path, &in, &res, true) | export(a.csv_path, &in, &res, false))
 		st = BS_EXIT_RUNTIME;

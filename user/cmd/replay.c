@@ -215,10 +215,16 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "benchscope replay: %s\n", err);
 		rc = e == -ENOMEM ? 1 : 2;
 	} else {
-		if (!a.quiet && !bs_output_is_stdout(a.json))
+		if (!a.quiet && !bs_output_is_stdout(a.json)) {
 			bs_replay_print(set);
-		if (a.json && bs_replay_write_json(set, a.json)) {
-			fprintf(stderr, "benchscope replay: cannot write %s\n", a.json);
+			if (bs_output_flush_stdout(err, sizeof(err))) {
+				fprintf(stderr, "benchscope replay: %s\n", err);
+				rc = 1;
+			}
+		}
+		if (!rc && a.json && bs_replay_write_json(set, a.json)) {
+			fprintf(stderr, "benchscope replay: cannot write %s\n",
+				bs_output_name(a.json));
 			rc = 1;
 		}
 	}

@@ -109,13 +109,10 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 			ds->n_blocks);
 	if (!opts.no_table && !bs_output_is_stdout(opts.json_path) &&
 	    !bs_output_is_stdout(opts.csv_path) && !bs_output_is_stdout(opts.md_path)) {
-		ret = bs_duet_render_table(stdout, &c, false);
-		if (!ret && fflush(stdout))
-			ret = -EIO;
-		if (ret) {
-			snprintf(err, errlen, "cannot write to stdout");
+		/* its -EIO is stdout's error flag, which bs_output_flush_stdout reads */
+		bs_duet_render_table(stdout, &c, false);
+		if ((ret = bs_output_flush_stdout(err, errlen)))
 			goto out;
-		}
 	}
 	if (opts.json_path && (ret = write_out(opts.json_path, DOUT_JSON, &c, err, errlen)))
 		goto out;

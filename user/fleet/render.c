@@ -384,8 +384,12 @@ int bs_fleet_render(const struct bs_fleet_analysis *a, const struct bs_fleet_ren
 	FILE *f;
 	int ret = 0;
 
-	if (!o->no_table && !bs_output_is_stdout(o->json_path) && !bs_output_is_stdout(o->csv_path))
+	if (!o->no_table && !bs_output_is_stdout(o->json_path) &&
+	    !bs_output_is_stdout(o->csv_path)) {
 		table(stdout, a);
+		if ((ret = bs_output_flush_stdout(err, errlen)))
+			return ret;
+	}
 	if (o->json_path) {
 		json_object *d = doc(a);
 

@@ -70,9 +70,12 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 	}
 	if (!o.no_table && !bs_output_is_stdout(o.json_path) && !bs_output_is_stdout(o.csv_path) &&
 	    !bs_output_is_stdout(o.md_path)) {
-		ret = bs_render_table(stdout, doc);
-		if (!ret && fflush(stdout))
-			ret = -EIO;
+		char err[128];
+
+		/* its -EIO is stdout's error flag, which bs_output_flush_stdout reads */
+		bs_render_table(stdout, doc);
+		if ((ret = bs_output_flush_stdout(err, sizeof(err))))
+			fprintf(stderr, "benchscope: %s\n", err);
 	}
 	if (!ret && o.json_path)
 		ret = write_one(o.json_path, OUT_JSON, ds, &s, doc);

@@ -66,9 +66,25 @@ int bs_output_close(FILE *f)
 
 	if (fflush(f))
 		ret = -errno;
+	else if (ferror(f))
+		ret = -EIO;
 	if (f != stdout && fclose(f) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+int bs_output_flush_stdout(char *err, size_t errlen)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(stdout))
+		e = errno ? errno : EIO;
+	if (e)
+		snprintf(err, errlen, "cannot write the report to stdout: %s", strerror(e));
+	else if (ferror(stdout))
+		snprintf(err, errlen, "cannot write the report to stdout: a write failed");
+	return e ? -e : ferror(stdout) ? -EIO : 0;
 }
 
 void bs_output_csv_field(FILE *f, const char *s)

@@ -44,9 +44,22 @@ int bs_output_check_replaceable(const char *path, char *err, size_t errlen);
 
 /**
  * bs_output_close - flush @f and close it; stdout is flushed, not closed.
- * Returns 0, or -errno of the first failure (a file is closed either way).
+ * Returns 0, or -errno of the first failure (-EIO when only the stream's
+ * error flag tells of an earlier failed write); a file is closed either way.
  */
 int bs_output_close(FILE *f);
+
+/**
+ * bs_output_flush_stdout - after a report was written to stdout (a table,
+ * or an export to "-"): flush stdout and check that all of it got there,
+ * by fflush and then the stream's error flag (a failed write while the
+ * report was being written, by an automatic flush, leaves only the flag).
+ * Returns 0, or -errno (-EIO when only the flag tells) with "cannot write
+ * the report to stdout: REASON" in @err (REASON strerror, or "a write
+ * failed" when only the flag tells). The caller prints it ("benchscope
+ * CMD: ...") and exits 1 (BS_EXIT_RUNTIME).
+ */
+int bs_output_flush_stdout(char *err, size_t errlen);
 
 /**
  * bs_output_csv_field - write the text @s to @f as one CSV field: as is, or

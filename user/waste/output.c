@@ -90,8 +90,13 @@ static int write_outputs(struct bs_waste_args *a, struct bs_waste_result *res)
 	bs_waste_agg_sort(&res->agg);
 	/* an export to stdout ('-') is all stdout carries */
 	if (!bs_output_is_stdout(a->folded) && !bs_output_is_stdout(a->json)) {
+		char err[128];
+
 		bs_waste_print(stdout, res, a->top, a->depth);
-		fflush(stdout);
+		if (bs_output_flush_stdout(err, sizeof(err))) {
+			fprintf(stderr, "benchscope waste: %s\n", err);
+			rc = 1;
+		}
 	}
 	if (a->folded)
 		rc |= write_one(a->folded, put_folded, res, NULL);
