@@ -39,8 +39,11 @@ static void test_vs_scipy(void)
 	const double *par;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
-	if (fix_load(&f, "boot.txt"))
-		SKIP("fixture boot.txt missing");
+	if (fix_load(&f, "boot.txt")) {
+		FAILF("fixture boot.txt missing or malformed");
+		gsl_rng_free(rng);
+		return;
+	}
 	par = fix_get(&f, "params", NULL);
 	CHECK(par != NULL);
 	if (!par)
@@ -99,8 +102,10 @@ static void test_bca_fixed_replicates(void)
 	    {"skewed", "mean"}, {"bimodal", "median"}, {"small", "mean"}, {"iters", "geomean"}};
 	struct fixture f;
 
-	if (fix_load(&f, "boot.txt"))
-		SKIP("fixture boot.txt missing");
+	if (fix_load(&f, "boot.txt")) {
+		FAILF("fixture boot.txt missing or malformed");
+		return;
+	}
 	for (size_t c = 0; c < 4; c++) {
 		size_t n, nr;
 		const double *x, *rep, *ref, *pr;
@@ -295,8 +300,11 @@ static void test_block_and_acf(void)
 	struct fixture f;
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-	if (fix_load(&f, "boot.txt"))
-		SKIP("fixture boot.txt missing");
+	if (fix_load(&f, "boot.txt")) {
+		FAILF("fixture boot.txt missing or malformed");
+		gsl_rng_free(r);
+		return;
+	}
 	const char *names[] = {"iters", "skewed"};
 
 	for (int i = 0; i < 2; i++) {

@@ -148,8 +148,10 @@ static void test_numpy_reference(void)
 	struct fixture f;
 	size_t nq, n, m;
 
-	if (fix_load(&f, "desc.txt"))
-		SKIP("fixture desc.txt missing");
+	if (fix_load(&f, "desc.txt")) {
+		FAILF("fixture desc.txt missing or malformed");
+		return;
+	}
 	const double *qs = fix_get(&f, "quantile_levels", &nq);
 
 	CHECK(qs && nq == 10);

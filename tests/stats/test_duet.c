@@ -309,8 +309,10 @@ static void test_real_duet(void)
 	struct bs_duet_run runs[2];
 	size_t n;
 
-	if (fix_load(&f, "duet.txt"))
-		SKIP("fixture duet.txt missing");
+	if (fix_load(&f, "duet.txt")) {
+		FAILF("fixture duet.txt missing or malformed");
+		return;
+	}
 	for (int r = 0; r < 2; r++)
 		for (int p = 0; p < 2; p++) {
 

@@ -101,8 +101,10 @@ static void test_vs_numpy(void)
 	static struct fcase c;
 	struct fixture f;
 
-	if (fix_load(&f, "dmodel.txt"))
-		SKIP("fixture dmodel.txt missing");
+	if (fix_load(&f, "dmodel.txt")) {
+		FAILF("fixture dmodel.txt missing or malformed");
+		return;
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const double *ref, *opt, *eff;
 		struct bs_dmodel_result r;
@@ -146,8 +148,10 @@ static void test_lag1_vs_numpy(void)
 	struct fixture f;
 	double r1;
 
-	if (fix_load(&f, "dmodel.txt"))
-		SKIP("fixture dmodel.txt missing");
+	if (fix_load(&f, "dmodel.txt")) {
+		FAILF("fixture dmodel.txt missing or malformed");
+		return;
+	}
 	len = fix_get(&f, "lag1.len", &nl);
 	x = fix_get(&f, "lag1.x", &nx);
 	ref = fix_get(&f, "lag1.ref", NULL);

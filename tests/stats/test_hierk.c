@@ -23,8 +23,11 @@ static void test_vs_numpy(void)
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	const double *par;
 
-	if (fix_load(&f, "hierk.txt"))
-		SKIP("fixture hierk.txt missing");
+	if (fix_load(&f, "hierk.txt")) {
+		FAILF("fixture hierk.txt missing or malformed");
+		gsl_rng_free(rng);
+		return;
+	}
 	par = fix_get(&f, "params", NULL);
 	CHECK(par != NULL);
 	gsl_rng_set(rng, 7);

@@ -13,8 +13,15 @@ static void test_bandwidth_and_density(void)
 	struct fixture f, d;
 	size_t n, nd;
 
-	if (fix_load(&f, "kld.txt") || fix_load(&d, "desc.txt"))
-		SKIP("fixtures kld.txt/desc.txt missing");
+	if (fix_load(&f, "kld.txt")) {
+		FAILF("fixture kld.txt missing or malformed");
+		return;
+	}
+	if (fix_load(&d, "desc.txt")) {
+		FAILF("fixture desc.txt missing or malformed");
+		fix_free(&f);
+		return;
+	}
 	for (int i = 0; i < 6; i++) {
 		double h;
 
@@ -54,8 +61,10 @@ static void test_kld_vs_reference(void)
 					    "tied", "one_vs_two", "point",	  "bench_2x500"};
 	struct fixture f;
 
-	if (fix_load(&f, "kld.txt"))
-		SKIP("fixture kld.txt missing");
+	if (fix_load(&f, "kld.txt")) {
+		FAILF("fixture kld.txt missing or malformed");
+		return;
+	}
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		size_t n1, n2;
 		struct bs_kld r;

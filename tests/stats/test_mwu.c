@@ -20,8 +20,10 @@ static void test_vs_scipy(void)
 	static const enum bs_alternative av[] = {BS_TWO_SIDED, BS_LESS, BS_GREATER};
 	struct fixture f;
 
-	if (fix_load(&f, "mwu.txt"))
-		SKIP("fixture mwu.txt missing");
+	if (fix_load(&f, "mwu.txt")) {
+		FAILF("fixture mwu.txt missing or malformed");
+		return;
+	}
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		char k[96];
 		size_t n1, n2;

@@ -16,8 +16,10 @@ static void test_warmup_vs_reference(void)
 	struct fixture f;
 	size_t n_it, n_inv;
 
-	if (fix_load(&f, "stop.txt"))
-		SKIP("fixture stop.txt missing");
+	if (fix_load(&f, "stop.txt")) {
+		FAILF("fixture stop.txt missing or malformed");
+		return;
+	}
 	const double *it = fix_get(&f, "iters", &n_it);
 	const double *inv = fix_get(&f, "inv", &n_inv);
 
@@ -89,8 +91,10 @@ static void test_fork_vs_reference(void)
 	struct fixture f;
 	size_t n;
 
-	if (fix_load(&f, "stop.txt"))
-		SKIP("fixture stop.txt missing");
+	if (fix_load(&f, "stop.txt")) {
+		FAILF("fixture stop.txt missing or malformed");
+		return;
+	}
 	const double *x = fix_get(&f, "forks", &n);
 	const double *rcv = fix_get(&f, "fork.cv", NULL);
 	const double *rkl = fix_get(&f, "fork.kld", NULL);
@@ -230,8 +234,10 @@ static void test_incremental_equals_batch(void)
 	struct fixture f;
 	size_t n;
 
-	if (fix_load(&f, "stop.txt"))
-		SKIP("fixture stop.txt missing");
+	if (fix_load(&f, "stop.txt")) {
+		FAILF("fixture stop.txt missing or malformed");
+		return;
+	}
 	const double *inv = fix_get(&f, "inv", &n);
 
 	CHECK(inv != NULL);

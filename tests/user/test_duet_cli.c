@@ -406,8 +406,10 @@ static void test_import_renaissance_vs_scipy(void)
 	FILE *fp;
 	size_t n;
 
-	if (fix_load(&f, "duet.txt"))
-		SKIP("fixture duet.txt missing");
+	if (fix_load(&f, "duet.txt")) {
+		FAILF("fixture duet.txt missing or malformed");
+		return;
+	}
 	fx_path(csv, sizeof(csv), "ren.csv");
 	fx_path(tr, sizeof(tr), "ren.trace");
 	fp = fopen(csv, "w");
