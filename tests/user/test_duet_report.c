@@ -638,8 +638,10 @@ static void test_bad_traces(void)
 	ds = NULL;
 	fx_path(path, sizeof(path), "allfailed.trace");
 	w = bs_trace_create(path, "{\"mode\": \"duet\"}", err, sizeof(err));
-	if (!w)
+	if (!w) {
+		FAILF("bs_trace_create: %s", err);
 		return;
+	}
 	bs_trace_write_event(
 	    w, "{\"kind\": \"duet_run\", \"run\": 0, \"method\": \"async\", "
 	       "\"ok\": false, \"reason\": \"A never reached its probe within 600 s\", "
