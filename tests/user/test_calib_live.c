@@ -3,9 +3,13 @@
  * test_calib_live - a calibration rule applied live (stop/calib_live.h, what
  * `run --stop` does) against the batch grouping of traces (bs_bench_group),
  * on long sequences (100k runs) shaped like each preset's harness:
- *   - every run is decided as bs_bench_group decides it on the whole trace
- *     (but for Catch2 runs of 1 followed by a run without a count, where the
- *     rule looks further ahead than bench_groups.h allows: counted, printed);
+ *   - every run is decided as bs_bench_group decides it on the whole trace,
+ *     but for Catch2 samples of 1 where a run of 1 is followed by runs
+ *     without a count and then a run of 2: the rule reads that 1 as the
+ *     start of a new estimation chain (catch2_runs.h), which shows only
+ *     beyond the one run of lookahead live has (calib_rule.h). Each such
+ *     run must go that one way (live: a sample; whole trace: estimation),
+ *     they must occur, and at most 1 in 5000 runs (14 in 100k here);
  *   - every run is decided as the rule decides it on runs[0..i+1] (what
  *     `run --stop` decided before the live path was made linear), also for
  *     criterion marks that appear late, where the two differ;
@@ -130,6 +134,19 @@ static long decide_batch(const struct bs_iter_rec *r, size_t n, enum shape sh, b
 	return k;
 }
 
+/* run i of r[0..n) is a 1 followed by runs without a count, then by a run
+ * of 2: where Catch2's rule decides the 1 from a run live has not seen */
+static bool catch2_beyond_lookahead(const struct bs_iter_rec *r, size_t i, size_t n)
+{
+	size_t j = i + 1;
+
+	if (r[i].invocations != 1 || j >= n || r[j].invocations)
+		return false;
+	while (j < n && !r[j].invocations)
+		j++;
+	return j < n && r[j].invocations == 2;
+}
+
 static void check_long(enum shape sh)
 {
 	struct bs_iter_rec *r = malloc(N_LONG * sizeof(*r));
@@ -162,9 +179,9 @@ static void check_long(enum shape sh)
 			continue;
 		/* Catch2's rule looks ahead to the next run WITH a count, beyond
 		 * the contract's one run where a run without one is between (its
-		 * "1, 2 begins a new chain"): live cannot know yet */
-		if (sh == CATCH2 && i + 2 < N_LONG && !r[i + 1].invocations &&
-		    r[i].invocations == 1) {
+		 * "1, 2 begins a new chain"): live cannot know yet, and keeps
+		 * the 1 a sample */
+		if (sh == CATCH2 && catch2_beyond_lookahead(r, i, N_LONG) && !live[i] && batch[i]) {
 			n_beyond++;
 			continue;
 		}
@@ -173,9 +190,11 @@ static void check_long(enum shape sh)
 	}
 	if (n_beyond)
 		fprintf(stderr,
-			"    note: %s: %zu runs decided otherwise live: a run without a count "
-			"came next\n",
+			"    note: %s: %zu runs of 1 decided a sample live, estimation on the "
+			"whole trace: runs without a count, then a run of 2, came next\n",
 			kind_of(sh), n_beyond);
+	if (sh == CATCH2) /* the case occurs, and rarely */
+		CHECK(n_beyond > 0 && n_beyond <= N_LONG / 5000);
 	if (diff)
 		FAILF("%s: %zu of %d runs decided otherwise live than by bs_bench_group, the first "
 		      "run %zu (%llu invocations): live %d, batch %d",
