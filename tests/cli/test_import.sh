@@ -149,57 +149,96 @@ n=$(awk '$4 == 1' "$T/want" | wc -l)
 check_import jmh "$FIX/jmh-hollow-result.json.gz" && grep -q "thrpt-mode scores" "$T/err" &&
 	ok "jmh: throughput scores named as dropped" || bad "jmh: warning: $(cat "$T/err")"
 
-# --- compare on two imports: Google Benchmark's own figures are the truth ---
-# A (gbench_example) and B (gbench_example_b, more work per invocation),
-# imported from their JSON: per benchmark, compare's means (ns/op) and ratio
-# B/A equal the JSON's mean real_time and their ratio (the import keeps
-# every repetition); its verdict "slower" exactly when the ratio CI is above
-# 1 and p < 0.05; --fail-on-regression 0 exits 5 exactly when one is
-# slower; A against itself: ratio 1, no regression, exit 0.
+# --- compare on two imports: the construction and Google Benchmark's figures are the truth ---
+# B (gbench_example_b, built with BS_WORK_PCT=10) repeats the work of every
+# 10th invocation in each of the three benchmarks of
+# tests/progs/gbench_example.cc: 10 % more work per invocation by
+# construction. Imported from their JSON, compare must find each of them
+# "slower" with B/A above 1, and --fail-on-regression 0 must exit 5. Per
+# benchmark, compare's means (ns/op) and ratio B/A equal the JSON's mean
+# real_time and their ratio (the import keeps every repetition), and its
+# verdict is "slower" exactly when the ratio CI is above 1 and p < 0.05. A
+# against itself: ratio 1, no regression, exit 0.
+# Timing on a shared machine: 20 rounds of one A and one B process, in
+# turns (ABBA), 10 repetitions of 5 ms each, so that both sides see the same
+# load. Up to 3 measurements, each benchmark to be found slower in one: on a
+# loaded 2-vCPU VM (the CPU pressure at 60-90 %) one measurement missed one
+# in 8 benchmarks (B/A 1.04 to 1.07, ratio CI down to about 0.95).
 GBB=$BUILD/progs/gbench_example_b
-if [ -x "$GB" ] && [ -x "$GBB" ]; then
+SLOWER_BY_CONSTRUCTION="BM_HashStrings BM_MapInsert BM_SortInts"
+cmp_measure() {
+	local r s prog
+	rm -f "$T"/cmp-[ab]-*.json "$T"/cmp-[ab].trace
+	for r in $(seq 10 29); do
+		for s in a b; do
+			[ $((r % 2)) = 1 ] && s=$(echo $s | tr ab ba)
+			prog=$GB
+			[ $s = b ] && prog=$GBB
+			"$prog" --benchmark_repetitions=10 --benchmark_min_time=0.005 \
+				--benchmark_out_format=json --benchmark_out="$T/cmp-$s-$r.json" >/dev/null 2>&1 ||
+				bad "compare: $prog failed"
+		done
+	done
 	for s in a b; do
-		prog=$GB
-		[ $s = b ] && prog=$GBB
-		"$prog" --benchmark_repetitions=5 --benchmark_min_time=0.01 --benchmark_out_format=json \
-			--benchmark_out="$T/cmp-$s.json" >/dev/null 2>&1
-		"$BS" import --format gbench "$T/cmp-$s.json" -o "$T/cmp-$s.trace" >/dev/null 2>&1 ||
+		"$BS" import --format gbench "$T"/cmp-$s-*.json -o "$T/cmp-$s.trace" >/dev/null 2>&1 ||
 			bad "compare: import of $s"
 	done
 	"$BS" compare "$T/cmp-a.trace" "$T/cmp-b.trace" --json "$T/cmp.json" >/dev/null 2>"$T/err"
-	if python3 - "$T/cmp-a.json" "$T/cmp-b.json" "$T/cmp.json" >"$T/cmpcheck" 2>&1 <<'EOF'; then
-import json, sys
-def means(path):
+}
+# prints "NAME RATIO VERDICT" per benchmark; exits 1 when compare's figures
+# are not Google Benchmark's
+cmp_check() {
+	python3 - "$T" "$T/cmp.json" <<'EOF'
+import glob, json, sys
+def means(pattern):
     m = {}
-    for b in json.load(open(path))["benchmarks"]:
-        if b.get("run_type", "iteration") == "iteration":
-            m.setdefault(b["run_name"], []).append(b["real_time"])
-    return [sum(v) / len(v) for v in m.values()]
-ga, gb = means(sys.argv[1]), means(sys.argv[2])
-c = json.load(open(sys.argv[3]))
-rows = c["benchmarks"]
-assert len(rows) == len(ga) == len(gb) > 0, (len(rows), len(ga), len(gb))
-slower = 0
-for row, ma, mb in zip(rows, ga, gb):
+    for path in sorted(glob.glob(pattern)):
+        for b in json.load(open(path))["benchmarks"]:
+            if b.get("run_type", "iteration") == "iteration":
+                m.setdefault(b["run_name"], []).append(b["real_time"])
+    return {k: sum(v) / len(v) for k, v in m.items()}
+ga, gb = means(sys.argv[1] + "/cmp-a-*.json"), means(sys.argv[1] + "/cmp-b-*.json")
+rows = json.load(open(sys.argv[2]))["benchmarks"]
+assert rows and sorted(r["name"] for r in rows) == sorted(ga) == sorted(gb), (rows, ga, gb)
+for row in rows:
+    ma, mb = ga[row["name"]], gb[row["name"]]
     for got, want in ((row["a"]["mean_ns"], ma), (row["b"]["mean_ns"], mb), (row["ratio"], mb / ma)):
         assert abs(got / want - 1) < 1e-4, (row["name"], got, want)
-    s = row["verdict"] == "slower"
-    assert s == (row["ratio_ci"][0] > 1 and row["u_test"]["p"] < 0.05), row
-    slower += s
-    print(row["name"], "B/A %.4f (Google Benchmark's %.4f)" % (row["ratio"], mb / ma), row["verdict"])
-print("slower", slower)
+    assert (row["verdict"] == "slower") == (row["ratio_ci"][0] > 1 and row["u_test"]["p"] < 0.05), row
+    print(row["name"], "%.4f" % row["ratio"], row["verdict"])
 EOF
-		ok "compare on imports: means and B/A as Google Benchmark's ($(grep -v slower "$T/cmpcheck" | head -n 1))"
-	else
-		bad "compare on imports: $(tail -n 3 "$T/cmpcheck")"
-	fi
-	n_slower=$(awk '$1 == "slower" { print $2 }' "$T/cmpcheck")
+}
+if [ -x "$GB" ] && [ -x "$GBB" ]; then
+	# each benchmark with more work in B by construction must be found
+	# slower, with B/A > 1, in one of up to 3 measurements
+	figures=ok missed=$SLOWER_BY_CONSTRUCTION found=
+	for attempt in 1 2 3; do
+		cmp_measure
+		if ! cmp_check >"$T/cmpcheck" 2>&1; then
+			figures=$(tail -n 3 "$T/cmpcheck")
+			break
+		fi
+		echo "     measurement $attempt: $(tr '\n' ';' <"$T/cmpcheck")"
+		left=
+		for name in $missed; do
+			if awk -v n="$name" '$1 == n && $2 > 1 && $3 == "slower" { f = 1 } END { exit !f }' \
+				"$T/cmpcheck"; then
+				found="$found $name ($(awk -v n="$name" '$1 == n { print $2 }' "$T/cmpcheck"), measurement $attempt)"
+			else
+				left="$left $name"
+			fi
+		done
+		missed=$left
+		[ -z "$missed" ] && break
+	done
+	[ "$figures" = ok ] && ok "compare on imports: means and B/A as Google Benchmark's" ||
+		bad "compare on imports: not Google Benchmark's figures: $figures"
+	[ -z "$missed" ] && ok "compare on imports: B slower with B/A > 1 in each benchmark:$found" ||
+		bad "compare on imports: B has 10 % more work by construction, not found slower in $attempt measurements:$missed"
 	"$BS" compare -q --fail-on-regression 0 "$T/cmp-a.trace" "$T/cmp-b.trace" >/dev/null 2>&1
 	rc=$?
-	want=0
-	[ "${n_slower:-0}" -gt 0 ] && want=5
-	[ $rc -eq $want ] && ok "compare --fail-on-regression 0 on imports: exit $rc ($n_slower slower)" ||
-		bad "compare --fail-on-regression 0 on imports: exit $rc, want $want"
+	[ $rc -eq 5 ] && ok "compare --fail-on-regression 0 on imports: exit 5 (B slower by construction)" ||
+		bad "compare --fail-on-regression 0 on imports: exit $rc, want 5 (B slower by construction)"
 	"$BS" compare --fail-on-regression 0 "$T/cmp-a.trace" "$T/cmp-a.trace" --json "$T/self.json" \
 		>/dev/null 2>&1
 	rc=$?
