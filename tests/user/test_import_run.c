@@ -345,6 +345,17 @@ static void test_bad_input(void)
 	bad_case("go", "BenchmarkA-2 1e3 5 ns/op\n", "line 1: bad iteration count '1e3'");
 	bad_case("go", "BenchmarkA-2 1000 0x10 ns/op\n", "line 1: bad ns/op value '0x10'");
 	bad_case("go", "BenchmarkA-2 1000 5 ns/op 0x10 B/op\n", "line 1: '0x10' is not a number");
+	{
+		/* 32 metrics after the count: the 64-field line Go never writes is
+		 * refused, not read up to its 64th field */
+		char many[1024] = "BenchmarkA-2 1000";
+
+		for (int i = 0; i < 32; i++)
+			snprintf(many + strlen(many), sizeof(many) - strlen(many), " %d m%d/op", i,
+				 i);
+		strcat(many, "\n");
+		bad_case("go", many, "line 1: more than 64 fields (31 metrics)");
+	}
 	bad_case("pyperf", "{\"version\": \"2.0\", \"benchmarks\": []}", "format version 2.0");
 	bad_case("pyperf",
 		 "{\"version\": \"1.0\", \"benchmarks\": [{\"metadata\": {\"name\": \"b\"}, "

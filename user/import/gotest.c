@@ -147,14 +147,18 @@ struct result {
 /* a result line into *r (name allocated); 0 not a result line, 1 a result, <0 bad */
 static int result_line(struct bs_imp *imp, char *line, size_t lineno, struct result *r)
 {
-	char *f[MAX_FIELDS], *save = NULL;
+	char *f[MAX_FIELDS], *save = NULL, *t;
 	size_t nf = 0;
-	bool has_ns = false;
+	bool has_ns = false, more = false;
 	int ret = 0;
 
-	for (char *t = strtok_r(line, " \t\r\n", &save); t && nf < MAX_FIELDS;
-	     t = strtok_r(NULL, " \t\r\n", &save))
+	for (t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (nf == MAX_FIELDS) {
+			more = true; /* said below, if this is a result line */
+			break;
+		}
 		f[nf++] = t;
+	}
 	/* benchfmt: "Benchmark" then an upper-case letter, digit or end; then N */
 	if (nf < 2 || strncmp(f[0], "Benchmark", 9) ||
 	    (f[0][9] && !isupper((unsigned char)f[0][9]) && !isdigit((unsigned char)f[0][9]) &&
@@ -164,6 +168,9 @@ static int result_line(struct bs_imp *imp, char *line, size_t lineno, struct res
 		return 0; /* "BenchmarkX" followed by a log line: not a result */
 	if (parse_count(f[1], &r->n))
 		return bs_imp_bad(imp, "line %zu: bad iteration count '%.30s'", lineno, f[1]);
+	if (more)
+		return bs_imp_bad(imp, "line %zu: more than %d fields (%d metrics)", lineno,
+				  MAX_FIELDS, MAX_FIELDS / 2 - 1);
 	if (nf % 2)
 		return bs_imp_bad(imp, "line %zu: a value without its unit", lineno);
 	r->line = lineno;
