@@ -344,6 +344,8 @@ static void test_bad_input(void)
 	bad_case("go", "BenchmarkA-2 -7 5 ns/op\n", "line 1: bad iteration count '-7'");
 	bad_case("go", "BenchmarkA-2 1e3 5 ns/op\n", "line 1: bad iteration count '1e3'");
 	bad_case("go", "BenchmarkA-2 1000 0x10 ns/op\n", "line 1: bad ns/op value '0x10'");
+	bad_case("go", "BenchmarkA-2 1000 1e-30 ns/op\n", "time 1e-27 ns rounds to 0 ns");
+	bad_case("go", "BenchmarkA-2 1000 0 ns/op\n", "time 0 ns rounds to 0 ns");
 	bad_case("go", "BenchmarkA-2 1000 5 ns/op 0x10 B/op\n", "line 1: '0x10' is not a number");
 	{
 		/* 32 metrics after the count: the 64-field line Go never writes is

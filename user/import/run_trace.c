@@ -184,6 +184,9 @@ int bs_imp_sample(struct bs_imp *imp, uint32_t proc, long bench, double ns, uint
 		imp->cap = cap;
 	}
 	r = nearbyint(ns);
+	/* no harness times a whole iteration at 0 ns: a misread or a wrong unit */
+	if (r == 0)
+		return bs_imp_bad(imp, "%s: time %g ns rounds to 0 ns", what, ns);
 	if (fabs(ns - r) > RESIDUAL_NOISE_NS) {
 		imp->n_rounded++;
 		if (fabs(ns - r) > imp->max_residual)

@@ -117,7 +117,7 @@ double bs_imp_unit_ns(const char *unit);
 
 /**
  * bs_imp_sample - add a sample of benchmark @bench in process @proc: @ns its
- * time in ns (finite, >= 0, below 2^62; rounded to the nearest ns, the
+ * time in ns (finite, below 2^62, at least 0.5: rounded to the nearest ns, never 0; the
  * rounding counted for the dropped list), @invocations >= 1.
  * Returns 0, -EINVAL with "FILE: WHAT: time is NaN" or the like in err
  * (@what names the sample), or -ENOMEM.
