@@ -103,18 +103,14 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		a->dopts.plot_path = arg;
 		a->duet_only = "--plot";
 		break;
-	case OPT_MIN_OVERLAP: {
-		char *end;
-
-		errno = 0;
-		a->dopts.min_overlap = strtod(arg, &end);
-		if (errno || end == arg || *end || !(a->dopts.min_overlap > 0) ||
-		    !(a->dopts.min_overlap < 1))
+	case OPT_MIN_OVERLAP:
+		if (bs_parse_min_overlap(arg, &a->dopts.min_overlap))
 			return bs_argp_error(
-			    state, "--min-overlap wants a ratio between 0 and 1, not '%s'", arg);
+			    state,
+			    "--min-overlap wants a ratio between 0 and 1 (0 < M < 1), not '%s'",
+			    arg);
 		a->duet_only = "--min-overlap";
 		break;
-	}
 	case OPT_SEED:
 		if (bs_parse_u64(arg, 0, UINT64_MAX, &a->dopts.seed))
 			return bs_argp_error(state, "--seed wants a non-negative integer, not '%s'",

@@ -120,7 +120,7 @@ static const struct argp_option duet_options[] = {
      3},
     {NULL, 0, NULL, 0, "Analysis and outputs:", 4},
     {"name", OPT_NAME, "LABEL", 0, "benchmark label (default: A's program name)", 4},
-    {"min-overlap", OPT_MIN_OVERLAP, "M", 0, "async pairing threshold (default 0.4)", 4},
+    {"min-overlap", OPT_MIN_OVERLAP, "M", 0, "async pairing threshold, 0 < M < 1 (default 0.4)", 4},
     {"output", 'o', "TRACE", 0, "trace file (default benchscope-duet.trace)", 4},
     {"json", OPT_JSON, "FILE", 0, "JSON report (- for stdout)", 4},
     {"csv", OPT_CSV, "FILE", 0, "per-iteration CSV (duet package schema + ours)", 4},
@@ -246,9 +246,11 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		a->name = arg;
 		break;
 	case OPT_MIN_OVERLAP:
-		if (bs_parse_double(arg, 0, 0.999, &a->min_overlap))
+		if (bs_parse_min_overlap(arg, &a->min_overlap))
 			return bs_argp_error(
-			    state, "--min-overlap takes a number in [0, 1), not '%s'", arg);
+			    state,
+			    "--min-overlap wants a ratio between 0 and 1 (0 < M < 1), not '%s'",
+			    arg);
 		break;
 	case 'o':
 		a->trace = arg;

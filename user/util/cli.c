@@ -60,6 +60,19 @@ int bs_parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+int bs_parse_min_overlap(const char *s, double *out)
+{
+	double v;
+	int ret = bs_parse_double(s, 0, 1, &v);
+
+	if (ret)
+		return ret;
+	if (!(v > 0 && v < 1))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int bs_parse_range(const char *s, int n, long min, long max, long *out)
 {
 	long v[8];

@@ -26,6 +26,14 @@ int bs_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int bs_parse_double(const char *s, double min, double max, double *out);
 
 /**
+ * bs_parse_min_overlap - parse the async pairing threshold of --min-overlap
+ * (duet, report): a finite ratio M with 0 < M < 1 (0 is refused: the
+ * analysis reads 0 as "not given" and would use the default 0.4). Returns
+ * 0, -EINVAL (not a number) or -ERANGE; *out untouched on error.
+ */
+int bs_parse_min_overlap(const char *s, double *out);
+
+/**
  * bs_parse_range - parse @n whole numbers separated by ':', each in
  * [min, max]: "MIN:MAX" for n = 2 (--warmup 5:50, --forks 2:5, --runs
  * 5:40), "WI:MI:F" for n = 3 (--static 50:50:5), one number for n = 1.
