@@ -56,10 +56,21 @@ static void test_duet_min_overlap(void)
 	CHECK_INT_EQ(duet_opts("--min-overlap", "0.9995"), 0);
 }
 
+/* --plot: a name that is neither .svg nor .png is refused before anything runs */
+static void test_duet_plot_name(void)
+{
+	CHECK_INT_EQ(duet_opts("--plot", "x.txt"), 2);
+	check_one_line_err("--plot wants a file name ending in .svg or .png, not 'x.txt'");
+	CHECK_INT_EQ(duet_opts("--plot", "svg"), 2);
+	CHECK_INT_EQ(duet_opts("--plot", "o.svg"), 0);
+	CHECK_INT_EQ(duet_opts("--plot", "o.png"), 0);
+}
+
 int main(void)
 {
 	fx_path(out_path, sizeof(out_path), "cli_options.out");
 	fx_path(err_path, sizeof(err_path), "cli_options.err");
 	RUN_TEST(test_duet_min_overlap);
+	RUN_TEST(test_duet_plot_name);
 	return test_summary("test_cli_options");
 }

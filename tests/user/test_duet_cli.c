@@ -332,6 +332,21 @@ static void test_report_plot(void)
 	check_one_line_err(".svg or .png");
 }
 
+/* a --plot name that is neither .svg nor .png is refused when the options
+ * are read: one line, status 2, and no report printed first */
+static void test_report_plot_name(void)
+{
+	const char *tr = synth_trace();
+	char *s;
+
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--plot", "x.txt", NULL}),
+		     2);
+	check_one_line_err("--plot wants a file name ending in .svg or .png, not 'x.txt'");
+	s = slurp(out_path);
+	CHECK_INT_EQ(strlen(s), 0);
+	free(s);
+}
+
 /* import of the report's CSV, report again, import again: the same CSV
  * (byte for byte) and the same verdicts */
 static void test_import_round_trip(void)
@@ -718,6 +733,7 @@ int main(void)
 	RUN_TEST(test_report_lost);
 	RUN_TEST(test_report_zero_time);
 	RUN_TEST(test_report_plot);
+	RUN_TEST(test_report_plot_name);
 	RUN_TEST(test_import_round_trip);
 	RUN_TEST(test_import_renaissance_vs_scipy);
 	RUN_TEST(test_bad_input);

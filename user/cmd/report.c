@@ -22,6 +22,7 @@
 #include "util/cli.h"
 #include "util/exit_status.h"
 #include "trace/dataset.h"
+#include "duet/render.h"
 #include "duet/report.h"
 #include "fleet/analysis.h"
 #include "report/render.h"
@@ -100,6 +101,8 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_PLOT:
+		if (bs_duet_plot_format(arg) < 0)
+			return bs_argp_error(state, BS_PLOT_USAGE, arg);
 		a->dopts.plot_path = arg;
 		a->duet_only = "--plot";
 		break;

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "duet/render.h"
 #include "util/cli.h"
 #include "util/exit_status.h"
 
@@ -265,6 +266,8 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		a->md = arg;
 		break;
 	case OPT_PLOT:
+		if (bs_duet_plot_format(arg) < 0)
+			return bs_argp_error(state, BS_PLOT_USAGE, arg);
 		a->plot = arg;
 		break;
 	case OPT_FAIL:

@@ -49,6 +49,16 @@ int bs_duet_render_json(FILE *f, const struct bs_duet_ctx *c);
  */
 int bs_duet_render_csv(FILE *f, const struct bs_duet_ctx *c);
 
+/** The one-line error of a --plot name that is neither .svg nor .png (one %s: the name). */
+#define BS_PLOT_USAGE "--plot wants a file name ending in .svg or .png, not '%s'"
+
+/**
+ * bs_duet_plot_format - the picture format --plot's @path names: 1 for
+ * .svg, 0 for .png, -EINVAL for any other name (checked when the option
+ * is parsed, by duet and report, and again by bs_duet_render_plot).
+ */
+int bs_duet_plot_format(const char *path);
+
 /**
  * bs_duet_render_plot - the overlap timeline picture at @path (.svg or
  * .png; anything else is -EINVAL): one lane per run and side, time since

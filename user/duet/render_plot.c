@@ -279,22 +279,31 @@ static int run_gnuplot(const char *script, const char *errfile, char *err, size_
 	return 0;
 }
 
+int bs_duet_plot_format(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+
+	if (dot && !strcmp(dot, ".svg"))
+		return 1;
+	if (dot && !strcmp(dot, ".png"))
+		return 0;
+	return -EINVAL;
+}
+
 int bs_duet_render_plot(const char *path, const struct bs_duet_ctx *c, char *err, size_t errlen)
 {
-	const char *dot = strrchr(path, '.'), *tmp = getenv("TMPDIR");
+	const char *tmp = getenv("TMPDIR");
 	struct lane_run lanes[PLOT_MAX_RUNS];
 	char dir[256], data[300], script[300], errfile[300];
 	size_t nl;
-	bool svg;
+	int svg = bs_duet_plot_format(path);
 	FILE *f;
 	int ret;
 
-	if (!dot || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) {
-		perr(err, errlen, "--plot wants a file name ending in .svg or .png, not '%s'",
-		     path);
+	if (svg < 0) {
+		perr(err, errlen, BS_PLOT_USAGE, path);
 		return -EINVAL;
 	}
-	svg = !strcmp(dot, ".svg");
 	snprintf(dir, sizeof(dir), "%s/bs-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		perr(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
