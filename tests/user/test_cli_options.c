@@ -66,11 +66,55 @@ static void test_duet_plot_name(void)
 	CHECK_INT_EQ(duet_opts("--plot", "o.png"), 0);
 }
 
+/* run's way of handing bs_measure_argp its input */
+static error_t measure_parent(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key != ARGP_KEY_INIT)
+		return ARGP_ERR_UNKNOWN;
+	state->child_inputs[0] = state->input;
+	return 0;
+}
+
+/* cap_run's command: run's measurement options alone (bs_measure_argp) */
+static int parse_measure(int argc, char **argv)
+{
+	struct bs_measure_opts mo;
+	struct argp_child ch[] = {{&bs_measure_argp, 0, NULL, 0}, {0}};
+	struct argp argp = {NULL, measure_parent, NULL, NULL, ch, NULL, NULL};
+	int status = 0;
+
+	memset(&mo, 0, sizeof(mo));
+	return bs_argp_parse(&argp, "benchscope run", argc, argv, &mo, (const char *[2]){0},
+			     &status)
+		   ? 0
+		   : status;
+}
+
+/* --user: a name that is no user of this machine is refused while the
+ * options are read (before BPF is loaded or the trace created) */
+static void test_user_unknown(void)
+{
+	static const char nobody[] = "bs-no-such-user-4711";
+
+	CHECK_INT_EQ(duet_opts("--user", nobody), 2);
+	check_one_line_err("--user names no user of this machine: 'bs-no-such-user-4711'");
+	CHECK_INT_EQ(duet_opts("--user", "root"), 0);
+	CHECK_INT_EQ(cap_run(parse_measure, "run", (const char *[]){"--user", nobody, NULL},
+			     out_path, err_path),
+		     2);
+	check_one_line_err("--user names no user of this machine");
+	CHECK_INT_EQ(cap_run(parse_measure, "run", (const char *[]){"--user", "root", NULL},
+			     out_path, err_path),
+		     0);
+}
+
 int main(void)
 {
 	fx_path(out_path, sizeof(out_path), "cli_options.out");
 	fx_path(err_path, sizeof(err_path), "cli_options.err");
 	RUN_TEST(test_duet_min_overlap);
 	RUN_TEST(test_duet_plot_name);
+	RUN_TEST(test_user_unknown);
 	return test_summary("test_cli_options");
 }

@@ -2,6 +2,7 @@
 /* options.c - the options of `benchscope duet` (see options.h). */
 #include "duet/options.h"
 #include "probe/probe_count.h"
+#include "probe/session.h"
 
 #include "probe/lines_options.h"
 #include "probe/measure_options.h"
@@ -283,6 +284,8 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 			    arg);
 		break;
 	case OPT_USER:
+		if (!bs_session_user_known(arg))
+			return bs_argp_error(state, BS_USER_USAGE, arg);
 		a->user = arg;
 		break;
 	case OPT_HARNESS_OUT:

@@ -5,6 +5,7 @@
 #include "probe/measure_options.h"
 
 #include "probe/measure.h"
+#include "probe/session.h"
 #include "util/cli.h"
 
 enum {
@@ -52,6 +53,8 @@ static error_t measure_parse(int key, char *arg, struct argp_state *state)
 		o->verbose = false;
 		break;
 	case OPT_USER:
+		if (!bs_session_user_known(arg))
+			return bs_argp_error(state, BS_USER_USAGE, arg);
 		o->user = arg;
 		break;
 	case OPT_RINGBUF:

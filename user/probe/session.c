@@ -39,6 +39,14 @@ static int lookup_user(const char *user, struct target_user *tu, char *err, size
 	return 0;
 }
 
+bool bs_session_user_known(const char *user)
+{
+	struct target_user tu;
+	char err[64];
+
+	return user && lookup_user(user, &tu, err, sizeof(err)) == 0;
+}
+
 /* In the child: drop to the target user. Returns 0 or errno. */
 static int become_user(const struct target_user *tu)
 {

@@ -22,6 +22,16 @@ struct bs_session {
 	int wait_status; /**< wait(2) status once exited */
 };
 
+/** The one-line error of --user naming no user (run, duet; one %s: the name). */
+#define BS_USER_USAGE "--user names no user of this machine: '%s'"
+
+/**
+ * bs_session_user_known - whether @user names a user of this machine
+ * (getpwnam_r): checked when run's and duet's options are read, before any
+ * probe is loaded or trace created, and again when the harness is spawned.
+ */
+bool bs_session_user_known(const char *user);
+
 /**
  * Fork the harness and hold it before exec.
  * @argv   NULL-terminated command, argv[0] resolved through PATH by execvp
