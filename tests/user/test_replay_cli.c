@@ -15,6 +15,7 @@
 #include "fixture_run.h"
 #include "cmd_capture.h"
 #include "commands.h"
+#include "trace/dataset.h"
 
 static const char ctx[] =
     "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"kernel\":\"6.18.0-test\",\"ncpus\":2,"
@@ -143,6 +144,52 @@ static void test_no_aa_result_left_out(void)
 	}
 }
 
+/* A truncated trace is replayed from its complete forks with one warning
+ * line saying so; one cut before its first fork ended holds nothing to
+ * replay: one line, status 3 (no data). */
+static void test_truncated(void)
+{
+	char cut[512];
+	long size = fx_file_size(steady), len;
+	const char *e;
+
+	fx_path(cut, sizeof(cut), "cut.trace");
+	/* the END block cut off: every fork is there */
+	CHECK_INT_EQ(fx_copy_prefix(steady, cut, size - 4), 0);
+	CHECK_INT_EQ(cap_run(cmd_replay, "replay",
+			     (const char *const[]){"--stop", "cv", "--static", "10:10:5",
+						   "--resamples", "1000", cut, NULL},
+			     out, errp),
+		     0);
+	e = cap_slurp(errp);
+	CHECK_INT_EQ(cap_count_lines(e), 1);
+	CHECK(strstr(e, "is truncated after") != NULL);
+	CHECK(strstr(e, "replaying the 5 complete forks it holds, 100 usable iterations") != NULL);
+	/* cut inside the first fork: a prefix that loads, with iterations, no fork */
+	for (len = 16; len < size; len++) {
+		struct bs_dataset *ds = NULL;
+		char err[256];
+		bool hit = false;
+
+		CHECK_INT_EQ(fx_copy_prefix(steady, cut, len), 0);
+		if (bs_dataset_load(cut, &ds, err, sizeof(err)))
+			continue;
+		hit = ds->n_iters > 0 && !ds->run_ev.n_forks;
+		bs_dataset_free(ds);
+		if (hit)
+			break;
+	}
+	CHECK(len < size);
+	CHECK_INT_EQ(
+	    cap_run(cmd_replay, "replay",
+		    (const char *const[]){"--stop", "cv", "--static", "10:10:5", cut, NULL}, out,
+		    errp),
+	    3);
+	e = cap_slurp(errp);
+	CHECK_INT_EQ(cap_count_lines(e), 1);
+	CHECK(strstr(e, "nothing to replay") != NULL);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -152,6 +199,7 @@ int main(void)
 	fx_path(out, sizeof(out), "out.txt");
 	fx_path(errp, sizeof(errp), "err.txt");
 	RUN_TEST(test_no_aa_result_left_out);
+	RUN_TEST(test_truncated);
 	fx_cleanup();
 	return test_summary("user-replay-cli");
 }

@@ -7,6 +7,7 @@
 #include "test.h"
 #include "fixture_run.h"
 #include "cmd_capture.h"
+#include "trace/dataset.h"
 #include "commands.h"
 
 static char out_path[300], err_path[300];
@@ -130,8 +131,8 @@ static void test_truncated_warning(void)
 		const char *a[] = {cut, NULL};
 		CHECK_INT_EQ(run_report(a), 0);
 	}
-	CHECK(strstr(cap_slurp(err_path),
-		     "trace truncated after 18 records (its writer did not finish it"));
+	CHECK(strstr(cap_slurp(err_path), "trace truncated after 18 blocks holding 9 iteration "
+					  "records (its writer did not finish it"));
 	CHECK(strstr(cap_slurp(out_path), "(truncated: its writer did not finish it)") != NULL);
 }
 
@@ -156,6 +157,44 @@ static void test_stdout_full(void)
 	CHECK(strstr(e, "benchscope: cannot write to stdout") && cap_count_lines(e) == 1);
 }
 
+/* A trace cut before its CONTEXT block holds no header: one line saying so,
+ * status 3 (no data), no report of n/a figures blaming the probes. */
+static void test_truncated_before_context(void)
+{
+	char trace[300], cut[300];
+	long size, len;
+	bool found = false;
+
+	fx_path(trace, sizeof(trace), "cli.trace");
+	fx_path(cut, sizeof(cut), "nohdr.trace");
+	size = fx_file_size(trace);
+	/* the longest prefix that loads and holds no CONTEXT */
+	for (len = 8; len < size; len++) {
+		struct bs_dataset *ds = NULL;
+		char err[256];
+
+		CHECK_INT_EQ(fx_copy_prefix(trace, cut, len), 0);
+		if (bs_dataset_load(cut, &ds, err, sizeof(err)))
+			continue;
+		bool ctx = ds->has_context;
+
+		bs_dataset_free(ds);
+		if (ctx)
+			break;
+		found = true;
+	}
+	CHECK(found);
+	CHECK_INT_EQ(fx_copy_prefix(trace, cut, len - 1), 0);
+	{
+		const char *a[] = {cut, NULL};
+		CHECK_INT_EQ(run_report(a), 3);
+	}
+	CHECK_INT_EQ(cap_count_lines(cap_slurp(err_path)), 1);
+	CHECK(strstr(cap_slurp(err_path), "holds no header (CONTEXT block)") != NULL);
+	CHECK(strstr(cap_slurp(err_path), "probes never fired") == NULL);
+	CHECK(strcmp(cap_slurp(out_path), "") == 0);
+}
+
 int main(void)
 {
 	fx_path(out_path, sizeof(out_path), "stdout.txt");
@@ -164,6 +203,7 @@ int main(void)
 	RUN_TEST(test_errors);
 	RUN_TEST(test_truncated_warning);
 	RUN_TEST(test_stdout_full);
+	RUN_TEST(test_truncated_before_context);
 	fx_cleanup();
 	return test_summary("test_report_cli");
 }

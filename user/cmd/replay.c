@@ -213,7 +213,9 @@ int cmd_replay(int argc, char **argv)
 	e = bs_replay_set_run(set, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "benchscope replay: %s\n", err);
-		rc = e == -ENOMEM ? 1 : 2;
+		rc = e == -ENOMEM    ? BS_EXIT_RUNTIME
+		     : e == -ENODATA ? BS_EXIT_NO_DATA
+				     : BS_EXIT_USAGE;
 	} else {
 		if (!a.quiet && !bs_output_is_stdout(a.json)) {
 			bs_replay_print(set);

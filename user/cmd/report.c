@@ -8,7 +8,8 @@
  * A fleet trace (benchscope merge) gets the fleet report (fleet/analysis.h):
  * --json, --csv, --seed.
  * Exit status: 0 ok, 1 an output could not be written, 2 usage error or
- * unreadable trace (one line "benchscope report: ..." on stderr).
+ * unreadable trace, 3 a trace cut before its CONTEXT block (one line
+ * "benchscope report: ..." on stderr).
  */
 #include "commands.h"
 
@@ -206,6 +207,16 @@ int cmd_report(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "benchscope report: %s\n", err);
 		return 2;
+	}
+	if (ds->truncated && !ds->has_context) {
+		char t[128];
+
+		fprintf(stderr,
+			"benchscope report: %s holds no header (CONTEXT block): the trace was %s, "
+			"before its writer recorded what ran; nothing to report\n",
+			args[0], bs_dataset_truncation_text(ds, t, sizeof(t)));
+		bs_dataset_free(ds);
+		return BS_EXIT_NO_DATA;
 	}
 	if (bs_dataset_is_duet(ds)) {
 		a.dopts.json_path = a.opts.json_path;

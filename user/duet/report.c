@@ -102,11 +102,12 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 			out->headline_method = w->primary;
 		}
 	}
-	if (ds->truncated)
-		fprintf(stderr,
-			"benchscope: warning: trace truncated after %zu blocks (the duet did "
-			"not finish)\n",
-			ds->n_blocks);
+	if (ds->truncated) {
+		char t[128];
+
+		fprintf(stderr, "benchscope: warning: trace %s (the duet did not finish)\n",
+			bs_dataset_truncation_text(ds, t, sizeof(t)));
+	}
 	if (!opts.no_table && !bs_output_is_stdout(opts.json_path) &&
 	    !bs_output_is_stdout(opts.csv_path) && !bs_output_is_stdout(opts.md_path)) {
 		/* its -EIO is stdout's error flag, which bs_output_flush_stdout reads */

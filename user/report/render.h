@@ -31,8 +31,8 @@ struct bs_report_opts {
 /**
  * bs_report_render - summarise @ds, print the table on stdout (unless
  * no_table, or an export goes to stdout) and write every requested export.
- * Warns on stderr "trace truncated after N records (the run did not finish)"
- * when the trace is truncated. Returns 0, or -errno after printing
+ * Warns on stderr "trace truncated after N blocks holding M iteration
+ * records (...)" when the trace is truncated. Returns 0, or -errno after printing
  * "benchscope: ..." on stderr (cannot write a file, out of memory).
  */
 int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *opts);

@@ -52,11 +52,14 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 		o = *opts;
 	if (!ds)
 		return -EINVAL;
-	if (ds->truncated)
+	if (ds->truncated) {
+		char t[128];
+
 		fprintf(stderr,
-			"benchscope: warning: trace truncated after %zu records "
-			"(its writer did not finish it: killed, or the disk full)\n",
-			ds->n_blocks);
+			"benchscope: warning: trace %s (its writer did not finish it: killed, "
+			"or the disk full)\n",
+			bs_dataset_truncation_text(ds, t, sizeof(t)));
+	}
 	ret = bs_run_summarize(ds, o.top_n, &s);
 	if (ret) {
 		fprintf(stderr, "benchscope: cannot summarise the trace: %s\n", strerror(-ret));

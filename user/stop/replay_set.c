@@ -35,6 +35,22 @@ static void total_add(struct bs_replay_total *t, const struct bs_replay_result *
 	t->forks_sum += (double)r->forks_used;
 }
 
+/* One line on stderr: @path is truncated, and what of it is replayed. */
+static void warn_truncated(const char *path, const struct bs_dataset *ds,
+			   const struct bs_replay_trace *t)
+{
+	size_t n = 0;
+	char txt[128];
+
+	for (size_t f = 0; f < t->n_forks; f++)
+		n += t->forks[f].n;
+	fprintf(stderr,
+		"benchscope replay: warning: %s is %s (its writer did not finish it); replaying "
+		"the %zu complete fork%s it holds, %zu usable iteration%s\n",
+		path, bs_dataset_truncation_text(ds, txt, sizeof(txt)), t->n_forks,
+		t->n_forks == 1 ? "" : "s", n, n == 1 ? "" : "s");
+}
+
 int bs_replay_set_run(struct bs_replay_set *s, char *err, size_t errlen)
 {
 	char why[1024];
@@ -50,8 +66,19 @@ int bs_replay_set_run(struct bs_replay_set *s, char *err, size_t errlen)
 		struct bs_dataset *ds = NULL;
 		int e = bs_dataset_load(s->paths[i], &ds, why, sizeof(why));
 
+		if (!e && ds->truncated && !ds->run_ev.n_forks) {
+			char t[128];
+
+			snprintf(why, sizeof(why),
+				 "the trace is %s and no complete fork (its writer did not finish "
+				 "it): nothing to replay",
+				 bs_dataset_truncation_text(ds, t, sizeof(t)));
+			e = -ENODATA;
+		}
 		if (!e) {
 			e = bs_replay_load(ds, &s->tr[i], why, sizeof(why));
+			if (!e && ds->truncated)
+				warn_truncated(s->paths[i], ds, &s->tr[i]);
 			if (!e && bs_replay_check(s->tr[i].forks, s->tr[i].n_forks, &s->st, why,
 						  sizeof(why)))
 				e = -EINVAL;

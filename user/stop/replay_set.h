@@ -59,7 +59,11 @@ struct bs_replay_set {
  * of s->crits and add its results to the criterion's totals.
  * Returns 0; or -errno with one line in @err: "out of memory" (-ENOMEM),
  * or "PATH: REASON" for a trace that cannot be read, holds no forks or too
- * few, or cannot be replayed (-ENOMEM, or another -errno: bad input).
+ * few, or cannot be replayed (-ENOMEM, or another -errno: bad input);
+ * -ENODATA for a truncated trace without one complete fork. A truncated
+ * trace with forks is replayed (its complete forks: a fork's EVENT is
+ * written at its end), with one warning line on stderr saying how many
+ * forks and usable iterations it holds.
  * Free with bs_replay_set_free either way.
  */
 int bs_replay_set_run(struct bs_replay_set *s, char *err, size_t errlen);

@@ -165,6 +165,7 @@ int bs_dataset_builder_finish(struct bs_dataset_builder *l, int truncated, unsig
 	/* by process, then time, for bs_dataset_bench_name's binary search */
 	if (l->ds->n_benches > 1)
 		qsort(l->ds->benches, l->ds->n_benches, sizeof(*l->ds->benches), cmp_bench);
+	l->ds->has_context = l->ds->context != NULL;
 	if (!l->ds->context && !(l->ds->context = json_object_new_object())) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -268,4 +269,12 @@ void bs_dataset_free(struct bs_dataset *ds)
 	free(ds->benches);
 	free(ds->path);
 	free(ds);
+}
+
+char *bs_dataset_truncation_text(const struct bs_dataset *ds, char *buf, size_t len)
+{
+	snprintf(buf, len, "truncated after %zu block%s holding %zu iteration record%s",
+		 ds->n_blocks, ds->n_blocks == 1 ? "" : "s", ds->n_iters,
+		 ds->n_iters == 1 ? "" : "s");
+	return buf;
 }

@@ -7,6 +7,7 @@
 #ifndef BENCHSCOPE_DATASET_H
 #define BENCHSCOPE_DATASET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,7 @@ struct bs_dataset {
 	size_t n_benches;
 	int truncated;	  /**< the stream ended early (writer killed): prefix only */
 	size_t n_blocks;  /**< complete blocks loaded (SCHEMA and CONTEXT included) */
+	bool has_context; /**< a CONTEXT block was loaded (a trace cut before it has none) */
 	unsigned version; /**< trace format version of the file: major << 16 | minor */
 	char *path;	  /**< file it was loaded from */
 };
@@ -85,6 +87,14 @@ void bs_dataset_builder_free(struct bs_dataset_builder *b);
  * (presets without names, traces from before format 1.1).
  */
 const char *bs_dataset_bench_name(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns);
+
+/**
+ * bs_dataset_truncation_text - what a truncated trace @ds still holds, for
+ * the readers' warnings, into @buf: "truncated after 396 blocks holding
+ * 3960 iteration records" (blocks of any kind, SCHEMA and CONTEXT
+ * included; iteration records of every process and side). Returns @buf.
+ */
+char *bs_dataset_truncation_text(const struct bs_dataset *ds, char *buf, size_t len);
 
 /** Free a dataset (NULL-safe). */
 void bs_dataset_free(struct bs_dataset *ds);
