@@ -4,8 +4,9 @@
  * benchmarks of two run traces compared (compare/analysis.h), as a table,
  * JSON or CSV, with an exit status a CI job can gate on.
  * Exit status: 0 ok; 1 an output could not be written; 2 usage error or bad
- * input (one line "benchscope compare: ..." on stderr); 5 a regression
- * beyond --fail-on-regression.
+ * input (one line "benchscope compare: ..." on stderr); 3 no benchmark
+ * could be tested (each lacks statistics or a possible test); 5 a
+ * regression beyond --fail-on-regression.
  */
 #include "commands.h"
 
@@ -198,6 +199,18 @@ int cmd_compare(int argc, char **argv)
 					(res.rows[i].ratio.lo - 1) * 100,
 					(res.rows[i].ratio.hi - 1) * 100, a.opts.fail_pct);
 		st = BS_EXIT_REGRESSION;
+	}
+	if (st == BS_EXIT_OK && res.n_rows && res.n_untested == res.n_rows) {
+		fprintf(stderr,
+			"benchscope compare: no benchmark could be tested (%zu of %zu without "
+			"statistics or without a possible test: see their verdicts)\n",
+			res.n_untested, res.n_rows);
+		st = BS_EXIT_NO_DATA;
+	} else if (st == BS_EXIT_OK && res.n_untested && isfinite(a.opts.fail_pct)) {
+		fprintf(stderr,
+			"benchscope compare: %zu of %zu benchmarks not tested: the gate covers the "
+			"other %zu\n",
+			res.n_untested, res.n_rows, res.n_rows - res.n_untested);
 	}
 out:
 	bs_cmp_result_free(&res);

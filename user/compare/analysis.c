@@ -267,6 +267,7 @@ int bs_cmp_analyze(const struct bs_cmp_side *a, const struct bs_cmp_side *b,
 		out->n_slower += !r->problem && r->verdict == BS_VERDICT_SLOWER;
 		out->n_faster += !r->problem && r->verdict == BS_VERDICT_FASTER;
 		out->n_regressions += r->regression;
+		out->n_untested += r->problem || r->u_needed;
 	}
 	if (geomean(out, rep))
 		goto fail;

@@ -22,7 +22,9 @@
  * Summary: the geometric mean of the ratios with the CI of the
  * replicate-by-replicate geometric mean (bs_geomean_ci_from_replicates).
  * Gate: a benchmark is a regression when its verdict is "slower" and its
- * CI's lower bound exceeds 1 + fail_pct / 100.
+ * CI's lower bound exceeds 1 + fail_pct / 100. A benchmark without a test
+ * (a problem, or "no test") is counted apart (n_untested): neither passed
+ * nor failed.
  */
 #ifndef BENCHSCOPE_COMPARE_ANALYSIS_H
 #define BENCHSCOPE_COMPARE_ANALYSIS_H
@@ -77,6 +79,9 @@ struct bs_cmp_result {
 	struct bs_ci geomean;
 	size_t n_geomean;			  /**< rows in it */
 	size_t n_slower, n_faster, n_regressions; /**< rows with those verdicts / beyond the gate */
+	size_t
+	    n_untested; /**< rows without a test: a problem (no statistics), or no p below
+			 *   alpha possible (u_needed: "no test"); the gate does not cover them */
 };
 
 /**

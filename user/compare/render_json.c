@@ -139,6 +139,7 @@ int bs_cmp_render_json(FILE *f, const struct bs_cmp_input *in, const struct bs_c
 	json_object_object_add(root, "faster", json_object_new_int64((int64_t)r->n_faster));
 	json_object_object_add(root, "regressions",
 			       json_object_new_int64((int64_t)r->n_regressions));
+	json_object_object_add(root, "not_tested", json_object_new_int64((int64_t)r->n_untested));
 	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY)) < 0
 		  ? -EIO
 		  : 0;

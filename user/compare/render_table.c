@@ -159,9 +159,18 @@ int bs_cmp_render_table(FILE *f, const struct bs_cmp_input *in, const struct bs_
 		"or that migrated >= %g times a second; n/a: the trace has no kernel "
 		"accounting.\n",
 		BS_CMP_NOISE_PREEMPTED * 100, BS_CMP_NOISE_MIGR_PER_S);
+	if (r->n_untested)
+		fprintf(f,
+			"not tested: %zu of %zu benchmark%s (no statistics, or no test possible: "
+			"see the verdict); no verdict on %s\n",
+			r->n_untested, r->n_rows, r->n_rows == 1 ? "" : "s",
+			r->n_untested == 1 ? "it" : "them");
 	if (isfinite(r->opts.fail_pct))
-		fprintf(f, "gate --fail-on-regression %g %%: %zu regression%s\n", r->opts.fail_pct,
-			r->n_regressions, r->n_regressions == 1 ? "" : "s");
+		fprintf(
+		    f,
+		    "gate --fail-on-regression %g %%: %zu regression%s in %zu tested benchmark%s\n",
+		    r->opts.fail_pct, r->n_regressions, r->n_regressions == 1 ? "" : "s",
+		    r->n_rows - r->n_untested, r->n_rows - r->n_untested == 1 ? "" : "s");
 	ret = ferror(f) ? -EIO : 0;
 	free(cells);
 	free(ptr);
