@@ -124,6 +124,13 @@ static int exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
 static const char cmd[] = "[\"./bench\",\"--x\"]";
 
 /* Member @m of @f holds exactly the blocks of the trace @path. */
@@ -318,6 +325,32 @@ static void test_refusals(void)
 	CHECK_INT_EQ(cmd_merge(4, argv2), 2);
 	CHECK(!stat(p("out.fifo"), &st) && S_ISFIFO(st.st_mode));
 	unlink(p("out.fifo"));
+}
+
+/* the same file twice (another path to it too) is one machine, not two; an
+ * output that is one of the inputs would be replaced: both refused, status 2,
+ * the input left as it was */
+static void test_same_file_refused(void)
+{
+	const char *a = p("s1.trace"), *b = p("s2.trace"), *link = p("s1.link");
+	char *argv[] = {"merge", (char *)a, (char *)b, "-o", (char *)a, NULL};
+	long size;
+
+	write_trace(a, 1, 1.0, cmd, "");
+	write_trace(b, 2, 1.0, cmd, "");
+	size = file_size(a);
+	unlink(link);
+	CHECK_INT_EQ(symlink(a, link), 0);
+	refused((const char *[]){a, a}, 2, "input 2 (");
+	refused((const char *[]){a, b, link}, 3, "input 3 (");
+	refused((const char *[]){a, b, link}, 3, "one machine would count as two");
+	CHECK_INT_EQ(cmd_merge(5, argv), 2);
+	CHECK_INT_EQ(file_size(a), size);
+	CHECK(bs_trace_is_fleet(a) == 0);
+	argv[4] = (char *)link;
+	CHECK_INT_EQ(cmd_merge(5, argv), 2);
+	CHECK_INT_EQ(file_size(a), size);
+	unlink(link);
 }
 
 static void test_kinds_and_shards(void)
@@ -840,6 +873,7 @@ int main(void)
 	RUN_TEST(test_merge_roundtrip_and_flatten);
 	RUN_TEST(test_report_outlier);
 	RUN_TEST(test_refusals);
+	RUN_TEST(test_same_file_refused);
 	RUN_TEST(test_kinds_and_shards);
 	RUN_TEST(test_duet_fleet);
 	RUN_TEST(test_duet_fleet_mds);

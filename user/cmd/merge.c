@@ -4,9 +4,9 @@
  * from many machines, into one fleet trace (fleet/merge.h) that `benchscope
  * report` analyses with machines as units (fleet/analysis.h).
  * Exit status: 0 ok; 1 the output could not be written; 2 usage, or an
- * input that is corrupted, truncated, not a trace or incompatible with the
- * first (one line "benchscope merge: member N (FILE): ..." on stderr; no
- * output left).
+ * input that is corrupted, truncated, not a trace, incompatible with the
+ * first, given twice, or named as the output too (one line "benchscope merge: member N (FILE): ..."
+ * on stderr; no output left).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +30,8 @@ static const char merge_help[] =
     "Every input must be complete (not truncated) and measure the same thing\n"
     "as the first: kind (run or duet), command, boundaries, stop configuration,\n"
     "duet design; shards of one suite (--shard I/N) may select different\n"
-    "benchmarks. Members are copied byte for byte.\n"
+    "benchmarks. Members are copied byte for byte. A file given twice, and an\n"
+    "output that is one of the inputs, are refused.\n"
     "\n"
     "Examples:\n"
     "  benchscope merge host*.trace -o fleet.trace\n"

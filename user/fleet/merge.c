@@ -3,6 +3,7 @@
 #include "fleet/merge.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,6 +364,37 @@ static int write_fleet(const struct scan *s, const char *kind, const char *tmp, 
 	return ret;
 }
 
+/* Inputs given twice (same device and inode: one machine counted as two) and
+ * an output that is one of the inputs (merge would replace it): -EINVAL with
+ * one line in @err. A path that cannot be stat()ed is left to the reader. */
+static int same_files(const char *const *in, size_t n, const char *out, char *err, size_t errlen)
+{
+	struct stat so, si, sj;
+	bool have_out = !stat(out, &so);
+
+	for (size_t i = 0; i < n; i++) {
+		if (stat(in[i], &si))
+			continue;
+		if (have_out && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			snprintf(err, errlen,
+				 "the output %s is input %zu (%s): merge would replace it; write "
+				 "the fleet to another file",
+				 out, i + 1, in[i]);
+			return -EINVAL;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!stat(in[j], &sj) && si.st_dev == sj.st_dev && si.st_ino == sj.st_ino) {
+				snprintf(
+				    err, errlen,
+				    "input %zu (%s) is input %zu (%s) again: one machine would "
+				    "count as two",
+				    i + 1, in[i], j + 1, in[j]);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
 int bs_fleet_merge(const char *const *in, size_t n, const char *out, struct bs_merge_result *res,
 		   char *err, size_t errlen)
 {
@@ -377,6 +409,8 @@ int bs_fleet_merge(const char *const *in, size_t n, const char *out, struct bs_m
 	/* written aside and renamed over @out: never over a device or directory */
 	if ((ret = bs_output_check_replaceable(out, err, errlen)))
 		return ret;
+	if ((ret = same_files(in, n, out, err, errlen)))
+		goto out;
 	for (size_t i = 0; i < n; i++) {
 		size_t before = s.n;
 

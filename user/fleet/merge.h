@@ -25,9 +25,10 @@ struct bs_merge_result {
  * bs_fleet_merge - merge the traces @in[0..n-1] into the fleet @out.
  * Returns 0; -EINVAL (a member incompatible with the first, or an input
  * truncated, corrupted or not a trace: one line in @err naming the member,
- * "member 3 (b.trace): command differs: ... vs ..."; or @out is a device,
- * directory, FIFO or socket, refused before any input is read, as the
- * output is written aside and renamed over @out); -errno when the
+ * "member 3 (b.trace): command differs: ... vs ..."; also one file given
+ * twice, or @out one of the inputs, both by device and inode; or @out is a
+ * device, directory, FIFO or socket, refused before any input is read, as
+ * the output is written aside and renamed over @out); -errno when the
  * output cannot be written (message in @err). No output file is left on
  * error.
  */
