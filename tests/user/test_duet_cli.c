@@ -630,6 +630,10 @@ static void test_bad_input(void)
 			     (const char *[]){synth_trace(), "--min-overlap", "1.5", NULL}),
 		     2);
 	check_one_line_err("--min-overlap wants a ratio");
+	/* --top ranks a run's interferers: a duet report has no such list */
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){synth_trace(), "--top", "3", NULL}), 2);
+	check_one_line_err("--top applies to run traces only");
 }
 
 /*

@@ -421,6 +421,71 @@ static void test_duet_fleet(void)
 }
 
 /*
+ * report's duet options on fleets: --drop-warmup-half is applied to a duet
+ * fleet (each machine keeps the last half of each run's iterations a side,
+ * said in the table and JSON); the options a fleet cannot take are refused
+ * with one line and status 2, never dropped silently.
+ */
+static void test_fleet_report_options(void)
+{
+	const char *fl = p("df.trace"), *run = p("r1.trace"), *o = p("fo.out"), *e = p("fo.err");
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *all = NULL;
+	char err[512];
+
+	if (access(fl, R_OK))
+		SKIP("no duet fleet (test_duet_fleet skipped)");
+	CHECK_INT_EQ(bs_fleet_load(fl, &f, err, sizeof(err)), 0);
+	if (!f)
+		return;
+	CHECK_INT_EQ(bs_fleet_analyze(f, 1, &all, err, sizeof(err)), 0);
+	/* the table: the iterations column of each member halves */
+	CHECK_INT_EQ(cap_run(cmd_report, "report",
+			     (const char *[]){fl, "--drop-warmup-half", "--json", "-", NULL}, o, e),
+		     0);
+	{
+		json_object *j = json_tokener_parse(cap_slurp(o));
+		json_object *b = json_object_array_get_idx(bs_json_get(j, "benchmarks"), 0);
+		json_object *m = json_object_array_get_idx(bs_json_get(b, "per_member"), 0);
+
+		CHECK(json_object_get_boolean(bs_json_get(j, "drop_warmup_half")));
+		if (all && m)
+			CHECK_INT_EQ(json_object_get_int64(bs_json_get(m, "iterations")),
+				     (int64_t)all->benches[0].cell[0].iters / 2);
+		json_object_put(j);
+	}
+	CHECK_INT_EQ(
+	    cap_run(cmd_report, "report", (const char *[]){fl, "--drop-warmup-half", NULL}, o, e),
+	    0);
+	CHECK(strstr(cap_slurp(o), "first half of each run's iterations dropped") != NULL);
+	for (int k = 0; k < 4; k++) {
+		static const char *const opt[4][2] = {
+		    {"--min-overlap", "0.99"}, {"--no-mds", NULL}, {"--top", "3"}, {"--md", "-"}};
+
+		CHECK_INT_EQ(cap_run(cmd_report, "report",
+				     (const char *[]){fl, opt[k][0], opt[k][1], NULL}, o, e),
+			     2);
+		CHECK_INT_EQ(cap_count_lines(cap_slurp(e)), 1);
+		CHECK(strstr(cap_slurp(e), opt[k][0]) != NULL);
+		CHECK(strstr(cap_slurp(e), "does not apply to fleet traces") != NULL);
+		CHECK(strcmp(cap_slurp(o), "") == 0);
+	}
+	/* a fleet of run traces: --drop-warmup-half is a duet option */
+	write_trace(run, 1, 1.0, cmd, "");
+	write_trace(p("r2b.trace"), 2, 1.0, cmd, "");
+	CHECK_INT_EQ(bs_fleet_merge((const char *[]){run, p("r2b.trace")}, 2, p("rf.trace"),
+				    &(struct bs_merge_result){0}, err, sizeof(err)),
+		     0);
+	CHECK_INT_EQ(cap_run(cmd_report, "report",
+			     (const char *[]){p("rf.trace"), "--drop-warmup-half", NULL}, o, e),
+		     2);
+	CHECK_INT_EQ(cap_count_lines(cap_slurp(e)), 1);
+	CHECK(strstr(cap_slurp(e), "--drop-warmup-half applies to duet traces only") != NULL);
+	bs_fleet_analysis_free(all);
+	bs_fleet_free(f);
+}
+
+/*
  * A synthetic duet fleet of @n machines (Renaissance CSV layout, imported)
  * in DIR/<tag>.fleet: machine m runs 1 + 10 % x (m mod 4) slower, @runs
  * runs of @iters iterations a side, each 1 s x exp(N(0, 0.03^2)), B's times
@@ -876,6 +941,7 @@ int main(void)
 	RUN_TEST(test_same_file_refused);
 	RUN_TEST(test_kinds_and_shards);
 	RUN_TEST(test_duet_fleet);
+	RUN_TEST(test_fleet_report_options);
 	RUN_TEST(test_duet_fleet_mds);
 	RUN_TEST(test_too_few);
 	RUN_TEST(test_duet_confound);

@@ -6,7 +6,8 @@
  * (duet/report.h), with --plot, --min-overlap, --seed, --no-mds and
  * --drop-warmup-half.
  * A fleet trace (benchscope merge) gets the fleet report (fleet/analysis.h):
- * --json, --csv, --seed.
+ * --json, --csv, --seed, and --drop-warmup-half for duet fleets; the other
+ * options are refused for fleets (usage error), --top for duet traces too.
  * Exit status: 0 ok, 1 an output could not be written, 2 usage error or
  * unreadable trace, 3 a trace cut before its CONTEXT block (one line
  * "benchscope report: ..." on stderr).
@@ -33,6 +34,8 @@ struct report_args {
 	struct bs_report_opts opts;
 	struct bs_duet_report_opts dopts;
 	const char *duet_only; /**< the last duet-only option given, or NULL */
+	const char *no_fleet;  /**< the last option a fleet does not take, or NULL */
+	const char *top;       /**< "--top" when given (run traces only), or NULL */
 };
 
 enum {
@@ -88,6 +91,7 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MD:
 		a->opts.md_path = arg;
+		a->no_fleet = "--md";
 		break;
 	case 'q':
 		a->opts.no_table = 1;
@@ -99,13 +103,14 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 			return bs_argp_error(state,
 					     "--top wants a count from 0 to 100000, not '%s'", arg);
 		a->opts.top_n = n;
+		a->top = a->no_fleet = "--top";
 		break;
 	}
 	case OPT_PLOT:
 		if (bs_duet_plot_format(arg) < 0)
 			return bs_argp_error(state, BS_PLOT_USAGE, arg);
 		a->dopts.plot_path = arg;
-		a->duet_only = "--plot";
+		a->duet_only = a->no_fleet = "--plot";
 		break;
 	case OPT_MIN_OVERLAP:
 		if (bs_parse_min_overlap(arg, &a->dopts.min_overlap))
@@ -113,7 +118,7 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 			    state,
 			    "--min-overlap wants a ratio between 0 and 1 (0 < M < 1), not '%s'",
 			    arg);
-		a->duet_only = "--min-overlap";
+		a->duet_only = a->no_fleet = "--min-overlap";
 		break;
 	case OPT_SEED:
 		if (bs_parse_u64(arg, 0, UINT64_MAX, &a->dopts.seed))
@@ -123,7 +128,7 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NO_MDS:
 		a->dopts.no_mds = true;
-		a->duet_only = "--no-mds";
+		a->duet_only = a->no_fleet = "--no-mds";
 		break;
 	case OPT_DROP_WARMUP_HALF:
 		a->dopts.drop_warmup_half = true;
@@ -144,6 +149,13 @@ static int fleet_member(void *ctx, const struct bs_fleet *f, struct bs_fleet_mem
 	int ret;
 
 	an->duet = !strcmp(f->kind, "duet");
+	if (an->drop_warmup_half && !an->duet) {
+		snprintf(err, errlen,
+			 "--drop-warmup-half applies to duet traces only (this fleet's members are "
+			 "%s traces)",
+			 f->kind);
+		return -EINVAL;
+	}
 	ret = bs_fleet_analysis_add(an, m->ds, e, sizeof(e));
 	if (ret)
 		snprintf(err, errlen, "%s", e);
@@ -160,10 +172,11 @@ static int report_fleet(const char *path, const struct report_args *a)
 	char err[640];
 	int ret;
 
-	if (a->opts.md_path || a->dopts.plot_path)
-		return bs_usage_error("report", "%s does not apply to fleet traces",
-				      a->opts.md_path ? "--md" : "--plot");
+	if (a->no_fleet)
+		return bs_usage_error("report", "%s does not apply to fleet traces", a->no_fleet);
 	ret = bs_fleet_analysis_new(a->dopts.seed, false, &an);
+	if (!ret)
+		an->drop_warmup_half = a->dopts.drop_warmup_half;
 	if (!ret)
 		ret = bs_fleet_each(path, fleet_member, an, &f, err, sizeof(err));
 	if (!ret)
@@ -217,6 +230,13 @@ int cmd_report(int argc, char **argv)
 			args[0], bs_dataset_truncation_text(ds, t, sizeof(t)));
 		bs_dataset_free(ds);
 		return BS_EXIT_NO_DATA;
+	}
+	if (bs_dataset_is_duet(ds) && a.top) {
+		bs_dataset_free(ds);
+		return bs_usage_error("report",
+				      "%s applies to run traces only (a duet report "
+				      "lists no interferers by rank)",
+				      a.top);
 	}
 	if (bs_dataset_is_duet(ds)) {
 		a.dopts.json_path = a.opts.json_path;

@@ -269,6 +269,13 @@ out:
 	return ret;
 }
 
+/* The iterations of a run's side of @n kept: the last n - n/2 with
+ * drop_warmup_half (as the duet analysis drops them), else all. */
+static size_t kept(const struct acc *c, size_t n)
+{
+	return c->a->drop_warmup_half ? n - n / 2 : n;
+}
+
 /* Duet traces: each benchmark's runs of the method, A in x and B in y. */
 static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m, char *err,
 			   size_t errlen)
@@ -282,6 +289,7 @@ static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m,
 		snprintf(err, errlen, "member %zu (%s): %s", m + 1, ds->path, e);
 		return ret;
 	}
+	mo.drop_warmup_half = c->a->drop_warmup_half;
 	(void)bs_danalysis_opts_fill(&mo, dd); /* report's defaults; in range from zeros */
 	for (size_t i = 0; i < dd->n_benches && !ret; i++) {
 		const struct bs_dbench *db = &dd->benches[i];
@@ -317,9 +325,10 @@ static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m,
 				bs_duet_model_err_text(&mr, d->left_why, sizeof(d->left_why));
 			for (size_t r = 0; r < db->n_runs[meth]; r++) {
 				const struct bs_drun *run = &db->runs[meth][r];
+				size_t na = kept(c, run->side[0].n), nb = kept(c, run->side[1].n);
 
-				lo.runs += run->side[0].n && run->side[1].n;
-				lo.iters += run->side[1].n ? run->side[0].n : 0;
+				lo.runs += na && nb;
+				lo.iters += nb ? na : 0;
 			}
 			ret = VEC_PUSH(d->left, lo);
 			bs_dmres_free(&mr);
@@ -332,17 +341,19 @@ static int add_duet_member(struct acc *c, const struct bs_dataset *ds, size_t m,
 		member_begin(d);
 		for (size_t r = 0; r < db->n_runs[meth] && !ret; r++) {
 			const struct bs_drun *run = &db->runs[meth][r];
+			size_t n[2] = {kept(c, run->side[0].n), kept(c, run->side[1].n)};
 
-			if (!run->side[0].n || !run->side[1].n)
+			if (!n[0] || !n[1])
 				continue;
 			for (int s = 0; s < 2 && !ret; s++)
-				for (size_t k = 0; k < run->side[s].n && !ret; k++)
+				for (size_t k = run->side[s].n - n[s]; k < run->side[s].n && !ret;
+				     k++)
 					ret = s ? VEC_PUSH(d->y, run->side[s].score[k])
 						: VEC_PUSH(d->x, run->side[s].score[k]);
 			if (!ret)
-				ret = VEC_PUSH(d->nx, run->side[0].n);
+				ret = VEC_PUSH(d->nx, n[0]);
 			if (!ret)
-				ret = VEC_PUSH(d->ny, run->side[1].n);
+				ret = VEC_PUSH(d->ny, n[1]);
 		}
 		if (!ret)
 			ret = member_end(c, b, m);

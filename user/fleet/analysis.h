@@ -107,7 +107,9 @@ struct bs_fleet_machine {
 struct bs_fleet_analysis {
 	const struct bs_fleet *fleet;
 	bool duet;
-	const char *method; /**< duet: the method analysed */
+	bool drop_warmup_half; /**< duet: the first half of each run's iterations (a side) left
+				*   out, as `report --drop-warmup-half` does; set before adding */
+	const char *method;    /**< duet: the method analysed */
 	struct bs_fleet_bench *benches;
 	size_t n_benches;
 	struct bs_fleet_machine *machines; /**< [fleet->n_members] */

@@ -202,9 +202,10 @@ static void table(FILE *f, const struct bs_fleet_analysis *a)
 		iters);
 	fprintf(f,
 		"  intervals: 95 %%, hierarchical bootstrap machine -> %s -> iteration, %d "
-		"resamples%s%s\n",
+		"resamples%s%s%s\n",
 		a->duet ? "run" : "run (process)", BS_FLEET_RESAMPLES,
-		a->duet ? "; duet method " : "", a->duet ? a->method ?: "?" : "");
+		a->duet ? "; duet method " : "", a->duet ? a->method ?: "?" : "",
+		a->drop_warmup_half ? "; first half of each run's iterations dropped" : "");
 	for (size_t b = 0; b < a->n_benches; b++)
 		bench_table(f, a, &a->benches[b]);
 	noise_table(f, a);
@@ -244,6 +245,9 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 	json_object_object_add(o, "members", json_object_new_int64((int64_t)a->fleet->n_members));
 	if (a->method)
 		json_object_object_add(o, "method", json_object_new_string(a->method));
+	if (a->duet)
+		json_object_object_add(o, "drop_warmup_half",
+				       json_object_new_boolean(a->drop_warmup_half));
 	json_object_object_add(o, "statistic",
 			       json_object_new_string(a->duet ? "ratio of means B/A"
 							      : "mean time per invocation, ns"));
