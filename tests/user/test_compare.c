@@ -38,6 +38,9 @@ struct side_spec {
 	const char *names; /* NULL: "same", "slow" (+ gone/new) */
 };
 
+/* the CONTEXT write_side writes (test_steal_unknown changes it) */
+static const char *side_ctx = ctx;
+
 /* no noise: every value exactly its base (test_constant_sides) */
 static bool flat;
 
@@ -77,7 +80,7 @@ static int bench_iters(struct bs_trace_writer *w, const struct side_spec *sp, ui
 static int write_side(const char *path, const struct side_spec *sp)
 {
 	char err[256];
-	struct bs_trace_writer *w = bs_trace_create(path, ctx, err, sizeof(err));
+	struct bs_trace_writer *w = bs_trace_create(path, side_ctx, err, sizeof(err));
 	unsigned s = sp->seed;
 	uint64_t t = 1000000;
 	int ret = 0;
@@ -382,6 +385,37 @@ static void test_constant_sides(void)
 	json_object_put(root);
 }
 
+/* a side whose kernel had no steal accounting (CONTEXT steal_accounting
+ * false) has no steal figure: null, not 0 %; the other side's is a number */
+static void test_steal_unknown(void)
+{
+	static const char no_steal[] =
+	    "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"kernel\":\"6.1.0-test\",\"ncpus\":2,"
+	    "\"clock\":\"CLOCK_MONOTONIC\",\"steal_accounting\":false,\"boundaries\":{\"kind\":"
+	    "\"uprobe\",\"begin\":\"b\",\"end\":\"e\"}}";
+	struct side_spec a = {5, 10, 31, 1.0, 0, false, false, true, NULL};
+	struct side_spec b = {5, 10, 32, 1.0, 0, false, false, true, NULL};
+	json_object *root, *r, *na, *nb, *v;
+
+	side_ctx = no_steal;
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	side_ctx = ctx;
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	CHECK_INT_EQ(run((const char *const[]){"--json", "-", pa, pb, NULL}), 0);
+	root = json_tokener_parse(cap_slurp(out));
+	r = root ? row(root, "same") : NULL;
+	CHECK(r != NULL);
+	if (r) {
+		na = json_object_object_get(json_object_object_get(r, "noise"), "a");
+		nb = json_object_object_get(json_object_object_get(r, "noise"), "b");
+		CHECK(na && nb);
+		CHECK(json_object_object_get_ex(na, "max_steal_pct", &v) && v == NULL);
+		CHECK(json_object_object_get_ex(nb, "max_steal_pct", &v) && v != NULL);
+		CHECK(json_object_object_get_ex(na, "max_preempted_pct", &v) && v != NULL);
+	}
+	json_object_put(root);
+}
+
 static void test_bad_input(void)
 {
 	struct side_spec a = {2, 5, 7, 1.0, 0, false, false, true, NULL};
@@ -470,6 +504,7 @@ int main(void)
 	RUN_TEST(test_mean_zero);
 	RUN_TEST(test_one_value_a_side);
 	RUN_TEST(test_constant_sides);
+	RUN_TEST(test_steal_unknown);
 	RUN_TEST(test_bad_input);
 	fx_cleanup();
 	return test_summary("user-compare");

@@ -486,6 +486,57 @@ static void test_fleet_report_options(void)
 }
 
 /*
+ * A fact a member's trace does not record is not shown as a value: the
+ * imported duets record no hypervisor ("?" in the table, null in JSON, not
+ * "none", which claims bare metal); a member whose kernel had no steal
+ * accounting has no steal share (n/a, null), not 0 %.
+ */
+static void test_missing_facts(void)
+{
+	const char *fl = p("df.trace"), *r1 = p("ns1.trace"), *r2 = p("ns2.trace");
+	const char *o = p("mf.out"), *e = p("mf.err");
+	struct bs_fleet *f = NULL;
+	struct bs_fleet_analysis *a = NULL;
+	char err[512];
+	json_object *j, *m, *v;
+
+	if (!access(fl, R_OK)) {
+		CHECK_INT_EQ(bs_fleet_load(fl, &f, err, sizeof(err)), 0);
+		if (f)
+			CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+		if (a)
+			CHECK(!strcmp(a->machines[0].hypervisor, "?"));
+		bs_fleet_analysis_free(a);
+		bs_fleet_free(f);
+		a = NULL;
+		f = NULL;
+		CHECK_INT_EQ(
+		    cap_run(cmd_report, "report", (const char *[]){fl, "--json", "-", NULL}, o, e),
+		    0);
+		j = json_tokener_parse(cap_slurp(o));
+		m = json_object_array_get_idx(bs_json_get(j, "machines"), 0);
+		CHECK(m != NULL);
+		CHECK(json_object_object_get_ex(m, "hypervisor", &v) && v == NULL);
+		json_object_put(j);
+	}
+	write_trace(r1, 1, 1.0, cmd, ",\"steal_accounting\":false");
+	write_trace(r2, 2, 1.0, cmd, ",\"steal_accounting\":true");
+	CHECK_INT_EQ(bs_fleet_merge((const char *[]){r1, r2}, 2, p("nsf.trace"),
+				    &(struct bs_merge_result){0}, err, sizeof(err)),
+		     0);
+	CHECK_INT_EQ(bs_fleet_load(p("nsf.trace"), &f, err, sizeof(err)), 0);
+	if (f)
+		CHECK_INT_EQ(bs_fleet_analyze(f, 1, &a, err, sizeof(err)), 0);
+	if (a) {
+		CHECK(isnan(a->machines[0].steal_share));
+		CHECK(!isnan(a->machines[1].steal_share));
+		CHECK(!strcmp(a->machines[0].hypervisor, "KVM"));
+	}
+	bs_fleet_analysis_free(a);
+	bs_fleet_free(f);
+}
+
+/*
  * A synthetic duet fleet of @n machines (Renaissance CSV layout, imported)
  * in DIR/<tag>.fleet: machine m runs 1 + 10 % x (m mod 4) slower, @runs
  * runs of @iters iterations a side, each 1 s x exp(N(0, 0.03^2)), B's times
@@ -942,6 +993,7 @@ int main(void)
 	RUN_TEST(test_kinds_and_shards);
 	RUN_TEST(test_duet_fleet);
 	RUN_TEST(test_fleet_report_options);
+	RUN_TEST(test_missing_facts);
 	RUN_TEST(test_duet_fleet_mds);
 	RUN_TEST(test_too_few);
 	RUN_TEST(test_duet_confound);

@@ -262,8 +262,8 @@ int bs_cmp_analyze(const struct bs_cmp_side *a, const struct bs_cmp_side *b,
 
 		if (analyze_row(r, &o, rng, rep + i * o.n_resamples))
 			goto fail;
-		bs_cmp_bench_noise(r->a, a->has_intf, &r->noise[0]);
-		bs_cmp_bench_noise(r->b, b->has_intf, &r->noise[1]);
+		bs_cmp_bench_noise(r->a, a->has_intf, a->has_steal, &r->noise[0]);
+		bs_cmp_bench_noise(r->b, b->has_intf, b->has_steal, &r->noise[1]);
 		out->n_slower += !r->problem && r->verdict == BS_VERDICT_SLOWER;
 		out->n_faster += !r->problem && r->verdict == BS_VERDICT_FASTER;
 		out->n_regressions += r->regression;

@@ -21,16 +21,19 @@ unsigned bs_cmp_run_noise(const struct bs_cmp_run *r)
 	return f;
 }
 
-void bs_cmp_bench_noise(const struct bs_cmp_bench *b, bool known, struct bs_cmp_noise *out)
+void bs_cmp_bench_noise(const struct bs_cmp_bench *b, bool known, bool steal_known,
+			struct bs_cmp_noise *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->known = known;
+	out->steal_known = known && steal_known;
 	out->n_runs = b->n_runs;
 	if (!known)
 		return;
 	for (size_t i = 0; i < b->n_runs; i++) {
 		const struct bs_cmp_run *r = &b->runs[i];
-		unsigned f = bs_cmp_run_noise(r);
+		unsigned f =
+		    bs_cmp_run_noise(r) & (out->steal_known ? ~0u : ~(unsigned)BS_CMP_NF_STEAL);
 		double busy = (double)r->busy_ns;
 
 		out->flags |= f;

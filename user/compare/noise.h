@@ -30,6 +30,8 @@ enum bs_cmp_noise_flag {
 /** Noise of one benchmark on one side. */
 struct bs_cmp_noise {
 	bool known;	   /**< the side's trace has interference figures */
+	bool steal_known;  /**< and steal time (its kernel had steal accounting); else
+			    *   steal is unknown: never flagged, no figure */
 	size_t n_runs;	   /**< runs of the benchmark */
 	size_t n_flagged;  /**< of them flagged */
 	unsigned flags;	   /**< enum bs_cmp_noise_flag, OR over the runs */
@@ -41,8 +43,12 @@ struct bs_cmp_noise {
 /** bs_cmp_run_noise - the flags (enum bs_cmp_noise_flag) of one run; 0 when busy is 0. */
 unsigned bs_cmp_run_noise(const struct bs_cmp_run *r);
 
-/** bs_cmp_bench_noise - the noise of @b's runs; @known: whether the side has the figures. */
-void bs_cmp_bench_noise(const struct bs_cmp_bench *b, bool known, struct bs_cmp_noise *out);
+/**
+ * bs_cmp_bench_noise - the noise of @b's runs; @known: whether the side has
+ * the figures, @steal_known: whether steal time is among them.
+ */
+void bs_cmp_bench_noise(const struct bs_cmp_bench *b, bool known, bool steal_known,
+			struct bs_cmp_noise *out);
 
 /**
  * bs_cmp_noise_text - @n in a few words into @buf: "-" (no run flagged),

@@ -44,7 +44,7 @@ static json_object *noise_json(const struct bs_cmp_noise *n)
 	o = json_object_new_object();
 	json_object_object_add(o, "runs_flagged", json_object_new_int64((int64_t)n->n_flagged));
 	json_object_object_add(o, "max_preempted_pct", jpct(n->preempted));
-	json_object_object_add(o, "max_steal_pct", jpct(n->steal));
+	json_object_object_add(o, "max_steal_pct", n->steal_known ? jpct(n->steal) : NULL);
 	json_object_object_add(o, "max_migrations_per_s", bs_json_double(n->migr_per_s));
 	return o;
 }

@@ -102,6 +102,7 @@ int bs_cmp_side_load(const struct bs_dataset *ds, const char *label, struct bs_c
 	}
 	out->n_iters = n;
 	out->has_intf = ds->run_ctx.kernel && !bs_json_get(ds->context, "imported_from");
+	out->has_steal = out->has_intf && ds->run_ctx.steal_accounting != 0;
 	idx = malloc((n ? n : 1) * sizeof(*idx));
 	bidx = malloc((n ? n : 1) * sizeof(*bidx));
 	grp = calloc(n ? n : 1, sizeof(*grp));

@@ -46,6 +46,8 @@ struct bs_cmp_side {
 	size_t n;
 	bool has_intf;	   /**< the iterations carry interference figures: recorded by
 			    *   `benchscope run` (CONTEXT has a kernel, no "imported_from") */
+	bool has_steal;	   /**< and steal time among them: has_intf and the kernel had steal
+			    *   accounting (CONTEXT steal_accounting not false) */
 	size_t n_iters;	   /**< iterations in the trace */
 	size_t n_excluded; /**< of them: warmup, after stop, invalid or calibration */
 };

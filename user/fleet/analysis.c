@@ -526,7 +526,8 @@ static void machine_figures(const struct bs_dataset *ds, struct bs_fleet_machine
 
 	snprintf(mc->hostname, sizeof(mc->hostname), "%s", ds->run_ctx.hostname ?: "?");
 	snprintf(mc->cpu_model, sizeof(mc->cpu_model), "%s", ds->run_ctx.cpu_model ?: "?");
-	snprintf(mc->hypervisor, sizeof(mc->hypervisor), "%s", ds->run_ctx.hypervisor ?: "none");
+	/* a trace without the key (imports) does not say: "?", never "none" */
+	snprintf(mc->hypervisor, sizeof(mc->hypervisor), "%s", ds->run_ctx.hypervisor ?: "?");
 	for (size_t i = 0; i < ds->n_iters; i++) {
 		const struct bs_iter_rec *r = &ds->iters[i];
 
@@ -539,12 +540,16 @@ static void machine_figures(const struct bs_dataset *ds, struct bs_fleet_machine
 		mig += r->migrations;
 	}
 	/* imported traces (CONTEXT "import", or an imported duet) carry no
-	 * interference data: n/a rather than zeros */
+	 * interference data: n/a rather than zeros; steal neither where the
+	 * kernel had no steal accounting (CONTEXT steal_accounting false) */
 	const char *src = bs_json_str(bs_json_get(ds->context, "duet"), "source", "");
 	bool imported = bs_json_get(ds->context, "import") || !strncmp(src, "import", 6);
 
 	mc->preempt_share = wall && !imported ? (double)pre / (double)wall : NAN;
-	mc->steal_share = wall && !imported ? (double)steal / (double)wall : NAN;
+	/* a kernel without steal accounting reads 0 steal: unknown, not 0 */
+	mc->steal_share = wall && !imported && ds->run_ctx.steal_accounting != 0
+			      ? (double)steal / (double)wall
+			      : NAN;
 	mc->migrations = mc->iters && !imported ? (double)mig / (double)mc->iters : NAN;
 	noise_text(ds, mc);
 }

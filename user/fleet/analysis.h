@@ -96,7 +96,8 @@ struct bs_fleet_machine {
 	double speed; /**< geometric mean of mean / fleet median (NaN: no benchmark of one unit) */
 	size_t iters; /**< counted iterations */
 	double preempt_share, steal_share; /**< of the iterations' time; NaN without iterations
-					    *   or interference data (imported traces) */
+					    *   or interference data (imported traces); steal
+					    *   also NaN without steal accounting */
 	double migrations;		   /**< per iteration */
 	bool has_noise;			   /**< a duet noise check in CONTEXT */
 	char noise[96];			   /**< its verdict, e.g. "coupled (busy/alone 1.42)" */

@@ -236,6 +236,12 @@ static json_object *ci_json(const struct bs_fleet_analysis *a, const struct bs_c
 	return o;
 }
 
+/* A machine's fact as JSON: null when the trace does not say ("?"). */
+static json_object *known(const char *s)
+{
+	return strcmp(s, "?") ? json_object_new_string(s) : NULL;
+}
+
 static json_object *doc(const struct bs_fleet_analysis *a)
 {
 	json_object *o = json_object_new_object(), *bs = json_object_new_array();
@@ -310,9 +316,9 @@ static json_object *doc(const struct bs_fleet_analysis *a)
 		json_object_object_add(mo, "member", json_object_new_int64((int64_t)m + 1));
 		json_object_object_add(mo, "source",
 				       json_object_new_string(a->fleet->members[m].source));
-		json_object_object_add(mo, "hostname", json_object_new_string(mc->hostname));
-		json_object_object_add(mo, "cpu_model", json_object_new_string(mc->cpu_model));
-		json_object_object_add(mo, "hypervisor", json_object_new_string(mc->hypervisor));
+		json_object_object_add(mo, "hostname", known(mc->hostname));
+		json_object_object_add(mo, "cpu_model", known(mc->cpu_model));
+		json_object_object_add(mo, "hypervisor", known(mc->hypervisor));
 		json_object_object_add(mo, "iterations", json_object_new_int64((int64_t)mc->iters));
 		json_object_object_add(mo, "speed", num(mc->speed));
 		json_object_object_add(mo, "preempted_share", num(mc->preempt_share));
