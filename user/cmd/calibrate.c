@@ -3,20 +3,21 @@
  * calibrate.c - `benchscope calibrate`: what one probe hit costs here,
  * per kind (uprobe, uretprobe, USDT), so a user can choose boundaries whose
  * perturbation is small against the iteration (probe cost differs 20x
- * between machines; `benchscope doctor` shows it too).
+ * between machines; `benchscope doctor` shows it too). A kind that cannot
+ * be measured is printed "not available (REASON)"; exit status 6 when the
+ * kernel does not attach it, 1 for a runtime error (probe/calib_table.h).
  */
 #include <argp.h>
 #include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "probe/calib_options.h"
+#include "probe/calib_table.h"
 #include "probe/calibrate.h"
 #include "probe/caps.h"
 #include "util/cli.h"
 #include "util/exit_status.h"
-#include "util/table.h"
 #include "commands.h"
 #include "probe/probes.h"
 
@@ -70,11 +71,10 @@ int cmd_calibrate(int argc, char **argv)
 	struct bs_probes_opts po = {.no_accounting = true};
 	struct bs_boundaries b = {.mode = BS_BOUND_NONE};
 	struct bs_probes p;
+	struct bs_calib_row rows[3];
 	json_object *o;
-	double cost[3];
 	char err[1024];
 	size_t i;
-
 	int rc;
 
 	if (!bs_argp_parse_own(&argp, "benchscope calibrate", 0, argc, argv, &a, &parse_status))
@@ -89,40 +89,19 @@ int cmd_calibrate(int argc, char **argv)
 		bs_probes_destroy(&p);
 		return 1;
 	}
-	for (i = 0; i < 3; i++)
-		cost[i] = bs_calibrate_kind(&p, kinds[i].kind, (int)a.cal.calls, (int)a.cal.rounds);
+	for (i = 0; i < 3; i++) {
+		rows[i].kind = kinds[i].name;
+		rows[i].ns = bs_calibrate_kind(&p, kinds[i].kind, (int)a.cal.calls,
+					       (int)a.cal.rounds, &rows[i].why);
+	}
 	bs_probes_destroy(&p);
 	if (a.json) {
-		o = json_object_new_object();
-		for (i = 0; i < 3; i++)
-			json_object_object_add(o, kinds[i].name,
-					       isnan(cost[i]) ? NULL
-							      : json_object_new_double(cost[i]));
-		json_object_object_add(o, "calls", json_object_new_int((int)a.cal.calls));
-		json_object_object_add(o, "rounds", json_object_new_int((int)a.cal.rounds));
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		o = bs_calib_json(rows, 3, a.cal.calls, a.cal.rounds);
+		if (o)
+			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
-		static const char *const head[2] = {"probe", "ns per hit"};
-		static const int right[2] = {0, 1};
-		struct bs_table_style st = {.indent = "  "};
-		char val[3][32];
-		const char *cells[6];
-
-		printf("cost of one probe hit (ns), median of %ld rounds of %ld hits:\n",
-		       a.cal.rounds, a.cal.calls);
-		for (i = 0; i < 3; i++) {
-			snprintf(val[i], sizeof(val[i]), "%.1f", cost[i]);
-			cells[2 * i] = kinds[i].name;
-			cells[2 * i + 1] = val[i];
-		}
-		bs_table_print(stdout, head, cells, 3, 2, right, &st);
+		bs_calib_print_table(stdout, rows, 3, a.cal.calls, a.cal.rounds);
 	}
-	for (i = 0; i < 3; i++)
-		if (isnan(cost[i])) {
-			fprintf(stderr, "benchscope calibrate: could not measure %s\n",
-				kinds[i].name);
-			return 1;
-		}
-	return 0;
+	return bs_calib_status(rows, 3, stderr);
 }

@@ -73,8 +73,11 @@ static struct bpf_link *attach_kind(struct bs_probes *p, const char *self, enum 
 		return bpf_program__attach_usdt(prog, getpid(), self, "benchscope",
 						second ? "calib_b" : "calib_a", NULL);
 	}
-	if (bs_elf_find_func(self, fn, &off, &size, name, sizeof(name), err, sizeof(err)))
+	/* benchscope's own symbol missing (a stripped build): not the kernel's doing */
+	if (bs_elf_find_func(self, fn, &off, &size, name, sizeof(name), err, sizeof(err))) {
+		errno = ENOEXEC;
 		return NULL;
+	}
 	LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = kind == BS_SITE_URETPROBE);
 	prog = p->skel->progs.calib_probe;
 	return bpf_program__attach_uprobe_opts(prog, getpid(), self, off, &uo);
@@ -94,29 +97,39 @@ static double median(const double *d, int n)
  * same_fn, like --iter's uprobe + uretprobe; 0: none) attached. Attaching and
  * detaching uprobes costs milliseconds, so each is done once.
  */
-static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2, bool same_fn,
-		      int calls, int rounds)
+static double measure_why(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2,
+			  bool same_fn, int calls, int rounds, struct bs_calib_fail *why)
 {
 	bool usdt = k1 == BS_SITE_USDT, both = k2 && !same_fn;
 	struct bpf_link *l1 = NULL, *l2 = NULL;
 	char self[PATH_MAX];
-	double *base, *probed, res = NAN;
+	double *base = NULL, *probed = NULL, res = NAN;
+	struct bs_calib_fail fail = {false, 0};
 	int r;
 
-	if (!realpath("/proc/self/exe", self) || rounds < 1 || calls < 1)
-		return NAN;
+	if (rounds < 1 || calls < 1) {
+		fail.err = EINVAL;
+		goto out;
+	}
+	if (!realpath("/proc/self/exe", self)) {
+		fail.err = errno;
+		goto out;
+	}
 	base = calloc((size_t)rounds, sizeof(*base));
 	probed = calloc((size_t)rounds, sizeof(*probed));
-	if (!base || !probed)
+	if (!base || !probed) {
+		fail.err = ENOMEM;
 		goto out;
+	}
 	time_loop(calls / 10 + 1, usdt, both);
 	for (r = 0; r < rounds; r++)
 		base[r] = time_loop(calls, usdt, both);
 	l1 = attach_kind(p, self, k1, false);
-	if (k2)
-		l2 = attach_kind(p, self, k2, !same_fn);
-	if (!l1 || (k2 && !l2))
+	if (!l1 || (k2 && !(l2 = attach_kind(p, self, k2, !same_fn)))) {
+		fail.err = errno;
+		fail.attach = fail.err != ENOEXEC && fail.err != ENOMEM;
 		goto out;
+	}
 	time_loop(calls / 10 + 1, usdt, both); /* let the kernel optimise the sites */
 	for (r = 0; r < rounds; r++)
 		probed[r] = time_loop(calls, usdt, both);
@@ -128,12 +141,21 @@ out:
 	bpf_link__destroy(l2);
 	free(base);
 	free(probed);
+	if (why)
+		*why = fail;
 	return res;
 }
 
-double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds)
+static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2, bool same_fn,
+		      int calls, int rounds)
 {
-	return measure(p, kind, 0, false, calls, rounds);
+	return measure_why(p, k1, k2, same_fn, calls, rounds, NULL);
+}
+
+double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds,
+			 struct bs_calib_fail *why)
+{
+	return measure_why(p, kind, 0, false, calls, rounds, why);
 }
 
 int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, int rounds,

@@ -13,6 +13,8 @@
 #ifndef BENCHSCOPE_CALIBRATE_H
 #define BENCHSCOPE_CALIBRATE_H
 
+#include <stdbool.h>
+
 #include "probe/boundary.h"
 
 struct bs_probes;
@@ -33,7 +35,19 @@ struct bs_probe_cost {
 int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, int rounds,
 		 struct bs_probe_cost *out);
 
-/** Per-call cost (ns) of one site kind alone; NAN on failure. For make bench. */
-double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds);
+/** Why bs_calibrate_kind could not measure a kind. */
+struct bs_calib_fail {
+	bool attach; /**< the probe of that kind does not attach here: the machine (kernel)
+		      *   lacks it; else a runtime error (memory, /proc/self/exe) */
+	int err;     /**< its errno (positive), 0 if unknown */
+};
+
+/**
+ * bs_calibrate_kind - per-call cost (ns) of one site kind alone (calibrate,
+ * doctor). NAN when it cannot be measured, with the cause in *@why (may be
+ * NULL; zeroed on success).
+ */
+double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds,
+			 struct bs_calib_fail *why);
 
 #endif

@@ -69,7 +69,7 @@ int bs_caps_probe_bpf(struct bs_cap *caps, int calls, int rounds)
 	put(&caps[BS_CAP_BPF_LOAD], BS_CAP_BPF_LOAD, BS_CAP_YES, NAN,
 	    "scheduler, IRQ and process programs attached");
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		ns = bs_calibrate_kind(&p, kinds[i].kind, calls, rounds);
+		ns = bs_calibrate_kind(&p, kinds[i].kind, calls, rounds, NULL);
 		if (isnan(ns)) {
 			put(&caps[kinds[i].id], kinds[i].id, BS_CAP_NO, NAN,
 			    "the probe does not attach or fire");
