@@ -85,7 +85,7 @@ static int parse_measure(int argc, char **argv)
 	int status = 0;
 
 	memset(&mo, 0, sizeof(mo));
-	return bs_argp_parse(&argp, "benchscope run", argc, argv, &mo, (const char *[2]){0},
+	return bs_argp_parse(&argp, "benchscope run", argc, argv, &mo, (const char *[2]){0}, 2,
 			     &status)
 		   ? 0
 		   : status;
