@@ -290,7 +290,7 @@ static void test_no_benchmark_selected(void)
 	krun(&r, argv);
 	CHECK_INT_EQ(r.exit_code, 3);
 	CHECK(strstr(r.err, "no iteration was recorded") != NULL);
-	CHECK(strstr(r.err, "benchscope run: hint: the command has no -test.bench: Go runs no "
+	CHECK(strstr(r.err, "benchscope run: warning: the command has no -test.bench: Go runs no "
 			    "benchmark unless it selects some") != NULL);
 	unlink(trace);
 }

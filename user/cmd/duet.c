@@ -19,7 +19,6 @@
 #include "probe/caps.h"
 #include "commands.h"
 #include "util/cli.h"
-#include "report/summary.h"
 #include "trace/dataset.h"
 #include "duet/design.h"
 #include "duet/options.h"
@@ -126,6 +125,7 @@ int cmd_duet(int argc, char **argv)
 		goto out;
 	trace_incomplete =
 	    bs_measure_trace_incomplete(&m, "duet", a.trace, bs_measure_finish(&m, end));
+	bs_measure_say_warnings(&m, "duet"); /* on stderr too, whatever the table shows */
 	bs_measure_destroy(&m);
 	opened = false;
 	if (t.stopped_early)
@@ -164,9 +164,6 @@ int cmd_duet(int argc, char **argv)
 			fprintf(stderr, "benchscope duet: regression: %s\n", reg);
 			rc = BS_EXIT_REGRESSION;
 		}
-		/* without the table, which shows them, the warnings go to stderr */
-		if (ds && a.quiet)
-			bs_run_end_warn(stderr, "duet", &ds->run_end);
 		bs_dataset_free(ds);
 	}
 	if (t.measure_failed && rc == BS_EXIT_OK)

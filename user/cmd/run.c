@@ -309,6 +309,8 @@ int cmd_run(int argc, char **argv)
 		bs_measure_warn(&m, "%s", hint);
 	trace_incomplete =
 	    bs_measure_trace_incomplete(&m, "run", a.mo.trace_path, bs_measure_finish(&m, end));
+	/* on stderr, before what they explain (no iteration, an odd result) */
+	bs_measure_say_warnings(&m, "run");
 	iters = bs_measure_iters(&m);
 	if (iters == 0 && (m.k.iter_lost || m.k.thread_map_full)) {
 		fprintf(stderr,
@@ -326,9 +328,7 @@ int cmd_run(int argc, char **argv)
 			one.sess.exited ? " before the harness exited" : "");
 		for (i = 0; i < (int)m.probes.n_attached; i++)
 			fprintf(stderr, "%s %s", i ? ";" : "", m.probes.attached[i]);
-		fprintf(stderr, ")\n");
-		if (hint)
-			fprintf(stderr, "benchscope run: hint: %s\n", hint);
+		fprintf(stderr, ")%s\n", hint ? " (the warning above says why)" : "");
 	}
 	bs_measure_destroy(&m);
 	opened = false;
@@ -349,10 +349,6 @@ int cmd_run(int argc, char **argv)
 			rc = 1;
 		else
 			rc = 0;
-		/* without the table, which shows them, the warnings (lost records
-		 * among them) go to stderr */
-		if (a.quiet)
-			bs_run_end_warn(stderr, "run", &ds->run_end);
 		bs_dataset_free(ds);
 	}
 	/* said whatever the status below (a full disk, an interrupt) */

@@ -301,6 +301,13 @@ int bs_measure_event(struct bs_measure *m, json_object *ev)
 		   : 0;
 }
 
+void bs_measure_say_warnings(const struct bs_measure *m, const char *cmd)
+{
+	for (size_t i = 0; m->warnings && i < json_object_array_length(m->warnings); i++)
+		fprintf(stderr, "benchscope %s: warning: %s\n", cmd,
+			json_object_get_string(json_object_array_get_idx(m->warnings, i)));
+}
+
 void bs_measure_warn(struct bs_measure *m, const char *fmt, ...)
 {
 	char buf[1024];
@@ -358,13 +365,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	misses = bs_probes_recursion_misses(&m->probes);
 	if (m->lines) {
 		struct bs_lines_stats st;
-		size_t w0 = json_object_array_length(m->warnings), wi;
 
 		bs_lines_finish(m->lines, m->warnings, &st);
-		/* they explain an empty or odd result: say them now too */
-		for (wi = w0; wi < json_object_array_length(m->warnings); wi++)
-			fprintf(stderr, "benchscope: warning: %s\n",
-				json_object_get_string(json_object_array_get_idx(m->warnings, wi)));
 		json_object_object_add(end, "lines", bs_lines_stats_json(&st));
 		if (k->line_lost)
 			bs_measure_warn(

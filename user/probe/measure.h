@@ -114,6 +114,14 @@ int bs_measure_poll(struct bs_measure *m, int timeout_ms);
 /** bs_measure_event - store an EVENT block (the object is borrowed). 0 or -errno. */
 int bs_measure_event(struct bs_measure *m, json_object *ev);
 
+/**
+ * bs_measure_say_warnings - print the END block's warnings (lost records
+ * among them, each as the table shows it) on stderr, one line each,
+ * "benchscope @cmd: warning: ...", after bs_measure_finish(): warnings go to
+ * stderr whether or not the table on stdout shows them too.
+ */
+void bs_measure_say_warnings(const struct bs_measure *m, const char *cmd);
+
 /** bs_measure_warn - add a warning (printf format) to the END block's list. */
 void bs_measure_warn(struct bs_measure *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

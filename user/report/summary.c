@@ -299,12 +299,6 @@ static int warn(struct bs_run_summary *s, const char *fmt, ...)
 	return 0;
 }
 
-void bs_run_end_warn(FILE *f, const char *cmd, const struct bs_run_end *e)
-{
-	for (size_t w = 0; w < e->n_warnings; w++)
-		fprintf(f, "benchscope %s: warning: %s\n", cmd, e->warnings[w]);
-}
-
 uint64_t bs_run_end_lost_total(const struct bs_run_end *e)
 {
 	uint64_t total = 0;

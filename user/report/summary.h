@@ -129,13 +129,6 @@ int bs_run_summarize(const struct bs_dataset *ds, size_t top_n, struct bs_run_su
  */
 uint64_t bs_run_end_lost_total(const struct bs_run_end *e);
 
-/**
- * bs_run_end_warn - print END's warnings of @e to @f, one line each, as
- * "benchscope @cmd: warning: ...": for a run or duet without the table that
- * shows them (-q). Nothing without warnings.
- */
-void bs_run_end_warn(FILE *f, const char *cmd, const struct bs_run_end *e);
-
 /** Free what bs_run_summarize() allocated (NULL-safe); @s itself is not freed. */
 void bs_run_summary_free(struct bs_run_summary *s);
 
