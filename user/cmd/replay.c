@@ -218,12 +218,15 @@ int cmd_replay(int argc, char **argv)
 				     : BS_EXIT_USAGE;
 	} else {
 		if (!a.quiet && !bs_output_is_stdout(a.json)) {
-			bs_replay_print(set);
-			if (bs_output_flush_stdout(err, sizeof(err))) {
+			if (bs_replay_print(set)) {
+				fprintf(stderr, "benchscope replay: out of memory\n");
+				rc = 1;
+			} else if (bs_output_flush_stdout(err, sizeof(err))) {
 				fprintf(stderr, "benchscope replay: %s\n", err);
 				rc = 1;
 			}
 		}
+		bs_replay_warn(stderr, set); /* also with -q or --json - */
 		if (!rc && a.json && bs_replay_write_json(set, a.json)) {
 			fprintf(stderr, "benchscope replay: cannot write %s\n",
 				bs_output_name(a.json));

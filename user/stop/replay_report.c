@@ -115,7 +115,7 @@ static void print_cells(const char *const *head, char (*cells)[64], size_t n, si
 	free(p);
 }
 
-void bs_replay_print(const struct bs_replay_set *s)
+int bs_replay_print(const struct bs_replay_set *s)
 {
 	static const char *const head[ROW_COLS] = {
 	    "trace",   "crit",	"forks", "warmup", "w.stable",	   "f.st",   "static",
@@ -135,10 +135,8 @@ void bs_replay_print(const struct bs_replay_set *s)
 	       s->st.wi, s->st.mi, s->st.f, s->plan.wi_min, s->plan.wi_max, s->plan.mi,
 	       s->plan.f_min, s->plan.f_max, s->plan.window ? s->plan.window : BS_STOP_WINDOW,
 	       s->level, s->resamples);
-	if (!cells) {
-		fprintf(stderr, "benchscope replay: out of memory\n");
-		return;
-	}
+	if (!cells)
+		return -ENOMEM;
 	for (size_t i = 0; i < nrows; i++)
 		row_cells(s->rows[i].name, &s->rows[i].r, &cells[i * ROW_COLS]);
 	print_cells(head, cells, nrows, ROW_COLS, right);
@@ -171,31 +169,7 @@ void bs_replay_print(const struct bs_replay_set *s)
 	       "computation included; unchanged = A/A ratio CI straddles 1; change = "
 	       "|mean dynamic / mean static - 1|; left out: benchmarks without an A/A result "
 	       "(result n/a), in no total)\n");
-	for (int i = 0; i < s->n_traces; i++) {
-		char fb[64] = "", sh[64] = "";
-
-		for (size_t c = 0; c < s->n_crits; c++) {
-			const struct bs_replay_row *r = &s->rows[(size_t)i * s->n_crits + c];
-			const char *cn = bs_stop_crit_name(r->r.crit);
-
-			if (r->r.fork_bound)
-				snprintf(fb + strlen(fb), sizeof(fb) - strlen(fb), "%s%s",
-					 fb[0] ? ", " : "", cn);
-			if (r->r.n_short)
-				snprintf(sh + strlen(sh), sizeof(sh) - strlen(sh), "%s%s",
-					 sh[0] ? ", " : "", cn);
-		}
-		if (fb[0])
-			printf("  warning: %s: fork stability not reached after f_max = "
-			       "%zu forks "
-			       "(%s): criterion unreachable at its threshold\n",
-			       s->rows[(size_t)i * s->n_crits].name, s->plan.f_max, fb);
-		if (sh[0])
-			printf("  warning: %s: forks too short in the recording for the "
-			       "dynamic "
-			       "configuration (%s)\n",
-			       s->rows[(size_t)i * s->n_crits].name, sh);
-	}
+	return 0;
 }
 
 int bs_replay_write_json(const struct bs_replay_set *s, const char *path)
@@ -281,4 +255,33 @@ int bs_replay_write_json(const struct bs_replay_set *s, const char *path)
 		bad = true;
 	json_object_put(root);
 	return bad ? -EIO : 0;
+}
+
+void bs_replay_warn(FILE *f, const struct bs_replay_set *s)
+{
+	for (int i = 0; i < s->n_traces; i++) {
+		char fb[64] = "", sh[64] = "";
+
+		for (size_t c = 0; c < s->n_crits; c++) {
+			const struct bs_replay_row *r = &s->rows[(size_t)i * s->n_crits + c];
+			const char *cn = bs_stop_crit_name(r->r.crit);
+
+			if (r->r.fork_bound)
+				snprintf(fb + strlen(fb), sizeof(fb) - strlen(fb), "%s%s",
+					 fb[0] ? ", " : "", cn);
+			if (r->r.n_short)
+				snprintf(sh + strlen(sh), sizeof(sh) - strlen(sh), "%s%s",
+					 sh[0] ? ", " : "", cn);
+		}
+		if (fb[0])
+			fprintf(f,
+				"benchscope replay: warning: %s: fork stability not reached after "
+				"f_max = %zu forks (%s): criterion unreachable at its threshold\n",
+				s->rows[(size_t)i * s->n_crits].name, s->plan.f_max, fb);
+		if (sh[0])
+			fprintf(f,
+				"benchscope replay: warning: %s: forks too short in the recording "
+				"for the dynamic configuration (%s)\n",
+				s->rows[(size_t)i * s->n_crits].name, sh);
+	}
 }

@@ -9,14 +9,23 @@
 #ifndef BENCHSCOPE_REPLAY_REPORT_H
 #define BENCHSCOPE_REPLAY_REPORT_H
 
+#include <stdio.h>
+
 #include "stop/replay_set.h"
 
 /**
  * bs_replay_print - the report as a table on stdout: the configurations, a
- * row per trace and criterion, the totals per criterion, and a warning per
- * trace whose forks never became stable or were too short.
+ * row per trace and criterion, the totals per criterion. Returns 0, or
+ * -ENOMEM (the table is then incomplete).
  */
-void bs_replay_print(const struct bs_replay_set *s);
+int bs_replay_print(const struct bs_replay_set *s);
+
+/**
+ * bs_replay_warn - one line on @f (stderr) per trace whose forks never
+ * became stable within f_max, or were too short in the recording for the
+ * dynamic configuration: "benchscope replay: warning: ...".
+ */
+void bs_replay_warn(FILE *f, const struct bs_replay_set *s);
 
 /**
  * bs_replay_write_json - the report as JSON ("static", "dynamic", "level",
