@@ -242,6 +242,28 @@ static void test_doctor_table(void)
 	      (ktest_lacks(BS_CAP_WATCHPOINTS) != NULL));
 	CHECK(strstr(r.out, "\nwaste --source auto: ") != NULL);
 	CHECK(strstr(r.out, " + watchpoints would be used; PEBS: ") != NULL);
+	/* a --json file that cannot be written: one line, exit 1 (json-c's own
+	 * message repeated the path and ended in a blank line) */
+	{
+		char *bad[] = {(char *)BENCHSCOPE,
+			       "doctor",
+			       "--calls",
+			       "200",
+			       "--rounds",
+			       "1",
+			       "--json",
+			       "/nonexistent-dir/d.json",
+			       NULL};
+		int lines = 0;
+
+		krun(&r, bad);
+		CHECK_INT_EQ(r.exit_code, 1);
+		for (const char *c = r.err; *c; c++)
+			lines += *c == '\n';
+		CHECK_INT_EQ(lines, 1);
+		CHECK(strstr(r.err, "benchscope doctor: cannot write /nonexistent-dir/d.json: No "
+				    "such file or directory\n") != NULL);
+	}
 }
 
 /* Whitespace folded to single spaces (argp reflows its help text). */

@@ -183,16 +183,32 @@ int cmd_doctor(int argc, char **argv)
 		if (bs_cap_info((enum bs_cap_id)i)->essential && caps[i].state != BS_CAP_YES)
 			ok = false;
 	choose_source(&src);
-	if (!to_stdout)
+	if (!to_stdout) {
+		char err[256];
+
 		print_table(caps, ok, &src);
-	if (a.json) {
-		o = to_json(caps, ok, &src);
-		if (to_stdout)
-			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
-		else if (json_object_to_file_ext(a.json, o, JSON_C_TO_STRING_PRETTY)) {
-			fprintf(stderr, "benchscope doctor: cannot write %s: %s\n", a.json,
-				json_util_get_last_err());
+		if (bs_output_flush_stdout(err, sizeof(err))) {
+			fprintf(stderr, "benchscope doctor: %s\n", err);
 			rc = BS_EXIT_RUNTIME;
+		}
+	}
+	if (a.json) {
+		char err[512];
+		FILE *f = bs_output_open(a.json, err, sizeof(err));
+		int e = 0;
+
+		o = to_json(caps, ok, &src);
+		if (!f) {
+			fprintf(stderr, "benchscope doctor: %s\n", err);
+			rc = BS_EXIT_RUNTIME;
+		} else {
+			fprintf(f, "%s\n",
+				json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+			if ((e = bs_output_close(f))) {
+				fprintf(stderr, "benchscope doctor: cannot write %s: %s\n",
+					bs_output_name(a.json), strerror(-e));
+				rc = BS_EXIT_RUNTIME;
+			}
 		}
 		json_object_put(o);
 	}
