@@ -86,7 +86,7 @@ int cmd_noise(int argc, char **argv)
 
 	if (!bs_argp_parse_own(&argp, "benchscope noise", 0, argc, argv, &a, &parse_status))
 		return parse_status;
-	a.o.progress = isatty(STDERR_FILENO);
+	a.o.progress = true;
 	if (bs_noise_check(&a.o, &r, err, sizeof(err))) {
 		fprintf(stderr, "benchscope noise: %s\n", err);
 		rc = a.o.cpus_set && !r.n ? BS_EXIT_USAGE : BS_EXIT_RUNTIME;

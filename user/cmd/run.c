@@ -298,7 +298,7 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		was_interrupted = sres.interrupted;
 	} else {
-		rc = bs_run_once(&one, &m, a.cmd, a.mo.user, interrupted, &end);
+		rc = bs_run_once(&one, &m, a.cmd, a.mo.user, a.quiet, interrupted, &end);
 		if (rc)
 			goto out;
 		was_interrupted = one.interrupted;

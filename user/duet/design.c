@@ -73,7 +73,7 @@ int bs_duet_design_check(const struct bs_duet_args *a, struct bs_duet_setup *s,
 	if (a->noise_s <= 0)
 		return 0; /* bs_duet_setup refused auto without a check */
 	d->opts.duration_s = a->noise_s;
-	d->opts.progress = !a->quiet && isatty(STDERR_FILENO);
+	d->opts.progress = !a->quiet;
 	d->opts.cpus_set = true;
 	if (s->cpus.set) {
 		CPU_OR(&d->opts.cpus, &s->cpus.cpus[0], &s->cpus.cpus[1]);

@@ -368,8 +368,7 @@ static int run_phase(struct bs_noise_result *r, struct bs_noise_kacct *ka, const
 		struct timespec ts = {0, 250000000};
 
 		nanosleep(&ts, NULL);
-		if (prog)
-			bs_progress_update(prog, (bs_mono_ns() - t0) / 1000000, total_ns / 1000000);
+		bs_progress_update(prog, (bs_mono_ns() - t0) / 1000000, total_ns / 1000000);
 	}
 	for (size_t i = 0; i < k; i++) {
 		struct bs_noise_cpu *c = &r->cpus[idx[i]];
@@ -484,15 +483,15 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 	out->kacct = ka.on;
 	total = (uint64_t)(dur * 1e9);
 	per = total / 2 / out->n;
-	bs_progress_init(&prog, "ms of the noise check");
+	bs_progress_init(&prog, "ms of the noise check", o && o->progress);
 	t0 = bs_mono_ns();
 	for (size_t i = 0; i < out->n && !rc; i++) {
 		uint64_t s = bs_mono_ns();
 
 		read_acct(a0, (int)ncpu);
 		until = s + per;
-		rc = run_phase(out, &ka, &idx[i], 1, false, rounds, until,
-			       o && o->progress ? &prog : NULL, t0, total, err, errlen);
+		rc = run_phase(out, &ka, &idx[i], 1, false, rounds, until, &prog, t0, total, err,
+			       errlen);
 		read_acct(a1, (int)ncpu);
 		acct_phase(&out->cpus[i].alone, a0, a1, out->cpus[i].cpu,
 			   (double)(bs_mono_ns() - s));
@@ -503,8 +502,8 @@ int bs_noise_check(const struct bs_noise_opts *o, struct bs_noise_result *out, c
 		ntb = read_tasks(&tb);
 		read_acct(a0, (int)ncpu);
 		until = s + total / 2;
-		rc = run_phase(out, &ka, idx, out->n, true, rounds, until,
-			       o && o->progress ? &prog : NULL, t0, total, err, errlen);
+		rc = run_phase(out, &ka, idx, out->n, true, rounds, until, &prog, t0, total, err,
+			       errlen);
 		read_acct(a1, (int)ncpu);
 		nte = read_tasks(&te);
 		for (size_t i = 0; i < out->n; i++)

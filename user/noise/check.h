@@ -26,7 +26,7 @@ struct bs_noise_opts {
 			    *   CPUs), half all busy */
 	bool cpus_set;	   /**< check only @cpus (else every CPU benchscope may use) */
 	cpu_set_t cpus;
-	bool progress; /**< a live line on stderr (only on a terminal) */
+	bool progress; /**< a live line on stderr (progress.h: drawn only on a terminal) */
 	bool verbose;  /**< libbpf's messages (the verifier log) on stderr */
 };
 

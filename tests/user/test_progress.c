@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/* test_progress.c - the live progress line (util/progress.h): drawn only
+ * when enabled and on a terminal (a pseudo-terminal here), at most 4 times
+ * a second, erased when done. */
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "util/progress.h"
+
+/* A pseudo-terminal: the slave as a FILE* the line goes to, the master to read it. */
+struct pty {
+	int master;
+	FILE *slave;
+};
+
+static int pty_open(struct pty *t)
+{
+	int s;
+
+	if (openpty(&t->master, &s, NULL, NULL, NULL))
+		return -1;
+	fcntl(t->master, F_SETFL, O_NONBLOCK);
+	t->slave = fdopen(s, "w");
+	return t->slave ? 0 : -1;
+}
+
+/* What reached the terminal since the last call ("" if nothing). */
+static const char *pty_read(struct pty *t)
+{
+	static char buf[4096];
+	size_t n = 0;
+	struct pollfd pf = {t->master, POLLIN, 0};
+
+	fflush(t->slave);
+	while (n < sizeof(buf) - 1 && poll(&pf, 1, 50) > 0) {
+		ssize_t r = read(t->master, buf + n, sizeof(buf) - 1 - n);
+
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+static void pty_close(struct pty *t)
+{
+	fclose(t->slave);
+	close(t->master);
+}
+
+/* past the redraw interval (250 ms) */
+static void wait_interval(void)
+{
+	struct timespec ts = {0, 260000000};
+
+	nanosleep(&ts, NULL);
+}
+
+/* Enabled on a terminal: drawn, then erased. */
+static void test_drawn_on_terminal(void)
+{
+	struct bs_progress p;
+	struct pty t;
+	const char *s;
+
+	if (pty_open(&t))
+		SKIP("no pseudo-terminal here");
+	bs_progress_init_on(&p, t.slave, "iterations", true);
+	wait_interval();
+	bs_progress_update(&p, 42, 0);
+	s = pty_read(&t);
+	CHECK(strstr(s, "42 iterations") != NULL);
+	CHECK(strstr(s, "s elapsed") != NULL);
+	bs_progress_done(&p);
+	s = pty_read(&t);
+	CHECK(strstr(s, "\033[K") != NULL);
+	pty_close(&t);
+}
+
+/* Not enabled (-q): nothing on the terminal, not even the erase. */
+static void test_quiet_on_terminal(void)
+{
+	struct bs_progress p;
+	struct pty t;
+
+	if (pty_open(&t))
+		SKIP("no pseudo-terminal here");
+	bs_progress_init_on(&p, t.slave, "runs", false);
+	wait_interval();
+	bs_progress_update(&p, 1, 3);
+	bs_progress_done(&p);
+	CHECK_INT_EQ(strlen(pty_read(&t)), 0);
+	pty_close(&t);
+}
+
+/* Not a terminal (a log file): nothing, even when enabled. */
+static void test_quiet_off_terminal(void)
+{
+	struct bs_progress p;
+	FILE *f = tmpfile();
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	bs_progress_init_on(&p, f, "iterations", true);
+	wait_interval();
+	bs_progress_update(&p, 7, 10);
+	bs_progress_done(&p);
+	fflush(f);
+	CHECK_INT_EQ(ftell(f), 0);
+	fclose(f);
+}
+
+int main(void)
+{
+	RUN_TEST(test_drawn_on_terminal);
+	RUN_TEST(test_quiet_on_terminal);
+	RUN_TEST(test_quiet_off_terminal);
+	return test_summary("test_progress");
+}
