@@ -116,10 +116,44 @@ static void test_quiet_off_terminal(void)
 	fclose(f);
 }
 
+/* Counts the line's draws in what reached the terminal. */
+static int draws(const char *s)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, "\r\033[K  ")); s++)
+		n++;
+	return n;
+}
+
+/* At most 4 redraws a second (progress.h): updates closer than 250 ms apart
+ * draw once. */
+static void test_rate(void)
+{
+	struct bs_progress p;
+	struct pty t;
+
+	if (pty_open(&t))
+		SKIP("no pseudo-terminal here");
+	bs_progress_init_on(&p, t.slave, "iterations", true);
+	bs_progress_update(&p, 1, 0); /* too soon after the start */
+	CHECK_INT_EQ(draws(pty_read(&t)), 0);
+	wait_interval();
+	for (int i = 0; i < 20; i++)
+		bs_progress_update(&p, (uint64_t)i + 2, 0);
+	CHECK_INT_EQ(draws(pty_read(&t)), 1);
+	wait_interval();
+	bs_progress_update(&p, 30, 0);
+	CHECK_INT_EQ(draws(pty_read(&t)), 1);
+	bs_progress_done(&p);
+	pty_close(&t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_drawn_on_terminal);
 	RUN_TEST(test_quiet_on_terminal);
 	RUN_TEST(test_quiet_off_terminal);
+	RUN_TEST(test_rate);
 	return test_summary("test_progress");
 }

@@ -34,7 +34,7 @@ void bs_progress_init(struct bs_progress *p, const char *what, bool enabled);
 void bs_progress_init_on(struct bs_progress *p, FILE *out, const char *what, bool enabled);
 
 /**
- * Redraw at most 5 times a second: count, rate, elapsed and, when total > 0,
+ * Redraw at most 4 times a second: count, rate, elapsed and, when total > 0,
  * percent and ETA.
  */
 void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total);
