@@ -149,11 +149,92 @@ static void test_rate(void)
 	pty_close(&t);
 }
 
+/* A message while the line is on: the line is erased first, the message
+ * ends with a newline, and the next update draws the line again at once
+ * (not 250 ms later). */
+static void test_msg_clears(void)
+{
+	struct bs_progress p;
+	struct pty t;
+	const char *s, *k, *m;
+
+	if (pty_open(&t))
+		SKIP("no pseudo-terminal here");
+	bs_progress_init_on(&p, t.slave, "runs", true);
+	wait_interval();
+	bs_progress_update(&p, 1, 4);
+	CHECK_INT_EQ(draws(pty_read(&t)), 1);
+	bs_progress_msg(&p, "benchscope duet: run %d failed", 1);
+	s = pty_read(&t);
+	k = strstr(s, "\r\033[K");
+	m = strstr(s, "benchscope duet: run 1 failed");
+	CHECK(k != NULL && m != NULL && k < m);
+	CHECK(strstr(s, "failed\r\n") != NULL || strstr(s, "failed\n") != NULL);
+	bs_progress_update(&p, 2, 4);
+	s = pty_read(&t);
+	CHECK_INT_EQ(draws(s), 1);
+	CHECK(strstr(s, "2/4 runs") != NULL);
+	/* clear alone: erased, nothing else */
+	bs_progress_clear(&p);
+	CHECK(strcmp(pty_read(&t), "\r\033[K") == 0);
+	bs_progress_done(&p);
+	CHECK_INT_EQ(strlen(pty_read(&t)), 0); /* nothing left to erase */
+	pty_close(&t);
+}
+
+/* A message off the terminal (a log) still goes out, alone. */
+static void test_msg_off_terminal(void)
+{
+	struct bs_progress p;
+	char buf[128] = "";
+	FILE *f = tmpfile();
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	bs_progress_init_on(&p, f, "iterations", true);
+	wait_interval();
+	bs_progress_update(&p, 3, 0);
+	bs_progress_msg(&p, "benchscope run: reading the ring buffer: %s", "No such device");
+	bs_progress_done(&p);
+	rewind(f);
+	CHECK(fgets(buf, sizeof(buf), f) != NULL);
+	CHECK(strcmp(buf, "benchscope run: reading the ring buffer: No such device\n") == 0);
+	fclose(f);
+}
+
+/* A text line: the caller's words, elapsed, and the ETA from done/total. */
+static void test_text(void)
+{
+	struct bs_progress p;
+	struct pty t;
+	const char *s;
+
+	if (pty_open(&t))
+		SKIP("no pseudo-terminal here");
+	bs_progress_init_on(&p, t.slave, "forks", true);
+	wait_interval();
+	bs_progress_text(&p, 1, 4, "fork %d of at most %d, %d iterations", 2, 4, 812);
+	s = pty_read(&t);
+	CHECK(strstr(s, "fork 2 of at most 4, 812 iterations  ") != NULL);
+	CHECK(strstr(s, "s elapsed, ETA ") != NULL);
+	bs_progress_clear(&p);
+	pty_read(&t);
+	bs_progress_text(&p, 0, 4, "fork 1");
+	s = pty_read(&t);
+	CHECK(strstr(s, "fork 1  ") != NULL && strstr(s, "ETA") == NULL);
+	bs_progress_done(&p);
+	pty_close(&t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_drawn_on_terminal);
 	RUN_TEST(test_quiet_on_terminal);
 	RUN_TEST(test_quiet_off_terminal);
 	RUN_TEST(test_rate);
+	RUN_TEST(test_msg_clears);
+	RUN_TEST(test_msg_off_terminal);
+	RUN_TEST(test_text);
 	return test_summary("test_progress");
 }

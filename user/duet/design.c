@@ -120,8 +120,7 @@ json_object *bs_duet_design_recheck(const struct bs_duet_design *d, size_t befor
 	bool moved = false;
 
 	memset(&again, 0, sizeof(again));
-	again.opts = d->opts;
-	again.opts.progress = false;
+	again.opts = d->opts; /* its progress line too: the runs' line is cleared meanwhile */
 	/* benchscope may keep off the sides' CPUs meanwhile: the check needs them */
 	if (sched_getaffinity(0, sizeof(mine), &mine) == 0) {
 		CPU_OR(&wide, &mine, &d->opts.cpus);

@@ -63,7 +63,8 @@ void bs_duet_design_json(const struct bs_duet_design *d, const struct bs_duet_se
 
 /**
  * bs_duet_design_recheck - run the check again with the first one's
- * options (between rounds, --noise-every), quietly. Returns a new EVENT
+ * options (between rounds, --noise-every), with its progress line as the
+ * first one's (none with -q; the caller clears its own). Returns a new EVENT
  * object {"kind": "noise_check", "before_run": @before_run, "check":
  * {...}} for the trace, or NULL with one line in @err when the check
  * failed (the duet goes on without it).

@@ -145,13 +145,12 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 		ev = bs_duet_runres_event(
 		    &res[i], res[i].plan.method == BS_DM_RUN_ILV ? &s->ilv_cpus : &s->cpus);
 		if (bs_measure_event(m, ev))
-			fprintf(stderr, "benchscope duet: warning: cannot write the run's event\n");
+			bs_progress_msg(&live.prog,
+					"benchscope duet: warning: cannot write the run's event");
 		json_object_put(ev);
-		if (!res[i].ok && !res[i].interrupted) {
-			bs_progress_done(&live.prog);
-			fprintf(stderr, "benchscope duet: run %zu (%s) failed: %s\n", i,
-				bs_duet_method_name(s->plan[i].method), res[i].reason);
-		}
+		if (!res[i].ok && !res[i].interrupted)
+			bs_progress_msg(&live.prog, "benchscope duet: run %zu (%s) failed: %s", i,
+					bs_duet_method_name(s->plan[i].method), res[i].reason);
 		if (rr) {
 			t->measure_failed = true;
 			break;
@@ -159,11 +158,13 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 		bs_progress_update(&live.prog, t->n_done, s->n_plan);
 		if (d->checked && a->noise_every > 0 && t->n_done < s->n_plan &&
 		    t->n_done % ((size_t)a->noise_every * s->n_methods) == 0 && !*interrupted) {
+			/* the check draws its own line meanwhile (none with -q) */
+			bs_progress_clear(&live.prog);
 			ev = bs_duet_design_recheck(d, t->n_done, err, sizeof(err));
 			if (!ev || bs_measure_event(m, ev))
-				fprintf(
-				    stderr,
-				    "benchscope duet: warning: noise check before run %zu: %s\n",
+				bs_progress_msg(
+				    &live.prog,
+				    "benchscope duet: warning: noise check before run %zu: %s",
 				    t->n_done, ev ? "cannot write its event" : err);
 			json_object_put(ev);
 		}
@@ -176,8 +177,9 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 			ev = bs_duet_stop_check(m, a->trace, (int)i, bs_duet_stop_method(s),
 						(size_t)s->rmin, a->stop_ci, &ao, &w, &stop);
 			if (!ev || bs_measure_event(m, ev))
-				fprintf(stderr, "benchscope duet: warning: cannot write the stop "
-						"decision's event\n");
+				bs_progress_msg(&live.prog,
+						"benchscope duet: warning: cannot write "
+						"the stop decision's event");
 			json_object_put(ev);
 			if (stop) {
 				t->stopped_early = t->n_done < s->n_plan;

@@ -64,8 +64,8 @@ int bs_run_once(struct bs_run_once *r, struct bs_measure *m, char *const *cmd, c
 	for (;;) {
 		prc = bs_measure_poll(m, 50);
 		if (prc < 0) {
-			fprintf(stderr, "benchscope run: reading the ring buffer: %s\n",
-				strerror(-prc));
+			bs_progress_msg(&prog, "benchscope run: reading the ring buffer: %s",
+					strerror(-prc));
 			break;
 		}
 		if (*interrupted) {

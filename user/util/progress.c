@@ -3,8 +3,11 @@
 #include "util/progress.h"
 #include "util/monotime.h"
 
+#include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
+
+#define REDRAW_NS 250e6 /* at most 4 redraws a second */
 
 void bs_progress_init_on(struct bs_progress *p, FILE *out, const char *what, bool enabled)
 {
@@ -20,14 +23,30 @@ void bs_progress_init(struct bs_progress *p, const char *what, bool enabled)
 	bs_progress_init_on(p, stderr, what, enabled);
 }
 
+/* Whether a redraw is due; if so, the seconds since init in *el. */
+static bool due(struct bs_progress *p, double *el)
+{
+	double now = (double)bs_mono_ns();
+
+	if (!p->on || now - p->last_ns < REDRAW_NS)
+		return false;
+	p->last_ns = now;
+	*el = (now - p->start_ns) / 1e9;
+	return true;
+}
+
+static void drawn(struct bs_progress *p)
+{
+	fflush(p->out);
+	p->shown = true;
+}
+
 void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total)
 {
-	double now = (double)bs_mono_ns(), el;
+	double el;
 
-	if (!p->on || now - p->last_ns < 250e6) /* at most 4 redraws a second */
+	if (!due(p, &el))
 		return;
-	p->last_ns = now;
-	el = (now - p->start_ns) / 1e9;
 	if (total > 0 && done > 0 && done <= total)
 		fprintf(p->out, "\r\033[K  %llu/%llu %s (%.0f%%)  %.1f s elapsed, ETA %.1f s",
 			(unsigned long long)done, (unsigned long long)total, p->what,
@@ -36,15 +55,49 @@ void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total)
 	else
 		fprintf(p->out, "\r\033[K  %llu %s  %.1f/s  %.1f s elapsed",
 			(unsigned long long)done, p->what, el > 0 ? (double)done / el : 0.0, el);
-	fflush(p->out);
-	p->shown = true;
+	drawn(p);
 }
 
-void bs_progress_done(struct bs_progress *p)
+void bs_progress_text(struct bs_progress *p, uint64_t done, uint64_t total, const char *fmt, ...)
+{
+	va_list ap;
+	double el;
+
+	if (!due(p, &el))
+		return;
+	fputs("\r\033[K  ", p->out);
+	va_start(ap, fmt);
+	vfprintf(p->out, fmt, ap);
+	va_end(ap);
+	fprintf(p->out, "  %.1f s elapsed", el);
+	if (total > 0 && done > 0 && done <= total)
+		fprintf(p->out, ", ETA %.1f s", el * (double)(total - done) / (double)done);
+	drawn(p);
+}
+
+void bs_progress_clear(struct bs_progress *p)
 {
 	if (p->on && p->shown) {
 		fprintf(p->out, "\r\033[K");
 		fflush(p->out);
 	}
 	p->shown = false;
+	p->last_ns = 0; /* the next update draws at once */
+}
+
+void bs_progress_msg(struct bs_progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	bs_progress_clear(p);
+	va_start(ap, fmt);
+	vfprintf(p->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', p->out);
+	fflush(p->out);
+}
+
+void bs_progress_done(struct bs_progress *p)
+{
+	bs_progress_clear(p);
 }

@@ -39,6 +39,28 @@ void bs_progress_init_on(struct bs_progress *p, FILE *out, const char *what, boo
  */
 void bs_progress_update(struct bs_progress *p, uint64_t done, uint64_t total);
 
+/**
+ * Like bs_progress_update, but the line is @fmt's text (e.g. "fork 2 of at
+ * most 10, 812 iterations"), then the elapsed time and, when total > 0 and
+ * 0 < done <= total, the ETA from done of total.
+ */
+void bs_progress_text(struct bs_progress *p, uint64_t done, uint64_t total, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/**
+ * Erase the line before something else is printed on stderr; the next
+ * update draws it again at once.
+ */
+void bs_progress_clear(struct bs_progress *p);
+
+/**
+ * Print one line (@fmt, a newline added) on the line's stream (stderr),
+ * whether or not the line is on: erase the line first, and let the next
+ * update draw it again at once. For warnings and errors while it runs.
+ */
+void bs_progress_msg(struct bs_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /** Erase the line. */
 void bs_progress_done(struct bs_progress *p);
 
