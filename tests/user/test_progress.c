@@ -227,6 +227,56 @@ static void test_text(void)
 	pty_close(&t);
 }
 
+/* Beside a harness: the line only when stderr is a terminal the harness's
+ * output does not reach ("...2.7 s elapsedBM_foo 123 ns" otherwise). */
+static void test_beside_harness(void)
+{
+	CHECK(bs_progress_beside_harness(true, false));	  /* run CMD > file, on a terminal */
+	CHECK(!bs_progress_beside_harness(true, true));	  /* run CMD on a terminal */
+	CHECK(!bs_progress_beside_harness(false, false)); /* a log */
+	CHECK(!bs_progress_beside_harness(false, true));
+}
+
+/* The same with this process's stdout and stderr: a terminal (pty) or a
+ * file put on fds 1 and 2 for the test. */
+static void test_beside_harness_here(void)
+{
+	int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
+	FILE *f = tmpfile();
+	struct pty t;
+
+	if (pty_open(&t) || !f || out < 0 || err < 0)
+		SKIP("no pseudo-terminal or file here");
+	fflush(stdout);
+	fflush(stderr);
+	/* both on the terminal: run, and duet --harness-output, draw no line;
+	 * duet with the harness output discarded does */
+	dup2(fileno(t.slave), STDOUT_FILENO);
+	dup2(fileno(t.slave), STDERR_FILENO);
+	bool run_tty = bs_progress_beside_harness_here(true, false);
+	bool duet_out = bs_progress_beside_harness_here(true, true);
+	bool duet_dis = bs_progress_beside_harness_here(false, false);
+	/* stdout redirected: run draws it, duet --harness-output still not */
+	dup2(fileno(f), STDOUT_FILENO);
+	bool run_redir = bs_progress_beside_harness_here(true, false);
+	bool duet_redir = bs_progress_beside_harness_here(true, true);
+	/* stderr a log: never */
+	dup2(fileno(f), STDERR_FILENO);
+	bool log = bs_progress_beside_harness_here(false, false);
+	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+	close(out);
+	close(err);
+	CHECK(!run_tty);
+	CHECK(!duet_out);
+	CHECK(duet_dis);
+	CHECK(run_redir);
+	CHECK(!duet_redir);
+	CHECK(!log);
+	fclose(f);
+	pty_close(&t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_drawn_on_terminal);
@@ -236,5 +286,7 @@ int main(void)
 	RUN_TEST(test_msg_clears);
 	RUN_TEST(test_msg_off_terminal);
 	RUN_TEST(test_text);
+	RUN_TEST(test_beside_harness);
+	RUN_TEST(test_beside_harness_here);
 	return test_summary("test_progress");
 }

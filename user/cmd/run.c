@@ -27,6 +27,7 @@
 #include "report/render.h"
 #include "probe/run_once.h"
 #include "probe/shard.h"
+#include "util/progress.h"
 #include "stop/stop_options.h"
 #include "stop/stop_run.h"
 
@@ -298,7 +299,10 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		was_interrupted = sres.interrupted;
 	} else {
-		rc = bs_run_once(&one, &m, a.cmd, a.mo.user, a.quiet, interrupted, &end);
+		/* the harness prints on benchscope's stdout: no line there */
+		rc = bs_run_once(&one, &m, a.cmd, a.mo.user,
+				 !a.quiet && bs_progress_beside_harness_here(true, false),
+				 interrupted, &end);
 		if (rc)
 			goto out;
 		was_interrupted = one.interrupted;

@@ -129,7 +129,10 @@ int bs_duet_run_all(struct bs_measure *m, const struct bs_duet_args *a,
 	env.tick = live_tick;
 	env.tick_ctx = &live;
 	live.total = s->n_plan;
-	bs_progress_init(&live.prog, "runs", !a->quiet);
+	/* with --harness-output the sides print on the terminal: no line */
+	bs_progress_init(&live.prog, "runs",
+			 !a->quiet &&
+			     bs_progress_beside_harness_here(a->harness_output, a->harness_output));
 	t_start = bs_mono_ns();
 	for (i = 0; i < s->n_plan && !*interrupted; i++) {
 		json_object *ev;

@@ -35,7 +35,7 @@ static json_object *status_json(const struct bs_session *s)
 }
 
 int bs_run_once(struct bs_run_once *r, struct bs_measure *m, char *const *cmd, const char *user,
-		bool quiet, volatile sig_atomic_t *interrupted, json_object **end)
+		bool progress, volatile sig_atomic_t *interrupted, json_object **end)
 {
 	struct bs_session *sess = &r->sess;
 	struct bs_progress prog;
@@ -60,7 +60,7 @@ int bs_run_once(struct bs_run_once *r, struct bs_measure *m, char *const *cmd, c
 		fprintf(stderr, "benchscope run: %s\n", err); /* the END block still follows */
 		goto finish;
 	}
-	bs_progress_init(&prog, "iterations", !quiet);
+	bs_progress_init(&prog, "iterations", progress);
 	for (;;) {
 		prc = bs_measure_poll(m, 50);
 		if (prc < 0) {

@@ -30,7 +30,8 @@ void bs_run_once_init(struct bs_run_once *r);
  * exec, follow it in @m, release it, and stream its records into the trace
  * until it exits, or until *interrupted is set (then it is stopped:
  * SIGTERM, SIGKILL after 2 s). Meanwhile a live line counts the
- * iterations (util/progress.h), unless @quiet.
+ * iterations when @progress (util/progress.h: only on a terminal; the
+ * caller decides with bs_progress_beside_harness and -q).
  * Returns 0 with *end a new END block holding "status" (pid, exited,
  * exit_code, signaled, signal), "interrupted" and "wall_ns" (release to
  * exit, ns) for bs_measure_finish; this also when the release failed
@@ -40,7 +41,7 @@ void bs_run_once_init(struct bs_run_once *r);
  * user), 1 it could not be followed, 130 interrupted before its release.
  */
 int bs_run_once(struct bs_run_once *r, struct bs_measure *m, char *const *cmd, const char *user,
-		bool quiet, volatile sig_atomic_t *interrupted, json_object **end);
+		bool progress, volatile sig_atomic_t *interrupted, json_object **end);
 
 /**
  * bs_run_once_failed - whether the harness exited with a non-zero status

@@ -101,3 +101,16 @@ void bs_progress_done(struct bs_progress *p)
 {
 	bs_progress_clear(p);
 }
+
+bool bs_progress_beside_harness(bool err_tty, bool harness_out_tty)
+{
+	return err_tty && !harness_out_tty;
+}
+
+bool bs_progress_beside_harness_here(bool inherits_stdout, bool inherits_stderr)
+{
+	bool err_tty = isatty(STDERR_FILENO);
+
+	return bs_progress_beside_harness(err_tty, (inherits_stdout && isatty(STDOUT_FILENO)) ||
+						       (inherits_stderr && err_tty));
+}

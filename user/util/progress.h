@@ -6,6 +6,14 @@
  * and stderr is a terminal: CI logs and pipes get nothing. Whether stderr
  * is a terminal is decided here alone (bs_progress_init); callers never
  * call isatty themselves.
+ *
+ * Beside a harness (run, duet, waste CMD) the line has no newline, so
+ * whatever the harness prints to the same terminal would land at its end.
+ * There the line is drawn only when the harness's output does not reach
+ * the terminal (bs_progress_beside_harness): `run` and `waste CMD` draw it
+ * when benchscope's stdout, which the harness inherits, is not a terminal
+ * (redirected); `duet` when the harness's output is discarded (its default,
+ * not --harness-output).
  */
 #ifndef BENCHSCOPE_PROGRESS_H
 #define BENCHSCOPE_PROGRESS_H
@@ -63,5 +71,23 @@ void bs_progress_msg(struct bs_progress *p, const char *fmt, ...)
 
 /** Erase the line. */
 void bs_progress_done(struct bs_progress *p);
+
+/**
+ * bs_progress_beside_harness - whether a live line may be drawn while a
+ * harness runs: stderr (the line's stream) is a terminal and the harness's
+ * output does not go to a terminal. Pure: @err_tty, @harness_out_tty are
+ * the isatty results.
+ */
+bool bs_progress_beside_harness(bool err_tty, bool harness_out_tty);
+
+/**
+ * bs_progress_beside_harness_here - bs_progress_beside_harness for this
+ * process: the harness's output is on a terminal when it inherits
+ * benchscope's stdout (@inherits_stdout) or stderr (@inherits_stderr) and
+ * that is one. `run` passes (true, false): its harness also inherits stderr,
+ * but most harnesses print their results on stdout, and a check of stderr
+ * would leave no line at all.
+ */
+bool bs_progress_beside_harness_here(bool inherits_stdout, bool inherits_stderr);
 
 #endif
