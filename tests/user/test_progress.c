@@ -277,6 +277,37 @@ static void test_beside_harness_here(void)
 	pty_close(&t);
 }
 
+/* A note (run --forks's line per fork): on a terminal even when the line is
+ * off (beside a harness), erasing the line first; nothing in a log. */
+static void test_note(void)
+{
+	struct bs_progress p;
+	struct pty t;
+	FILE *f = tmpfile();
+	const char *s;
+
+	if (pty_open(&t) || !f)
+		SKIP("no pseudo-terminal or file here");
+	bs_progress_init_on(&p, t.slave, "forks", false);
+	bs_progress_note(&p, "benchscope run: fork %d (pid %d)", 1, 42);
+	s = pty_read(&t);
+	CHECK(strstr(s, "benchscope run: fork 1 (pid 42)") != NULL);
+	bs_progress_init_on(&p, t.slave, "forks", true);
+	wait_interval();
+	bs_progress_text(&p, 0, 3, "fork 1 of at most 3, 10 iterations");
+	bs_progress_note(&p, "benchscope run: fork 1 (pid 42)");
+	s = pty_read(&t);
+	CHECK(strstr(s, "iterations") < strstr(s, "\r\033[Kbenchscope run: fork 1"));
+	bs_progress_done(&p);
+	pty_read(&t);
+	pty_close(&t);
+	bs_progress_init_on(&p, f, "forks", true);
+	bs_progress_note(&p, "benchscope run: fork 1 (pid 42)");
+	fflush(f);
+	CHECK_INT_EQ(ftell(f), 0);
+	fclose(f);
+}
+
 int main(void)
 {
 	RUN_TEST(test_drawn_on_terminal);
@@ -288,5 +319,6 @@ int main(void)
 	RUN_TEST(test_text);
 	RUN_TEST(test_beside_harness);
 	RUN_TEST(test_beside_harness_here);
+	RUN_TEST(test_note);
 	return test_summary("test_progress");
 }

@@ -283,12 +283,15 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (a.stop.forked) {
-		struct bs_stop_run_opts so = {.plan = a.stop.plan,
-					      .cmd = a.cmd,
-					      .user = a.mo.user,
-					      .grace_ms = (int)a.stop.grace_ms,
-					      .quiet = a.quiet,
-					      .interrupted = interrupted};
+		struct bs_stop_run_opts so = {
+		    .plan = a.stop.plan,
+		    .cmd = a.cmd,
+		    .user = a.mo.user,
+		    .grace_ms = (int)a.stop.grace_ms,
+		    .quiet = a.quiet,
+		    .verbose = a.mo.verbose,
+		    .progress = !a.quiet && bs_progress_beside_harness_here(true, false),
+		    .interrupted = interrupted};
 
 		/* the presets whose harnesses calibrate: their calibration runs are
 		 * not measurements (the rule of the kind the trace records) */

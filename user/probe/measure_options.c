@@ -25,7 +25,9 @@ static const struct argp_option measure_options[] = {
     {"no-calibrate", OPT_NO_CALIB, NULL, 0, "do not measure the probe cost at start", 3},
     {"calibrate-calls", OPT_CALIB_CALLS, "N", 0, "probe hits per calibration round (default 2000)",
      3},
-    {"verbose", 'v', NULL, 0, "print libbpf's messages (verifier log)", 3},
+    {"verbose", 'v', NULL, 0,
+     "print libbpf's messages (verifier log); run --forks: the line per fork off a terminal too",
+     3},
     {0}};
 
 int bs_parse_ringbuf_mib(const char *s, long *mib)

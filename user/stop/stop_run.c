@@ -11,6 +11,7 @@
 
 #include "stop/calib_live.h"
 #include "util/monotime.h"
+#include "util/progress.h"
 #include "probe/session.h"
 #include "report/summary.h"
 
@@ -25,6 +26,7 @@ struct stop_run {
 	size_t n_calibration;	   /**< of the current fork */
 	size_t n_after;		   /**< after-stop iterations of the current fork */
 	int err;		   /**< first error inside the hook (-errno) */
+	struct bs_progress prog;   /**< fork F of at most N, iterations, ETA */
 };
 
 json_object *bs_stop_plan_json(const struct bs_stop_plan *p, int grace_ms)
@@ -161,6 +163,7 @@ static void log_fork(struct stop_run *s, const struct bs_session *sess, uint64_t
 	const struct bs_stop_fsm *f = &s->fsm;
 	bool sig = WIFSIGNALED(sess->wait_status);
 	bool is_short = bs_stop_fsm_short(f);
+	char line[256];
 
 	json_object_object_add(ev, "kind", json_object_new_string("fork"));
 	json_object_object_add(ev, "fork", json_object_new_int64((int64_t)f->fork));
@@ -206,16 +209,22 @@ static void log_fork(struct stop_run *s, const struct bs_session *sess, uint64_t
 					 (int)sess->pid, WEXITSTATUS(sess->wait_status));
 		}
 	}
-	if (!s->o->quiet)
-		fprintf(stderr,
-			"benchscope run: fork %zu (pid %d): %zu warmup%s + %zu measurement "
-			"iterations%s, ended by %s%s\n",
-			f->fork, (int)sess->pid, f->wi,
-			f->p.crit ? (f->warmup_stable ? " (stable)" : " (not stable)") : "", f->mi,
-			is_short ? " (short)" : "", ended_by(sess, stopped || interrupted),
-			stopped && sig && WTERMSIG(sess->wait_status) == SIGKILL
-			    ? " (SIGKILL after the grace period)"
-			    : "");
+	/* on a terminal, or with -v; a log has the forks in the trace */
+	if (s->o->quiet)
+		return;
+	snprintf(line, sizeof(line),
+		 "benchscope run: fork %zu (pid %d): %zu warmup%s + %zu measurement "
+		 "iterations%s, ended by %s%s",
+		 f->fork, (int)sess->pid, f->wi,
+		 f->p.crit ? (f->warmup_stable ? " (stable)" : " (not stable)") : "", f->mi,
+		 is_short ? " (short)" : "", ended_by(sess, stopped || interrupted),
+		 stopped && sig && WTERMSIG(sess->wait_status) == SIGKILL
+		     ? " (SIGKILL after the grace period)"
+		     : "");
+	if (s->o->verbose)
+		bs_progress_msg(&s->prog, "%s", line);
+	else
+		bs_progress_note(&s->prog, "%s", line);
 }
 
 /* Handle every record already in the ring buffer. */
@@ -281,6 +290,9 @@ static int run_fork(struct stop_run *s, struct bs_stop_run_result *res, uint64_t
 		}
 		if (bs_session_poll(&sess) == 1)
 			break;
+		bs_progress_text(&s->prog, s->fsm.fork - 1, s->fsm.p.f_max,
+				 "fork %zu of at most %zu, %llu iterations", s->fsm.fork,
+				 s->fsm.p.f_max, (unsigned long long)bs_measure_iters(s->m));
 	}
 	t1 = bs_mono_ns();
 	if (!rc && (rc = drain(s->m)))
@@ -325,6 +337,7 @@ int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 		return rc;
 	}
 	bs_calib_live_init(&s.live, o->calib);
+	bs_progress_init(&s.prog, "forks", o->progress);
 	bs_measure_set_hooks(m, on_iter, NULL, &s);
 	while (!s.fsm.done && !res->interrupted) {
 		rc = run_fork(&s, res, &t_first, err, errlen);
@@ -333,6 +346,7 @@ int bs_stop_run(struct bs_measure *m, const struct bs_stop_run_opts *o,
 		if (*o->interrupted)
 			res->interrupted = true;
 	}
+	bs_progress_done(&s.prog);
 	res->wall_ns = t_first ? (int64_t)(bs_mono_ns() - t_first) : 0;
 	res->compute_ns = s.fsm.compute_ns;
 	res->checkpoints = s.fsm.n_checkpoints;

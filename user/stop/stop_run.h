@@ -48,6 +48,9 @@ struct bs_stop_run_opts {
 	bs_calib_rule calib; /**< the harness's calibration rule (bench_groups.h): its calibration
 			      *   runs are left out; NULL: every iteration counts */
 	bool quiet;	     /**< no per-fork line on stderr */
+	bool verbose;	     /**< the per-fork line also when stderr is not a terminal */
+	bool progress;	     /**< the live line (util/progress.h: only on a terminal; the
+			      *   caller decides with bs_progress_beside_harness and -q) */
 	volatile sig_atomic_t *interrupted; /**< set by the caller's signal handler */
 };
 

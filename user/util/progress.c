@@ -12,7 +12,8 @@
 void bs_progress_init_on(struct bs_progress *p, FILE *out, const char *what, bool enabled)
 {
 	p->out = out;
-	p->on = enabled && isatty(fileno(out));
+	p->tty = isatty(fileno(out));
+	p->on = enabled && p->tty;
 	p->shown = false;
 	p->start_ns = p->last_ns = (double)bs_mono_ns();
 	p->what = what;
@@ -85,16 +86,32 @@ void bs_progress_clear(struct bs_progress *p)
 	p->last_ns = 0; /* the next update draws at once */
 }
 
+static void vmsg(struct bs_progress *p, const char *fmt, va_list ap)
+{
+	bs_progress_clear(p);
+	vfprintf(p->out, fmt, ap);
+	fputc('\n', p->out);
+	fflush(p->out);
+}
+
 void bs_progress_msg(struct bs_progress *p, const char *fmt, ...)
 {
 	va_list ap;
 
-	bs_progress_clear(p);
 	va_start(ap, fmt);
-	vfprintf(p->out, fmt, ap);
+	vmsg(p, fmt, ap);
 	va_end(ap);
-	fputc('\n', p->out);
-	fflush(p->out);
+}
+
+void bs_progress_note(struct bs_progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->tty)
+		return;
+	va_start(ap, fmt);
+	vmsg(p, fmt, ap);
+	va_end(ap);
 }
 
 void bs_progress_done(struct bs_progress *p)

@@ -24,6 +24,7 @@
 
 struct bs_progress {
 	FILE *out;	 /**< where the line goes (stderr) */
+	bool tty;	 /**< out is a terminal */
 	bool on;	 /**< enabled by the caller and out is a terminal */
 	bool shown;	 /**< a line is on screen */
 	double start_ns; /**< CLOCK_MONOTONIC at init */
@@ -67,6 +68,14 @@ void bs_progress_clear(struct bs_progress *p);
  * update draw it again at once. For warnings and errors while it runs.
  */
 void bs_progress_msg(struct bs_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/**
+ * Like bs_progress_msg, but only when the line's stream is a terminal,
+ * whether or not the caller enabled the line (the caller checks -q): for
+ * status lines that a log need not hold (the trace has them).
+ */
+void bs_progress_note(struct bs_progress *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /** Erase the line. */
