@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "probe/calibrate.h"
 #include "util/progress.h"
 
 /* A pseudo-terminal: the slave as a FILE* the line goes to, the master to read it. */
@@ -308,6 +309,35 @@ static void test_note(void)
 	fclose(f);
 }
 
+/* calibrate, doctor: the line counts the timed rounds of every kind. */
+static void test_calib_steps(void)
+{
+	struct bs_calib_steps st = {0};
+	struct bs_progress p;
+	struct pty t;
+	const char *s;
+
+	bs_calib_step(NULL); /* no line: nothing to count */
+	if (pty_open(&t))
+		SKIP("no pseudo-terminal here");
+	bs_progress_init_on(&p, t.slave, "timed rounds", true);
+	st.line = &p;
+	st.total = 3 * 2 * 5;
+	wait_interval();
+	for (int i = 0; i < 12; i++)
+		bs_calib_step(&st);
+	CHECK_INT_EQ(st.done, 12);
+	s = pty_read(&t);
+	CHECK(strstr(s, "1/30 timed rounds") != NULL); /* the first, then 250 ms apart */
+	wait_interval();
+	bs_calib_step(&st);
+	s = pty_read(&t);
+	CHECK(strstr(s, "13/30 timed rounds (43%)") != NULL);
+	CHECK(strstr(s, "ETA") != NULL);
+	bs_progress_done(&p);
+	pty_close(&t);
+}
+
 int main(void)
 {
 	RUN_TEST(test_drawn_on_terminal);
@@ -320,5 +350,6 @@ int main(void)
 	RUN_TEST(test_beside_harness);
 	RUN_TEST(test_beside_harness_here);
 	RUN_TEST(test_note);
+	RUN_TEST(test_calib_steps);
 	return test_summary("test_progress");
 }

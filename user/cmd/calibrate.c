@@ -20,6 +20,7 @@
 #include "util/exit_status.h"
 #include "commands.h"
 #include "probe/probes.h"
+#include "util/progress.h"
 
 struct cal_args {
 	struct bs_calib_options cal; /* defaults: 20000 hits, 5 rounds */
@@ -72,6 +73,8 @@ int cmd_calibrate(int argc, char **argv)
 	struct bs_boundaries b = {.mode = BS_BOUND_NONE};
 	struct bs_probes p;
 	struct bs_calib_row rows[3];
+	struct bs_progress line;
+	struct bs_calib_steps steps = {0};
 	json_object *o;
 	char err[1024];
 	size_t i;
@@ -89,11 +92,15 @@ int cmd_calibrate(int argc, char **argv)
 		bs_probes_destroy(&p);
 		return 1;
 	}
+	bs_progress_init(&line, "timed rounds (3 kinds, unprobed and probed)", true);
+	steps.line = &line;
+	steps.total = 3 * 2 * (uint64_t)a.cal.rounds;
 	for (i = 0; i < 3; i++) {
 		rows[i].kind = kinds[i].name;
 		rows[i].ns = bs_calibrate_kind(&p, kinds[i].kind, (int)a.cal.calls,
-					       (int)a.cal.rounds, &rows[i].why);
+					       (int)a.cal.rounds, &rows[i].why, &steps);
 	}
+	bs_progress_done(&line);
 	bs_probes_destroy(&p);
 	if (a.json) {
 		o = bs_calib_json(rows, 3, a.cal.calls, a.cal.rounds);

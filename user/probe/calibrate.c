@@ -18,6 +18,7 @@
 #include "binary/elfsym.h"
 #include "probe/probes.h"
 #include "util/monotime.h"
+#include "util/progress.h"
 
 /* Calibration targets: must stay real calls with a real entry. */
 __attribute__((noinline, used)) void bs_calib_target_a(void)
@@ -97,9 +98,20 @@ static double median(const double *d, int n)
  * same_fn, like --iter's uprobe + uretprobe; 0: none) attached. Attaching and
  * detaching uprobes costs milliseconds, so each is done once.
  */
-static double measure_why(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2,
-			  bool same_fn, int calls, int rounds, struct bs_calib_fail *why)
+void bs_calib_step(struct bs_calib_steps *s)
 {
+	if (!s)
+		return;
+	s->done++;
+	if (s->line)
+		bs_progress_update(s->line, s->done, s->total);
+}
+
+static double measure_why(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2,
+			  bool same_fn, int calls, int rounds, struct bs_calib_fail *why,
+			  struct bs_calib_steps *steps)
+{
+	uint64_t end = steps ? steps->done + 2 * (uint64_t)(rounds > 0 ? rounds : 0) : 0;
 	bool usdt = k1 == BS_SITE_USDT, both = k2 && !same_fn;
 	struct bpf_link *l1 = NULL, *l2 = NULL;
 	char self[PATH_MAX];
@@ -122,8 +134,10 @@ static double measure_why(struct bs_probes *p, enum bs_site_kind k1, enum bs_sit
 		goto out;
 	}
 	time_loop(calls / 10 + 1, usdt, both);
-	for (r = 0; r < rounds; r++)
+	for (r = 0; r < rounds; r++) {
 		base[r] = time_loop(calls, usdt, both);
+		bs_calib_step(steps);
+	}
 	l1 = attach_kind(p, self, k1, false);
 	if (!l1 || (k2 && !(l2 = attach_kind(p, self, k2, !same_fn)))) {
 		fail.err = errno;
@@ -131,8 +145,10 @@ static double measure_why(struct bs_probes *p, enum bs_site_kind k1, enum bs_sit
 		goto out;
 	}
 	time_loop(calls / 10 + 1, usdt, both); /* let the kernel optimise the sites */
-	for (r = 0; r < rounds; r++)
+	for (r = 0; r < rounds; r++) {
 		probed[r] = time_loop(calls, usdt, both);
+		bs_calib_step(steps);
+	}
 	res = median(probed, rounds) - median(base, rounds);
 	if (res < 0)
 		res = 0;
@@ -141,6 +157,10 @@ out:
 	bpf_link__destroy(l2);
 	free(base);
 	free(probed);
+	if (steps && steps->done < end) { /* stopped early: its rounds count as done */
+		steps->done = end - 1;
+		bs_calib_step(steps);
+	}
 	if (why)
 		*why = fail;
 	return res;
@@ -149,13 +169,13 @@ out:
 static double measure(struct bs_probes *p, enum bs_site_kind k1, enum bs_site_kind k2, bool same_fn,
 		      int calls, int rounds)
 {
-	return measure_why(p, k1, k2, same_fn, calls, rounds, NULL);
+	return measure_why(p, k1, k2, same_fn, calls, rounds, NULL, NULL);
 }
 
 double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds,
-			 struct bs_calib_fail *why)
+			 struct bs_calib_fail *why, struct bs_calib_steps *steps)
 {
-	return measure_why(p, kind, 0, false, calls, rounds, why);
+	return measure_why(p, kind, 0, false, calls, rounds, why, steps);
 }
 
 int bs_calibrate(struct bs_probes *p, const struct bs_boundaries *b, int calls, int rounds,

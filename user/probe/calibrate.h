@@ -14,10 +14,25 @@
 #define BENCHSCOPE_CALIBRATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "probe/boundary.h"
 
 struct bs_probes;
+struct bs_progress;
+
+/**
+ * A progress line over the timed rounds of several kinds (calibrate,
+ * doctor): each kind times @rounds loops unprobed and @rounds probed, so
+ * total = kinds x rounds x 2.
+ */
+struct bs_calib_steps {
+	struct bs_progress *line; /**< util/progress.h; NULL: none */
+	uint64_t done, total;	  /**< timed rounds */
+};
+
+/** One timed round done: count it and redraw the line. NULL-safe. */
+void bs_calib_step(struct bs_calib_steps *s);
 
 struct bs_probe_cost {
 	double begin_ns;	 /**< per hit of the begin site's kind */
@@ -45,9 +60,10 @@ struct bs_calib_fail {
 /**
  * bs_calibrate_kind - per-call cost (ns) of one site kind alone (calibrate,
  * doctor). NAN when it cannot be measured, with the cause in *@why (may be
- * NULL; zeroed on success).
+ * NULL; zeroed on success). Its 2 x @rounds timed rounds are counted in
+ * @steps (may be NULL), all of them also when it stops early.
  */
 double bs_calibrate_kind(struct bs_probes *p, enum bs_site_kind kind, int calls, int rounds,
-			 struct bs_calib_fail *why);
+			 struct bs_calib_fail *why, struct bs_calib_steps *steps);
 
 #endif

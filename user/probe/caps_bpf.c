@@ -13,6 +13,7 @@
 #include "probe/calibrate.h"
 #include "probe/caps.h"
 #include "probe/probes.h"
+#include "util/progress.h"
 
 static void put(struct bs_cap *c, enum bs_cap_id id, enum bs_cap_state s, double v, const char *fig)
 {
@@ -46,6 +47,8 @@ int bs_caps_probe_bpf(struct bs_cap *caps, int calls, int rounds)
 	struct bs_probes_opts po = {.interferers = true};
 	struct bs_boundaries b = {.mode = BS_BOUND_NONE};
 	struct bs_probes p;
+	struct bs_progress line;
+	struct bs_calib_steps steps = {0};
 	char err[512], fig[sizeof(caps[0].figure)];
 	double ns;
 	size_t i;
@@ -68,8 +71,11 @@ int bs_caps_probe_bpf(struct bs_cap *caps, int calls, int rounds)
 	}
 	put(&caps[BS_CAP_BPF_LOAD], BS_CAP_BPF_LOAD, BS_CAP_YES, NAN,
 	    "scheduler, IRQ and process programs attached");
+	bs_progress_init(&line, "timed rounds of the probe cost (3 kinds)", true);
+	steps.line = &line;
+	steps.total = sizeof(kinds) / sizeof(kinds[0]) * 2 * (uint64_t)(rounds > 0 ? rounds : 0);
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		ns = bs_calibrate_kind(&p, kinds[i].kind, calls, rounds, NULL);
+		ns = bs_calibrate_kind(&p, kinds[i].kind, calls, rounds, NULL, &steps);
 		if (isnan(ns)) {
 			put(&caps[kinds[i].id], kinds[i].id, BS_CAP_NO, NAN,
 			    "the probe does not attach or fire");
@@ -79,6 +85,7 @@ int bs_caps_probe_bpf(struct bs_cap *caps, int calls, int rounds)
 			 rounds, calls);
 		put(&caps[kinds[i].id], kinds[i].id, BS_CAP_YES, ns, fig);
 	}
+	bs_progress_done(&line);
 	bs_probes_destroy(&p);
 	return 0;
 }
