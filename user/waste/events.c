@@ -343,8 +343,8 @@ static void on_task_rec(struct bs_waste_run *w, const struct bs_waste_task *e)
 			w->c.gone_early++; /* exited before we could open its events */
 		} else if (i) {
 			w->c.threads_unfollowed++; /* counted, and warned about at the end */
-			if (!w->a->quiet)
-				fprintf(stderr, "benchscope waste: %s\n", w->err);
+			if (!w->a->quiet)	   /* status: on a terminal only */
+				bs_progress_note(&w->prog, "benchscope waste: %s", w->err);
 		}
 		break;
 	case BS_WTASK_EXEC:

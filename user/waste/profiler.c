@@ -44,6 +44,14 @@ static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap
 	return 0;
 }
 
+/* The live line from now on; CMD prints on benchscope's stdout. */
+static void line_start(struct bs_waste_run *w)
+{
+	bs_progress_init(&w->prog, "samples",
+			 !w->a->quiet &&
+			     (!w->a->cmd || bs_progress_beside_harness_here(true, false)));
+}
+
 int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a)
 {
 	memset(w, 0, sizeof(*w));
@@ -51,6 +59,7 @@ int bs_waste_open(struct bs_waste_run *w, struct bs_waste_args *a)
 	w->base_ns = NAN;
 	w->cmd_cpu_ns = NAN;
 	w->a = a;
+	line_start(w);
 	w->rng = a->seed * 0x9E3779B97F4A7C15ull + 1;
 	w->th = calloc(BS_WASTE_MAX_THREADS, sizeof(*w->th));
 	w->dec = bs_waste_decoder_new();
@@ -242,15 +251,15 @@ int bs_waste_attach(struct bs_waste_run *w)
 	err = follow_target(w);
 	if (err)
 		return err;
-	if (!a->quiet)
-		fprintf(stderr,
-			"benchscope waste: source %s, period %" PRIu64
-			"%s, %d watchpoints per thread, trap %.2f µs here%s\n",
-			bs_waste_source_name(w->src), w->period,
-			w->src == BS_SRC_PEBS  ? " events"
-			: w->src == BS_SRC_IBS ? " ops"
-					       : " ns",
-			w->th[0].nbp, w->trap_ns / 1e3, a->freeze ? "" : ", no freeze");
+	if (!a->quiet) /* status: on a terminal only */
+		bs_progress_note(&w->prog,
+				 "benchscope waste: source %s, period %" PRIu64
+				 "%s, %d watchpoints per thread, trap %.2f µs here%s",
+				 bs_waste_source_name(w->src), w->period,
+				 w->src == BS_SRC_PEBS	? " events"
+				 : w->src == BS_SRC_IBS ? " ops"
+							: " ns",
+				 w->th[0].nbp, w->trap_ns / 1e3, a->freeze ? "" : ", no freeze");
 	return 0;
 }
 
@@ -262,7 +271,10 @@ void bs_waste_loop(struct bs_waste_run *w, const volatile sig_atomic_t *interrup
 	int err;
 
 	bs_waste_note_period(w, w->t_start, w->period, NAN);
+	line_start(w);
 	for (;;) {
+		bs_progress_text(&w->prog, 0, 0, "%llu samples, %llu hits",
+				 (unsigned long long)w->c.samples, (unsigned long long)w->c.hits);
 		err = ring_buffer__poll(w->rb, w->root_exit_ns ? 2 : 20);
 		if (err < 0 && err != -EINTR)
 			break;
@@ -304,6 +316,7 @@ void bs_waste_finish(struct bs_waste_run *w, const volatile sig_atomic_t *interr
 	int i;
 
 	w->t_end = bs_mono_ns();
+	bs_progress_done(&w->prog);
 	ring_buffer__consume(w->rb);
 	if (w->root_exit_ns && w->root_exit_ns > w->t_start && w->root_exit_ns < w->t_end)
 		w->t_end = w->root_exit_ns;
@@ -344,9 +357,10 @@ void bs_waste_finish(struct bs_waste_run *w, const volatile sig_atomic_t *interr
 				a->cmd[0], WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
 	}
 	if (a->cmd && a->baseline && !*interrupted) {
-		if (!a->quiet)
-			fprintf(stderr, "benchscope waste: running the command once more without "
-					"benchscope (stdout to /dev/null)\n");
+		if (!a->quiet) /* status: on a terminal only */
+			bs_progress_note(&w->prog,
+					 "benchscope waste: running the command once more "
+					 "without benchscope (stdout to /dev/null)");
 		if (bs_waste_baseline(a->cmd, &w->base_ns, &w->base_rss))
 			w->base_ns = NAN;
 	}

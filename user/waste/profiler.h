@@ -25,6 +25,7 @@
 
 #include "benchscope/waste_record.h"
 #include "probe/session.h"
+#include "util/progress.h"
 #include "waste/report.h"
 #include "waste/watch.h"
 
@@ -137,6 +138,9 @@ struct bs_waste_run {
 	/* the first SIGTRAP the kernel generated for the program (valid when
 	 * c.sigtraps_program > 0), for the message when it killed it */
 	struct bs_waste_trap first_trap;
+	/* the live line (samples, hits, elapsed; with CMD only when stdout is
+	 * redirected: util/progress.h), and the status lines' terminal check */
+	struct bs_progress prog;
 };
 
 /** BS_DEBUG set: diagnostics on stderr (read once, at start, by the command). */
