@@ -410,6 +410,73 @@ static void test_unreadable_trace(void)
 }
 
 /*
+ * A check that reached no decision (the runner's fallback, and the form
+ * older runners wrote: level and min_overlap 0) does not make the trace
+ * unreadable: its report renders, the check is not re-decided, and later
+ * checks still decide from the trace.
+ */
+static void test_undecided_event(void)
+{
+	char path[300], jpath[300], err[256];
+	double y[MAXR], x[MAXR], w;
+	char *ev[MAXR] = {0};
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds;
+	struct bs_dstop *re = NULL;
+	struct bs_danalysis_opts o = {0};
+	struct bs_duet_report_opts ro = {.no_table = true};
+	json_object *e, *j, *sc;
+	bool stop;
+
+	fx_path(path, sizeof(path), "stop_undecided.trace");
+	fx_path(jpath, sizeof(jpath), "stop_undecided.json");
+	e = bs_duet_stop_check(NULL, "/nonexistent/x.trace", 1, BS_DM_RUN_SYNC, 3, 0.05, &o, &w,
+			       &stop);
+	CHECK(e != NULL);
+	if (!e)
+		return;
+	CHECK(!json_object_get_boolean(bs_json_get(e, "decided")));
+	CHECK_NEAR(json_object_get_double(bs_json_get(e, "level")), 0.95, 0, 0);
+	CHECK_NEAR(json_object_get_double(bs_json_get(e, "min_overlap")), 0.4, 0, 0);
+	ev[1] = strdup(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN));
+	json_object_put(e);
+	ev[2] = strdup("{\"kind\":\"duet_stop_check\",\"after_run\":2,\"method\":\"sync\","
+		       "\"runs_ok\":0,\"min_runs\":3,\"threshold\":0.05,\"interval\":"
+		       "\"run_model\",\"level\":0.0,\"cpu_terms\":true,\"min_overlap\":0.0,"
+		       "\"drop_warmup_half\":false,\"rel_ci_width\":null,\"benchmarks\":[],"
+		       "\"decision\":\"continue\",\"reason\":\"no decision: out of memory\","
+		       "\"compute_ns\":123}");
+	CHECK_INT_EQ(write_trace(path, 8, SAME_CPU, 0, y, x, ev), 0);
+	/* a later live check reads this trace back and decides */
+	e = bs_duet_stop_check(NULL, path, 7, BS_DM_RUN_SYNC, 3, 0.05, &o, &w, &stop);
+	CHECK(e && json_object_get_boolean(bs_json_get(e, "decided")));
+	CHECK(e && strncmp(bs_json_str(e, "reason", ""), "no decision", 11) != 0);
+	json_object_put(e);
+	ds = load(path, &d);
+	if (ds) {
+		CHECK_INT_EQ(d->n_stops, 2);
+		CHECK(!d->stops[0].decided && !d->stops[1].decided);
+		CHECK_INT_EQ(bs_duet_stops_redecide(d, &re), 0);
+		CHECK(re && re[0].undecided && re[1].undecided && isnan(re[1].width));
+		CHECK(re && strstr(re[1].reason, "not re-decided") != NULL);
+		bs_dstops_free(re, d->n_stops);
+		ro.json_path = jpath;
+		CHECK_INT_EQ(bs_duet_report_render(ds, &ro, NULL, err, sizeof(err)), 0);
+		j = json_object_from_file(jpath);
+		sc = j ? bs_json_get(j, "stop_ci") : NULL;
+		CHECK(sc && json_object_get_boolean(bs_json_get(sc, "all_agree")));
+		e = sc ? json_object_array_get_idx(bs_json_get(sc, "decisions"), 1) : NULL;
+		CHECK(e && !json_object_get_boolean(bs_json_get(e, "decided")));
+		CHECK(e && bs_json_get(e, "recomputed") == NULL);
+		json_object_put(j);
+		bs_duet_data_free(d);
+		bs_dataset_free(ds);
+	}
+	for (int k = 0; k < MAXR; k++)
+		free(ev[k]);
+}
+
+/*
  * --stop-ci decides on the method whose verdict is the headline, whatever
  * the order of --method (seq,async stops on async's width, not seq's); the
  * CONTEXT records that method, and the analysis' headline is the same.
@@ -469,6 +536,7 @@ int main(void)
 	RUN_TEST(test_crossover_line);
 	RUN_TEST(test_events_reproduced);
 	RUN_TEST(test_unreadable_trace);
+	RUN_TEST(test_undecided_event);
 	RUN_TEST(test_stop_method_is_headline);
 	return test_summary("test_duet_stop");
 }

@@ -202,7 +202,8 @@ static json_object *stop_obj(const struct bs_duet_ctx *c)
 		put(x, "rel_ci_width", num(e->width));
 		put(x, "decision", json_object_new_string(e->stop ? "stop" : "continue"));
 		put(x, "reason", e->reason ? json_object_new_string(e->reason) : NULL);
-		if (e->has_model) {
+		put(x, "decided", json_object_new_boolean(e->decided));
+		if (e->has_model && e->decided) {
 			bool same = bs_dstop_same(r, e);
 
 			re = json_object_new_object();

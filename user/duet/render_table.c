@@ -474,13 +474,14 @@ static void stop_line(FILE *f, const struct bs_duet_ctx *c, bool md)
 {
 	const struct bs_duet_data *d = c->d;
 	const struct bs_duet_stop_event *last;
-	size_t n_model = 0, n_differ = 0, first = 0;
+	size_t n_model = 0, n_differ = 0, first = 0, n_undecided = 0;
 
 	if (!d->n_stops || !c->stops)
 		return;
 	last = &d->stops[d->n_stops - 1];
 	for (size_t i = 0; i < d->n_stops; i++) {
-		if (!d->stops[i].has_model)
+		n_undecided += !d->stops[i].decided;
+		if (!d->stops[i].has_model || !d->stops[i].decided)
 			continue;
 		n_model++;
 		if (!bs_dstop_same(&c->stops[i], &d->stops[i]) && !n_differ++)
@@ -493,13 +494,20 @@ static void stop_line(FILE *f, const struct bs_duet_ctx *c, bool md)
 		last->threshold, bs_dmethod_name(last->method), last->min_runs,
 		last->stop ? "stopped" : "went on", last->after_run,
 		last->reason ? last->reason : "no reason recorded");
-	if (n_model < d->n_stops)
+	if (n_undecided)
+		fprintf(f,
+			md ? "- stop-ci: %zu checks reached no decision when recorded (not "
+			     "re-decided)\n"
+			   : "  stop-ci     %zu checks reached no decision when recorded (not "
+			     "re-decided)\n",
+			n_undecided);
+	if (n_model + n_undecided < d->n_stops)
 		fprintf(f,
 			md ? "- stop-ci: %zu decisions recorded on the bootstrap CI of an older "
 			     "benchscope (not re-decided)\n"
 			   : "  stop-ci     %zu decisions recorded on the bootstrap CI of an older "
 			     "benchscope (not re-decided)\n",
-			d->n_stops - n_model);
+			d->n_stops - n_model - n_undecided);
 	if (!n_model)
 		return;
 	if (!n_differ) {

@@ -51,8 +51,14 @@ json_object *bs_duet_stop_check(struct bs_measure *m, const char *trace, int aft
 		s.min_runs = min_runs;
 		s.threshold = threshold;
 		s.width = NAN;
+		s.undecided = true;
 		if (o)
 			s.opts = *o;
+		/* the options a check would have used, valid even when @o's are not */
+		if (bs_danalysis_opts_fill(&s.opts, d)) {
+			s.opts.min_overlap = s.opts.level = 0;
+			bs_danalysis_opts_fill(&s.opts, NULL);
+		}
 		snprintf(s.reason, sizeof(s.reason), "no decision: %s",
 			 err[0] ? err : "cannot read back the trace");
 	}

@@ -155,6 +155,7 @@ json_object *bs_dstop_event(const struct bs_dstop *s, uint64_t compute_ns)
 			       json_object_new_boolean(s->opts.drop_warmup_half));
 	json_object_object_add(ev, "rel_ci_width", num(s->width));
 	json_object_object_add(ev, "benchmarks", bs);
+	json_object_object_add(ev, "decided", json_object_new_boolean(!s->undecided));
 	json_object_object_add(ev, "decision",
 			       json_object_new_string(s->stop ? "stop" : "continue"));
 	json_object_object_add(ev, "reason", json_object_new_string(s->reason));
@@ -201,6 +202,15 @@ int bs_duet_stops_redecide(const struct bs_duet_data *d, struct bs_dstop **out)
 			snprintf(s[i].reason, sizeof(s[i].reason),
 				 "recorded on the bootstrap CI of an older benchscope: not "
 				 "re-decided");
+			continue;
+		}
+		if (!e->decided) {
+			s[i].after_run = e->after_run;
+			s[i].method = e->method;
+			s[i].width = NAN;
+			s[i].undecided = true;
+			snprintf(s[i].reason, sizeof(s[i].reason),
+				 "reached no decision when recorded: not re-decided");
 			continue;
 		}
 		ret = bs_duet_stop_decide(d, e->after_run, e->method, (size_t)e->min_runs,

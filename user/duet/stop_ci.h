@@ -51,6 +51,9 @@ struct bs_dstop {
 	struct bs_dstop_bench *bench;  /**< n_bench benchmarks with runs of the method */
 	size_t n_bench;
 	bool stop;	  /**< runs_ok >= min_runs and width <= threshold */
+	bool undecided;	  /**< no decision could be computed (the trace could not be
+			   *   read back, ...): stop is false, width NAN, the reason
+			   *   says why; its event says "decided": false */
 	char reason[400]; /**< one line: why stop or continue */
 };
 
@@ -76,8 +79,8 @@ void bs_dstop_free(struct bs_dstop *s);
  * (docs/duet-trace.md): after_run, method, runs_ok, min_runs, threshold,
  * "interval": "run_model", level, cpu_terms, min_overlap, drop_warmup_half,
  * rel_ci_width (null without one), benchmarks[] (name, runs, rel_ci_width,
- * status), decision, reason, compute_ns (@compute_ns). New object, or NULL
- * when out of memory.
+ * status), decided (false when s->undecided), decision, reason, compute_ns
+ * (@compute_ns). New object, or NULL when out of memory.
  */
 json_object *bs_dstop_event(const struct bs_dstop *s, uint64_t compute_ns);
 
@@ -99,7 +102,9 @@ bool bs_dstop_same(const struct bs_dstop *s, const struct bs_duet_stop_event *e)
  * @d (d->stops) from @d alone, with the options the event records
  * (bs_dstop_opts_of_event): (*out)[i] for d->stops[i]; an event without
  * them (has_model false: written by a benchscope whose rule used the
- * bootstrap CI) gets a zeroed decision with width NAN and reason saying so.
+ * bootstrap CI) or that reached no decision when recorded (decided false)
+ * gets a zeroed decision with width NAN and reason saying so; neither is
+ * re-decided.
  * *out is NULL when d has no such event. Returns 0 or -ENOMEM; free with
  * bs_dstops_free(*out, d->n_stops).
  */

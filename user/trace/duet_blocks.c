@@ -226,6 +226,7 @@ static int decode_stop(json_object *ev, size_t idx, struct bs_duet_stop_event *d
 	char block[64];
 	struct bs_block_field f = {block, "", err, errlen};
 	const char *m = NULL, *dec = NULL, *iv = NULL;
+	bool decided = true;
 	int64_t v = 0;
 	int ret;
 
@@ -247,11 +248,16 @@ static int decode_stop(json_object *ev, size_t idx, struct bs_duet_stop_event *d
 	    (ret = bs_field_num(&f, ev, "rel_ci_width", BS_FIELD_NULLABLE, &d->width)) < 0 ||
 	    (ret = bs_field_str(&f, ev, "decision", BS_FIELD_REQUIRED, &dec)) < 0 ||
 	    (ret = bs_field_str(&f, ev, "reason", BS_FIELD_OPTIONAL, &d->reason)) < 0 ||
-	    (ret = bs_field_str(&f, ev, "interval", BS_FIELD_OPTIONAL, &iv)) < 0)
+	    (ret = bs_field_str(&f, ev, "interval", BS_FIELD_OPTIONAL, &iv)) < 0 ||
+	    (ret = bs_field_bool(&f, ev, "decided", BS_FIELD_OPTIONAL, &decided)) < 0)
 		return ret;
 	if (strcmp(dec, "stop") && strcmp(dec, "continue"))
 		return bs_field_error(&f, "decision", "is not \"stop\" or \"continue\"");
 	d->stop = !strcmp(dec, "stop");
+	/* older runners wrote no "decided" key, but this reason (stop_ci.h) */
+	d->decided = decided && !(d->reason && !strncmp(d->reason, "no decision:", 12));
+	if (!d->decided && d->stop)
+		return bs_field_error(&f, "decision", "is \"stop\" without a decision");
 	if (!iv)
 		return 0;
 	if (strcmp(iv, "run_model"))
@@ -263,6 +269,8 @@ static int decode_stop(json_object *ev, size_t idx, struct bs_duet_stop_event *d
 	    (ret = bs_field_bool(&f, ev, "drop_warmup_half", BS_FIELD_REQUIRED,
 				 &d->drop_warmup_half)) < 0)
 		return ret;
+	if (!d->decided)
+		return 0;
 	if (!(d->level > 0 && d->level < 1))
 		return bs_field_error(&f, "level", "is not in (0, 1)");
 	if (!(d->min_overlap > 0 && d->min_overlap < 1))

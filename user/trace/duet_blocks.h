@@ -117,6 +117,12 @@ struct bs_duet_stop_event {
 				 *   rule compared, NAN when null (no interval) */
 	bool stop;		/**< decision (required "stop" or "continue") */
 	const char *reason;	/**< reason (string), or NULL */
+	bool decided;		/**< decided (optional boolean, absent: true): false when the
+				 *   check reached no decision (the trace could not be read
+				 *   back, ...); also false for the "no decision: ..." reason
+				 *   of older traces, whose level and min_overlap were 0.
+				 *   Such an event is not re-decided and its level and
+				 *   min_overlap are not checked */
 	bool has_model;		/**< interval is "run_model": the keys below are present */
 	double level;		/**< level (number in (0, 1)): the interval's confidence */
 	bool cpu_terms;		/**< cpu_terms (boolean): placement terms in the model */
