@@ -56,6 +56,8 @@ struct df_spec {
 				   0 ns */
 	const char *end_extra;	/* more END members, JSON text after a comma
 				   ("\"lost\": {...}"); NULL: none */
+	const char *duet_extra; /* more CONTEXT duet members, JSON text after a
+				   comma ("\"seed\": 7"); NULL: none */
 	uint64_t seed;
 };
 
@@ -93,7 +95,7 @@ static inline double df_norm(uint64_t *s)
 
 static inline int df_write(const char *path, const struct df_spec *sp, struct df_truth *t)
 {
-	char ctx[1024], ev[2048], err[256];
+	char ctx[1536], ev[2048], err[256];
 	uint64_t rs = sp->seed ? sp->seed : 1;
 	struct bs_trace_writer *w;
 	int64_t clock = 1000000000;
@@ -105,9 +107,10 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 	    ctx, sizeof(ctx),
 	    "{\"tool\": \"benchscope\", \"mode\": \"duet\", \"duet\": {\"source\": \"benchscope\", "
 	    "\"benchmark\": \"synth\", \"aa\": %s, \"methods\": [\"async\", \"sync\", \"seq\"], "
-	    "\"runs_per_method\": %d, \"min_overlap\": 0.4}, \"boundaries\": {\"kind\": \"pair\", "
-	    "\"probes\": 2, \"probes_choice\": \"auto\"}}",
-	    sp->aa ? "true" : "false", sp->runs_per_method);
+	    "\"runs_per_method\": %d, \"min_overlap\": 0.4%s%s}, \"boundaries\": {\"kind\": "
+	    "\"pair\", \"probes\": 2, \"probes_choice\": \"auto\"}}",
+	    sp->aa ? "true" : "false", sp->runs_per_method, sp->duet_extra ? ", " : "",
+	    sp->duet_extra ? sp->duet_extra : "");
 	w = bs_trace_create(path, ctx, err, sizeof(err));
 	if (!w)
 		return -1;

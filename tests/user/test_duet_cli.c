@@ -5,6 +5,7 @@
  * duet.txt), and bad input (one line on stderr, exit 2). Each command runs
  * in a child with stdout and stderr sent to files. */
 #include <json-c/json.h>
+#include <wordexp.h>
 
 #include "test.h"
 #include "benchscope/stats.h"
@@ -12,6 +13,8 @@
 #include "trace/dataset.h"
 #include "duet/analysis.h"
 #include "duet/data.h"
+#include "duet/run.h"
+#include "duet/setup.h"
 #include "fixture.h"
 #include "cmd_capture.h"
 #include "duet_fixture.h"
@@ -727,6 +730,59 @@ static void test_report_stdout_full(void)
 			   "on device\n");
 }
 
+/*
+ * The analysis options the duet recorded in its CONTEXT are report's
+ * defaults: a trace of `duet --no-mds` reports no MDS, as the duet's own
+ * table did. The CONTEXT of bs_duet_context records them.
+ */
+static void test_report_context_defaults(void)
+{
+	struct df_spec sp = {.runs_per_method = 3,
+			     .methods = {false, false, true},
+			     .iters = 10,
+			     .slow_b = 0.1,
+			     .noise = 0.01,
+			     .seed = 5,
+			     .duet_extra = "\"no_mds\": true"};
+	struct bs_duet_args a = {.cmd = {"true", "true"}, .no_mds = true};
+	struct bs_duet_setup su;
+	char tr[300], json[300];
+	json_object *j, *ctx, *du;
+
+	fx_path(tr, sizeof(tr), "ctxdef.trace");
+	fx_path(json, sizeof(json), "ctxdef.json");
+	if (df_write(tr, &sp, &truth)) {
+		FAILF("cannot write %s", tr);
+		return;
+	}
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, NULL}), 0);
+	j = json_object_from_file(json);
+	CHECK(j && !json_object_get_boolean(bs_json_get(bs_json_get(j, "analysis"), "mds")));
+	json_object_put(j);
+	/* a trace without the key: the MDS is computed */
+	sp.duet_extra = NULL;
+	CHECK_INT_EQ(df_write(tr, &sp, &truth), 0);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, NULL}), 0);
+	j = json_object_from_file(json);
+	CHECK(j && json_object_get_boolean(bs_json_get(bs_json_get(j, "analysis"), "mds")));
+	json_object_put(j);
+	/* what the duet writes */
+	memset(&su, 0, sizeof(su));
+	su.methods[0] = BS_DM_RUN_ASYNC;
+	su.n_methods = 1;
+	if (wordexp("true", &su.we_cmd[0], WRDE_NOCMD) ||
+	    wordexp("true", &su.we_cmd[1], WRDE_NOCMD)) {
+		FAILF("wordexp");
+		return;
+	}
+	su.have_cmd[0] = su.have_cmd[1] = true;
+	ctx = bs_duet_context(&a, &su);
+	du = bs_json_get(ctx, "duet");
+	CHECK(json_object_get_boolean(bs_json_get(du, "no_mds")));
+	json_object_put(ctx);
+	bs_duet_setup_free(&su);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -744,5 +800,6 @@ int main(void)
 	RUN_TEST(test_import_not_over_special);
 	RUN_TEST(test_import_path_errors);
 	RUN_TEST(test_report_stdout_full);
+	RUN_TEST(test_report_context_defaults);
 	return test_summary("test_duet_cli");
 }

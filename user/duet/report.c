@@ -66,7 +66,7 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	ao.min_overlap = opts.min_overlap;
 	ao.n_resamples = opts.n_resamples;
 	ao.seed = opts.seed;
-	ao.no_mds = opts.no_mds;
+	ao.no_mds = opts.no_mds || d->ctx.no_mds;
 	ao.drop_warmup_half = opts.drop_warmup_half;
 	ao.sampling = (enum bs_dsampling)opts.sampling;
 	if (!(ao.min_overlap >= 0 && ao.min_overlap < 1)) {

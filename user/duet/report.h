@@ -25,7 +25,8 @@ struct bs_duet_report_opts {
 	double min_overlap;    /**< async pairing threshold m; 0: the trace's, else 0.4 */
 	size_t n_resamples;    /**< bootstrap resamples; 0: 9999 */
 	uint64_t seed;	       /**< bootstrap seed */
-	bool no_mds;	       /**< skip the MDS curve (it re-runs the tests 16 times) */
+	bool no_mds;	       /**< skip the MDS curve; also when the trace's duet says so
+				*   (CONTEXT duet.no_mds, `duet --no-mds`) */
 	bool no_table;	       /**< no table on stdout */
 	/* added by the analysis (zero = default): */
 	bool drop_warmup_half; /**< drop the first half of each run's iterations (Drozdík 2023 §4.2)
