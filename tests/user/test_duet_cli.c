@@ -733,7 +733,8 @@ static void test_report_stdout_full(void)
 /*
  * The analysis options the duet recorded in its CONTEXT are report's
  * defaults: a trace of `duet --no-mds` reports no MDS, as the duet's own
- * table did. The CONTEXT of bs_duet_context records them.
+ * table did; the bootstrap uses the duet's --seed unless report's is given. The CONTEXT of
+ * bs_duet_context records them.
  */
 static void test_report_context_defaults(void)
 {
@@ -743,8 +744,8 @@ static void test_report_context_defaults(void)
 			     .slow_b = 0.1,
 			     .noise = 0.01,
 			     .seed = 5,
-			     .duet_extra = "\"no_mds\": true"};
-	struct bs_duet_args a = {.cmd = {"true", "true"}, .no_mds = true};
+			     .duet_extra = "\"no_mds\": true, \"seed\": 7"};
+	struct bs_duet_args a = {.cmd = {"true", "true"}, .no_mds = true, .seed = 7};
 	struct bs_duet_setup su;
 	char tr[300], json[300];
 	json_object *j, *ctx, *du;
@@ -758,13 +759,22 @@ static void test_report_context_defaults(void)
 	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, NULL}), 0);
 	j = json_object_from_file(json);
 	CHECK(j && !json_object_get_boolean(bs_json_get(bs_json_get(j, "analysis"), "mds")));
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "seed")), 7);
 	json_object_put(j);
-	/* a trace without the key: the MDS is computed */
+	/* an option given wins */
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){tr, "--json", json, "--seed", "3", NULL}),
+		     0);
+	j = json_object_from_file(json);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "seed")), 3);
+	json_object_put(j);
+	/* a trace without the keys: the MDS is computed, seed 1 */
 	sp.duet_extra = NULL;
 	CHECK_INT_EQ(df_write(tr, &sp, &truth), 0);
 	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, NULL}), 0);
 	j = json_object_from_file(json);
 	CHECK(j && json_object_get_boolean(bs_json_get(bs_json_get(j, "analysis"), "mds")));
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "seed")), 1);
 	json_object_put(j);
 	/* what the duet writes */
 	memset(&su, 0, sizeof(su));
@@ -779,6 +789,7 @@ static void test_report_context_defaults(void)
 	ctx = bs_duet_context(&a, &su);
 	du = bs_json_get(ctx, "duet");
 	CHECK(json_object_get_boolean(bs_json_get(du, "no_mds")));
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(du, "seed")), 7);
 	json_object_put(ctx);
 	bs_duet_setup_free(&su);
 }

@@ -146,6 +146,7 @@ int cmd_duet(int argc, char **argv)
 						 .min_overlap = a.min_overlap,
 						 .n_resamples = (size_t)a.resamples,
 						 .seed = (uint64_t)a.seed,
+						 .has_seed = true,
 						 .no_mds = a.no_mds,
 						 .no_table = a.quiet};
 		struct bs_duet_outcome oc;

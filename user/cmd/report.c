@@ -61,7 +61,7 @@ static const struct argp_option report_options[] = {
     {"plot", OPT_PLOT, "FILE", 0, "overlap timeline picture, FILE.svg or FILE.png (gnuplot)", 2},
     {"min-overlap", OPT_MIN_OVERLAP, "M", 0,
      "async pairing threshold, 0 < M < 1 (default: the trace's, else 0.4)", 2},
-    {"seed", OPT_SEED, "N", 0, "bootstrap seed (default 1)", 2},
+    {"seed", OPT_SEED, "N", 0, "bootstrap seed (default: the duet's --seed, else 1)", 2},
     {"no-mds", OPT_NO_MDS, NULL, 0, "skip the minimal detectable slowdown search", 2},
     {"drop-warmup-half", OPT_DROP_WARMUP_HALF, NULL, 0,
      "drop the first half of each run's iterations (Java suites)", 2},
@@ -124,6 +124,7 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		if (bs_parse_u64(arg, 0, UINT64_MAX, &a->dopts.seed))
 			return bs_argp_error(state, "--seed wants a non-negative integer, not '%s'",
 					     arg);
+		a->dopts.has_seed = true;
 		a->duet_only = "--seed";
 		break;
 	case OPT_NO_MDS:

@@ -106,8 +106,10 @@ static int decode_context(json_object *ctx, struct bs_duet_context *c, char *err
 	if ((ret = bs_field_num(&f, duet, "min_overlap", BS_FIELD_OPTIONAL, &c->min_overlap)) < 0)
 		return ret;
 	c->has_min_overlap = ret > 0;
-	if ((ret = bs_field_bool(&f, duet, "no_mds", BS_FIELD_OPTIONAL, &c->no_mds)) < 0)
+	if ((ret = bs_field_bool(&f, duet, "no_mds", BS_FIELD_OPTIONAL, &c->no_mds)) < 0 ||
+	    (ret = bs_field_count(&f, duet, "seed", BS_FIELD_OPTIONAL, &c->seed)) < 0)
 		return ret;
+	c->has_seed = ret > 0;
 	{
 		json_object *design = NULL, *noise = NULL;
 

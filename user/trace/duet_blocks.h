@@ -48,21 +48,23 @@ struct bs_duet_noise_rec {
 
 /** The CONTEXT of a duet trace: its `duet` object and the machine keys. */
 struct bs_duet_context {
-	bool has_duet;		/**< the `duet` object is present */
-	const char *benchmark;	/**< duet.benchmark (string), or NULL */
-	const char *source;	/**< duet.source (string), or NULL */
-	const char *suite;	/**< duet.suite (string, imports), or NULL */
-	bool has_aa, aa;	/**< duet.aa (boolean): A/A test */
-	bool has_min_overlap;	/**< duet.min_overlap is present */
-	double min_overlap;	/**< duet.min_overlap (number, ratio), or 0 */
-	bool no_mds;		/**< duet.no_mds (boolean): `duet --no-mds`; false when absent */
-	const char *kernel;	/**< kernel (string, `uname -r`), or NULL */
-	const char *cpu_model;	/**< cpu_model (string), or NULL */
-	bool has_ncpus;		/**< ncpus is present */
-	int64_t ncpus;		/**< ncpus (integer, online CPUs), or 0 */
-	const char *hypervisor; /**< hypervisor (string), or NULL */
-	const char *picked_by;	/**< duet.design.picked_by (string): "auto", "option"; NULL
-				 *   when absent (traces before --method auto) */
+	bool has_duet;	       /**< the `duet` object is present */
+	const char *benchmark; /**< duet.benchmark (string), or NULL */
+	const char *source;    /**< duet.source (string), or NULL */
+	const char *suite;     /**< duet.suite (string, imports), or NULL */
+	bool has_aa, aa;       /**< duet.aa (boolean): A/A test */
+	bool has_min_overlap;  /**< duet.min_overlap is present */
+	double min_overlap;    /**< duet.min_overlap (number, ratio), or 0 */
+	bool no_mds;	       /**< duet.no_mds (boolean): `duet --no-mds`; false when absent */
+	bool has_seed;	       /**< duet.seed is present */
+	uint64_t seed;	       /**< duet.seed (integer >= 0): the schedule's and bootstrap's seed */
+	const char *kernel;    /**< kernel (string, `uname -r`), or NULL */
+	const char *cpu_model; /**< cpu_model (string), or NULL */
+	bool has_ncpus;	       /**< ncpus is present */
+	int64_t ncpus;	       /**< ncpus (integer, online CPUs), or 0 */
+	const char *hypervisor;		/**< hypervisor (string), or NULL */
+	const char *picked_by;		/**< duet.design.picked_by (string): "auto", "option"; NULL
+					 *   when absent (traces before --method auto) */
 	const char *design_methods;	/**< duet.design.methods (string), or NULL */
 	const char *design_why;		/**< duet.design.why (string): auto's reason, or NULL */
 	struct bs_duet_noise_rec noise; /**< duet.noise_check (object), the check before the runs */
