@@ -733,7 +733,8 @@ static void test_report_stdout_full(void)
 /*
  * The analysis options the duet recorded in its CONTEXT are report's
  * defaults: a trace of `duet --no-mds` reports no MDS, as the duet's own
- * table did; the bootstrap uses the duet's --seed unless report's is given. The CONTEXT of
+ * table did; the bootstrap uses the duet's --seed and --resamples unless
+ * report's are given. The CONTEXT of
  * bs_duet_context records them.
  */
 static void test_report_context_defaults(void)
@@ -744,8 +745,9 @@ static void test_report_context_defaults(void)
 			     .slow_b = 0.1,
 			     .noise = 0.01,
 			     .seed = 5,
-			     .duet_extra = "\"no_mds\": true, \"seed\": 7"};
-	struct bs_duet_args a = {.cmd = {"true", "true"}, .no_mds = true, .seed = 7};
+			     .duet_extra = "\"no_mds\": true, \"seed\": 7, \"resamples\": 200"};
+	struct bs_duet_args a = {
+	    .cmd = {"true", "true"}, .no_mds = true, .seed = 7, .resamples = 200};
 	struct bs_duet_setup su;
 	char tr[300], json[300];
 	json_object *j, *ctx, *du;
@@ -760,14 +762,23 @@ static void test_report_context_defaults(void)
 	j = json_object_from_file(json);
 	CHECK(j && !json_object_get_boolean(bs_json_get(bs_json_get(j, "analysis"), "mds")));
 	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "seed")), 7);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "n_resamples")),
+		     200);
 	json_object_put(j);
 	/* an option given wins */
 	CHECK_INT_EQ(run_cmd(cmd_report, "report",
-			     (const char *[]){tr, "--json", json, "--seed", "3", NULL}),
+			     (const char *[]){tr, "--json", json, "--seed", "3", "--resamples",
+					      "300", NULL}),
 		     0);
 	j = json_object_from_file(json);
 	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "seed")), 3);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "n_resamples")),
+		     300);
 	json_object_put(j);
+	/* out of duet's range: one line, status 2 */
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--resamples", "99", NULL}),
+		     2);
+	check_one_line_err("--resamples wants a whole number from 100 to 1000000");
 	/* a trace without the keys: the MDS is computed, seed 1 */
 	sp.duet_extra = NULL;
 	CHECK_INT_EQ(df_write(tr, &sp, &truth), 0);
@@ -775,6 +786,8 @@ static void test_report_context_defaults(void)
 	j = json_object_from_file(json);
 	CHECK(j && json_object_get_boolean(bs_json_get(bs_json_get(j, "analysis"), "mds")));
 	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "seed")), 1);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(bs_json_get(j, "analysis"), "n_resamples")),
+		     9999);
 	json_object_put(j);
 	/* what the duet writes */
 	memset(&su, 0, sizeof(su));
@@ -790,6 +803,7 @@ static void test_report_context_defaults(void)
 	du = bs_json_get(ctx, "duet");
 	CHECK(json_object_get_boolean(bs_json_get(du, "no_mds")));
 	CHECK_INT_EQ(json_object_get_int64(bs_json_get(du, "seed")), 7);
+	CHECK_INT_EQ(json_object_get_int64(bs_json_get(du, "resamples")), 200);
 	json_object_put(ctx);
 	bs_duet_setup_free(&su);
 }

@@ -3,8 +3,8 @@
  * report.c - `benchscope report TRACE [--json FILE|-] [--csv FILE|-]
  * [--md FILE|-] [--top N] [--quiet]`: every output from a trace alone.
  * A duet trace (CONTEXT "mode": "duet") gets the duet report
- * (duet/report.h), with --plot, --min-overlap, --seed, --no-mds and
- * --drop-warmup-half.
+ * (duet/report.h), with --plot, --min-overlap, --seed, --resamples, --no-mds
+ * and --drop-warmup-half.
  * A fleet trace (benchscope merge) gets the fleet report (fleet/analysis.h):
  * --json, --csv, --seed, and --drop-warmup-half for duet fleets; the other
  * options are refused for fleets (usage error), --top for duet traces too.
@@ -24,6 +24,7 @@
 #include "util/cli.h"
 #include "util/exit_status.h"
 #include "trace/dataset.h"
+#include "duet/analysis.h"
 #include "duet/render.h"
 #include "duet/report.h"
 #include "fleet/analysis.h"
@@ -46,6 +47,7 @@ enum {
 	OPT_PLOT,
 	OPT_MIN_OVERLAP,
 	OPT_SEED,
+	OPT_RESAMPLES,
 	OPT_NO_MDS,
 	OPT_DROP_WARMUP_HALF,
 };
@@ -62,6 +64,8 @@ static const struct argp_option report_options[] = {
     {"min-overlap", OPT_MIN_OVERLAP, "M", 0,
      "async pairing threshold, 0 < M < 1 (default: the trace's, else 0.4)", 2},
     {"seed", OPT_SEED, "N", 0, "bootstrap seed (default: the duet's --seed, else 1)", 2},
+    {"resamples", OPT_RESAMPLES, "N", 0,
+     "bootstrap resamples, 100 to 1000000 (default: the duet's --resamples, else 9999)", 2},
     {"no-mds", OPT_NO_MDS, NULL, 0, "skip the minimal detectable slowdown search", 2},
     {"drop-warmup-half", OPT_DROP_WARMUP_HALF, NULL, 0,
      "drop the first half of each run's iterations (Java suites)", 2},
@@ -127,6 +131,17 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		a->dopts.has_seed = true;
 		a->duet_only = "--seed";
 		break;
+	case OPT_RESAMPLES: {
+		uint64_t n;
+
+		if (bs_parse_u64(arg, BS_DUET_RESAMPLES_MIN, BS_DUET_RESAMPLES_MAX, &n))
+			return bs_argp_error(
+			    state, "--resamples wants a whole number from 100 to 1000000, not '%s'",
+			    arg);
+		a->dopts.n_resamples = (size_t)n;
+		a->duet_only = a->no_fleet = "--resamples";
+		break;
+	}
 	case OPT_NO_MDS:
 		a->dopts.no_mds = true;
 		a->duet_only = a->no_fleet = "--no-mds";

@@ -244,7 +244,7 @@ int bs_danalysis_opts_fill(struct bs_danalysis_opts *o, const struct bs_duet_dat
 		o->min_overlap =
 		    d && d->min_overlap > 0 && d->min_overlap < 1 ? d->min_overlap : 0.4;
 	if (!o->n_resamples)
-		o->n_resamples = 9999;
+		o->n_resamples = BS_DUET_RESAMPLES_DEFAULT;
 	if (!o->level)
 		o->level = 0.95;
 	return o->min_overlap > 0 && o->min_overlap < 1 && o->level > 0 && o->level < 1 ? 0

@@ -34,6 +34,12 @@
 
 enum bs_dsampling { BS_DS_AUTO = 0, BS_DS_RUN_MEANS = 1, BS_DS_MERGED = 2 };
 
+/** Bootstrap resamples of the duet analysis when none are given. */
+#define BS_DUET_RESAMPLES_DEFAULT 9999
+/** The range of `duet --resamples` and `report --resamples`. */
+#define BS_DUET_RESAMPLES_MIN 100
+#define BS_DUET_RESAMPLES_MAX 1000000
+
 struct bs_danalysis_opts {
 	double min_overlap; /**< async pairing threshold m; 0: 0.4 */
 	size_t n_resamples; /**< bootstrap resamples; 0: 9999 */

@@ -295,7 +295,7 @@ static error_t duet_parse(int key, char *arg, struct argp_state *state)
 		a->no_mds = true;
 		break;
 	case OPT_RESAMPLES:
-		if (bs_parse_long(arg, 100, 1000000, &a->resamples))
+		if (bs_parse_long(arg, BS_DUET_RESAMPLES_MIN, BS_DUET_RESAMPLES_MAX, &a->resamples))
 			return bs_argp_error(
 			    state, "--resamples takes a whole number from 100 to 1000000, not '%s'",
 			    arg);

@@ -64,7 +64,7 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 		goto out;
 	}
 	ao.min_overlap = opts.min_overlap;
-	ao.n_resamples = opts.n_resamples;
+	ao.n_resamples = opts.n_resamples ? opts.n_resamples : (size_t)d->ctx.resamples;
 	ao.seed = opts.has_seed ? opts.seed : d->ctx.has_seed ? d->ctx.seed : 1;
 	ao.no_mds = opts.no_mds || d->ctx.no_mds;
 	ao.drop_warmup_half = opts.drop_warmup_half;

@@ -23,7 +23,8 @@ struct bs_duet_report_opts {
 	const char *md_path;   /**< Markdown report, "-" or NULL */
 	const char *plot_path; /**< overlap timeline picture (.svg or .png), or NULL */
 	double min_overlap;    /**< async pairing threshold m; 0: the trace's, else 0.4 */
-	size_t n_resamples;    /**< bootstrap resamples; 0: 9999 */
+	size_t n_resamples;    /**< bootstrap resamples; 0: the trace's (CONTEXT
+				*   duet.resamples), else BS_DUET_RESAMPLES_DEFAULT */
 	uint64_t seed;	       /**< bootstrap seed, when has_seed */
 	bool has_seed;	       /**< seed is given; else the trace's (CONTEXT duet.seed), else 1 */
 	bool no_mds;	       /**< skip the MDS curve; also when the trace's duet says so

@@ -111,6 +111,14 @@ static int decode_context(json_object *ctx, struct bs_duet_context *c, char *err
 		return ret;
 	c->has_seed = ret > 0;
 	{
+		int64_t r = 0;
+
+		if ((ret = bs_field_int_range(&f, duet, "resamples", BS_FIELD_OPTIONAL, 1,
+					      INT32_MAX, &r)) < 0)
+			return ret;
+		c->resamples = (uint64_t)r;
+	}
+	{
 		json_object *design = NULL, *noise = NULL;
 
 		if ((ret = bs_field_obj(&f, duet, "design", BS_FIELD_OPTIONAL, &design)) < 0 ||

@@ -58,6 +58,8 @@ struct bs_duet_context {
 	bool no_mds;	       /**< duet.no_mds (boolean): `duet --no-mds`; false when absent */
 	bool has_seed;	       /**< duet.seed is present */
 	uint64_t seed;	       /**< duet.seed (integer >= 0): the schedule's and bootstrap's seed */
+	uint64_t resamples;    /**< duet.resamples (integer >= 1): `duet --resamples`, the
+				*   bootstrap's resamples; 0 when absent */
 	const char *kernel;    /**< kernel (string, `uname -r`), or NULL */
 	const char *cpu_model; /**< cpu_model (string), or NULL */
 	bool has_ncpus;	       /**< ncpus is present */
