@@ -74,11 +74,11 @@ static inline struct bs_interferer_rec fx_run_intf(uint32_t victim, uint32_t tid
 	return x;
 }
 
-/** Write the run to @path; @finish 0 leaves it without END, unclosed-like. */
-static inline int fx_write_run(const char *path)
+/** Write the run to @path with the CONTEXT text @ctx. */
+static inline int fx_write_run_ctx(const char *path, const char *ctx)
 {
 	char err[256];
-	struct bs_trace_writer *w = bs_trace_create(path, fx_run_context, err, sizeof(err));
+	struct bs_trace_writer *w = bs_trace_create(path, ctx, err, sizeof(err));
 	static const uint64_t d100[] = {1000, 2000, 3000, 4000, 10000};
 	struct bs_proc_rec p;
 	int ret = 0;
@@ -116,6 +116,12 @@ static inline int fx_write_run(const char *path)
 	ret |= bs_trace_write_end(w, fx_run_end);
 	ret |= bs_trace_close(w);
 	return ret ? -1 : 0;
+}
+
+/** Write the run to @path. */
+static inline int fx_write_run(const char *path)
+{
+	return fx_write_run_ctx(path, fx_run_context);
 }
 
 #endif

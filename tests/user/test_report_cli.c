@@ -66,6 +66,26 @@ static void test_exports(void)
 }
 
 /* Usage errors and bad traces: exit 2, one line on stderr, no crash. */
+/* the run's --top (CONTEXT "top") is report's default; --top given wins */
+static void test_top_of_run(void)
+{
+	char trace[300], ctx[sizeof(fx_run_context) + 16];
+
+	snprintf(ctx, sizeof(ctx), "%.*s,\"top\":1}", (int)strlen(fx_run_context) - 1,
+		 fx_run_context);
+	CHECK_INT_EQ(fx_write_run_ctx(fx_path(trace, sizeof(trace), "top.trace"), ctx), 0);
+	{
+		const char *a[] = {trace, NULL};
+		CHECK_INT_EQ(run_report(a), 0);
+		CHECK(strstr(cap_slurp(out_path), "Top interferers (1 of 2 threads") != NULL);
+	}
+	{
+		const char *a[] = {trace, "--top", "5", NULL};
+		CHECK_INT_EQ(run_report(a), 0);
+		CHECK(strstr(cap_slurp(out_path), "Top interferers (1 of 2 threads") == NULL);
+	}
+}
+
 static void test_errors(void)
 {
 	char trace[300], bad[300];
@@ -204,6 +224,7 @@ int main(void)
 	RUN_TEST(test_truncated_warning);
 	RUN_TEST(test_stdout_full);
 	RUN_TEST(test_truncated_before_context);
+	RUN_TEST(test_top_of_run);
 	fx_cleanup();
 	return test_summary("test_report_cli");
 }

@@ -223,6 +223,60 @@ static void test_trace_round_trip(void)
 	unlink(path);
 }
 
+/*
+ * --from-trace shows as many pairs and frames as the run did (the summary's
+ * "top" and "depth"); --top and --depth given win.
+ */
+static void test_top_depth_of_run(void)
+{
+	char path[64], out[96], errp[96], err[256];
+	struct bs_trace_writer *w;
+	json_object *s = wfx_summary();
+	char *o;
+
+	snprintf(path, sizeof(path), "/tmp/bs-test-waste-top-%d.trace", (int)getpid());
+	snprintf(out, sizeof(out), "%s.out", path);
+	snprintf(errp, sizeof(errp), "%s.err", path);
+	json_object_object_add(s, "top", json_object_new_int(1));
+	json_object_object_add(s, "depth", json_object_new_int(1));
+	w = bs_trace_create(path, "{\"tool\":\"waste\"}", err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w) {
+		json_object_put(s);
+		return;
+	}
+	bs_waste_trace_ctx(w, 0, "f (x.c:1);main (x.c:9)");
+	bs_waste_trace_ctx(w, 1, "g (x.c:2);main (x.c:9)");
+	bs_trace_write_event(w, "{\"waste\":\"pair\",\"kind\":\"dead-store\",\"wasteful\":true,"
+				"\"bytes\":8,\"ctx1\":0,\"ctx2\":0,\"tid\":1,\"ns\":1}");
+	bs_trace_write_event(w, "{\"waste\":\"pair\",\"kind\":\"dead-store\",\"wasteful\":true,"
+				"\"bytes\":4,\"ctx1\":1,\"ctx2\":1,\"tid\":1,\"ns\":2}");
+	bs_waste_trace_summary(w, s);
+	json_object_put(s);
+	CHECK_INT_EQ(bs_trace_close(w), 0);
+	{
+		const char *args[] = {"--from-trace", path, NULL};
+
+		CHECK_INT_EQ(cap_run(cmd_waste, "waste", args, out, errp), 0);
+		o = slurp(out);
+		CHECK(o && strstr(o, "  #1 dead-store") && !strstr(o, "  #2 dead-store"));
+		CHECK(o && strstr(o, "      first   f (x.c:1)\n              ...\n"));
+		free(o);
+	}
+	{
+		const char *args[] = {"--from-trace", path, "--top", "2", "--depth", "2", NULL};
+
+		CHECK_INT_EQ(cap_run(cmd_waste, "waste", args, out, errp), 0);
+		o = slurp(out);
+		CHECK(o && strstr(o, "  #2 dead-store"));
+		CHECK(o && strstr(o, "      first   f (x.c:1)\n              main (x.c:9)\n"));
+		free(o);
+	}
+	unlink(out);
+	unlink(errp);
+	unlink(path);
+}
+
 static void test_periods_refused(void)
 {
 	json_object *s = summary_with_periods(), *ov = json_object_object_get(s, "overhead");
@@ -292,6 +346,7 @@ int main(void)
 	RUN_TEST(test_period_slices);
 	RUN_TEST(test_trace_round_trip);
 	RUN_TEST(test_periods_refused);
+	RUN_TEST(test_top_depth_of_run);
 	RUN_TEST(test_measured_cost);
 	return test_summary("test_waste_overhead_report");
 }

@@ -56,7 +56,8 @@ static const struct argp_option report_options[] = {
     {"json", OPT_JSON, "FILE", 0, "write the JSON export (docs/json-schema.md); '-' for stdout", 1},
     {"csv", OPT_CSV, "FILE", 0, "write one CSV row per iteration; '-' for stdout", 1},
     {"md", OPT_MD, "FILE", 0, "write the summary as Markdown; '-' for stdout", 1},
-    {"top", OPT_TOP, "N", 0, "list the N largest interferers (default 5)", 1},
+    {"top", OPT_TOP, "N", 0, "list the N largest interferers (default: the run's --top, else 5)",
+     1},
     {"quiet", 'q', NULL, 0, "do not print the summary table", 1},
     {NULL, 0, NULL, 0,
      "Duet traces (benchscope duet, benchscope import) get the duet report; also:", 2},
@@ -269,6 +270,8 @@ int cmd_report(int argc, char **argv)
 		bs_dataset_free(ds);
 		return bs_usage_error("report", "%s applies to duet traces only", a.duet_only);
 	}
+	if (!a.top && ds->run_ctx.top >= 0) /* the run's --top */
+		a.opts.top_n = (size_t)ds->run_ctx.top;
 	ret = bs_report_render(ds, &a.opts);
 	bs_dataset_free(ds);
 	return ret ? 1 : 0;

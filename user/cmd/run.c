@@ -255,10 +255,10 @@ int cmd_run(int argc, char **argv)
 	rc = BS_EXIT_RUNTIME;
 	a.mo.b = &b;
 	a.mo.cmd = a.cmd;
-	if (a.stop.forked || a.shard.set) {
-		ctx_extra = json_object_new_object();
-		a.mo.context_extra = ctx_extra;
-	}
+	ctx_extra = json_object_new_object();
+	a.mo.context_extra = ctx_extra;
+	/* report's default, so that it lists what this run's table lists */
+	json_object_object_add(ctx_extra, "top", json_object_new_int64(a.top));
 	if (a.stop.forked)
 		json_object_object_add(ctx_extra, "stop",
 				       bs_stop_plan_json(&a.stop.plan, (int)a.stop.grace_ms));

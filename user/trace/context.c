@@ -149,6 +149,7 @@ int bs_run_context_decode(json_object *ctx, struct bs_run_context *c, char *err,
 	c->probe_cost_begin_ns = c->probe_cost_end_ns = c->probe_cost_per_iter_ns = NAN;
 	c->stop.threshold = NAN;
 	c->shard.index = c->shard.count = c->shard.listed = -1;
+	c->top = -1;
 	if ((ret = bs_field_str(&f, ctx, "tool", BS_FIELD_OPTIONAL, &c->tool)) < 0 ||
 	    (ret = bs_field_str(&f, ctx, "version", BS_FIELD_OPTIONAL, &c->version)) < 0 ||
 	    (ret = bs_field_str(&f, ctx, "hostname", BS_FIELD_OPTIONAL, &c->hostname)) < 0 ||
@@ -163,7 +164,8 @@ int bs_run_context_decode(json_object *ctx, struct bs_run_context *c, char *err,
 	    (ret = decode_command(&f, ctx, c)) < 0 || (ret = decode_boundaries(&f, ctx, c)) < 0 ||
 	    (ret = decode_probe_cost(&f, ctx, c)) < 0 ||
 	    (ret = decode_stop(&f, ctx, &c->stop)) < 0 ||
-	    (ret = decode_shard(&f, ctx, &c->shard)) < 0) {
+	    (ret = decode_shard(&f, ctx, &c->shard)) < 0 ||
+	    (ret = bs_field_int_range(&f, ctx, "top", BS_FIELD_OPTIONAL, 0, 100000, &c->top)) < 0) {
 		bs_run_context_free(c);
 		return ret;
 	}

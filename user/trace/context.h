@@ -69,6 +69,7 @@ struct bs_run_context {
 	const char *probe_cost_method; /**< NULL if absent */
 	struct bs_stop_config stop;
 	struct bs_shard_info shard;
+	int64_t top; /**< "top": `run --top N`, the interferers listed; -1 if absent */
 };
 
 /**

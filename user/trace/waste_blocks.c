@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchscope/waste_record.h"
 #include "trace/block_field.h"
 #include "trace/waste_blocks.h"
 
@@ -117,6 +118,7 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 		goto fail;
 	}
 	s->period_ns = s->final_period_ns = NAN; /* what null reads (a PMU source) */
+	s->top = s->depth = -1;
 	if ((ret = bs_field_str(&f, o, "command", BS_FIELD_REQUIRED, &s->command)) < 0 ||
 	    (ret = bs_field_str(&f, o, "source", BS_FIELD_REQUIRED, &s->source)) < 0 ||
 	    (ret = bs_field_str(&f, o, "kinds", BS_FIELD_REQUIRED, &s->kinds)) < 0 ||
@@ -139,7 +141,10 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 	    (ret = bs_field_count(&f, o, "threads_unfollowed", BS_FIELD_OPTIONAL,
 				  &s->threads_unfollowed)) < 0 ||
 	    (ret = bs_field_count(&f, o, "processes_unfollowed", BS_FIELD_OPTIONAL,
-				  &s->processes_unfollowed)) < 0)
+				  &s->processes_unfollowed)) < 0 ||
+	    (ret = bs_field_int_range(&f, o, "top", BS_FIELD_OPTIONAL, 0, 100000, &s->top)) < 0 ||
+	    (ret = bs_field_int_range(&f, o, "depth", BS_FIELD_OPTIONAL, 1, BS_WASTE_STACK,
+				      &s->depth)) < 0)
 		goto fail;
 	/* "overhead" may be missing, but not null */
 	if (json_object_object_get_ex(o, "overhead", NULL)) {

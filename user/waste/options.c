@@ -68,8 +68,8 @@ static const struct argp_option waste_options[] = {
     {"folded", OPT_FOLDED, "FILE", 0,
      "write one line per wasteful pair stack with its bytes, for flame-graph tools ('-': stdout)",
      3},
-    {"top", OPT_TOP, "N", 0, "pairs shown (default 10)", 3},
-    {"depth", OPT_DEPTH, "N", 0, "frames shown per stack (default 6)", 3},
+    {"top", OPT_TOP, "N", 0, "pairs shown (default 10; --from-trace: the run's)", 3},
+    {"depth", OPT_DEPTH, "N", 0, "frames shown per stack (default 6; --from-trace: the run's)", 3},
     {"from-trace", OPT_FROM_TRACE, "TRACE", 0, "render the report of a recorded trace", 3},
     {"quiet", 'q', NULL, 0, "no progress messages", 3},
     {0}};
@@ -177,12 +177,14 @@ static error_t waste_parse(int key, char *arg, struct argp_state *state)
 		if (bs_parse_u64(arg, 0, 100000, &v))
 			return bs_argp_error(state, "--top takes a whole number, not '%s'", arg);
 		a->top = (int)v;
+		a->top_set = true;
 		break;
 	case OPT_DEPTH:
 		if (bs_parse_u64(arg, 1, BS_WASTE_STACK, &v))
 			return bs_argp_error(state, "--depth takes 1 to %d, not '%s'",
 					     BS_WASTE_STACK, arg);
 		a->depth = (int)v;
+		a->depth_set = true;
 		break;
 	case OPT_SEED:
 		if (bs_parse_u64(arg, 0, UINT64_MAX, &a->seed))

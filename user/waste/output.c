@@ -120,6 +120,11 @@ int bs_waste_from_trace(struct bs_waste_args *a)
 		fprintf(stderr, "benchscope waste: %s\n", err);
 		return bs_exit_of_errno(rc);
 	}
+	/* the run's own --top and --depth, so that the table is the run's */
+	if (!a->top_set && res.sum.top >= 0)
+		a->top = (int)res.sum.top;
+	if (!a->depth_set && res.sum.depth > 0)
+		a->depth = (int)res.sum.depth;
 	rc = write_outputs(a, &res);
 	bs_waste_result_free(&res);
 	return rc;
@@ -170,6 +175,8 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	json_object_object_add(sum, "debug_registers", json_object_new_int(a->regs));
 	json_object_object_add(sum, "freeze", json_object_new_boolean(a->freeze));
 	json_object_object_add(sum, "fp_tolerance", json_object_new_double(a->fp_tol));
+	json_object_object_add(sum, "top", json_object_new_int(a->top));
+	json_object_object_add(sum, "depth", json_object_new_int(a->depth));
 #define C(name) json_object_object_add(sum, #name, json_object_new_uint64(w->c.name))
 	C(samples);
 	C(samples_access);

@@ -47,6 +47,7 @@ struct bs_waste_args {
 	double overhead_pct, fp_tol; /* fp_tol: a fraction (--fp-tolerance / 100) */
 	int regs, top, depth;
 	bool freeze, freeze_set, baseline, quiet;
+	bool top_set, depth_set; /* --top, --depth given (--from-trace: else the trace's) */
 	pid_t pid;
 	uint64_t seed;
 	const char *trace, *json, *folded, *from_trace;
