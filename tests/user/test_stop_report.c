@@ -55,6 +55,8 @@ static uint64_t write_fork(struct bs_trace_writer *w, uint32_t pid, uint64_t t)
 	return t;
 }
 
+/* @with_forks 0: no fork events; 1: both forks stopped by benchscope; 2: fork
+ * 2 exited with status 2 by itself (END stop.harness_failed) */
 static const char *write_trace(int with_forks)
 {
 	static char path[512];
@@ -62,7 +64,10 @@ static const char *write_trace(int with_forks)
 	struct bs_trace_writer *w;
 	uint64_t t = 1000000, t1;
 
-	fx_path(path, sizeof(path), with_forks ? "forks.trace" : "single.trace");
+	fx_path(path, sizeof(path),
+		with_forks == 2 ? "failed.trace"
+		: with_forks	? "forks.trace"
+				: "single.trace");
 	w = bs_trace_create(path, ctx, err, sizeof(err));
 	if (!w)
 		return NULL;
@@ -82,19 +87,25 @@ static const char *write_trace(int with_forks)
 		    ev, sizeof(ev),
 		    "{\"kind\":\"fork\",\"fork\":%u,\"pid\":%u,\"start_ns\":%llu,\"end_ns\":%llu,"
 		    "\"warmup_iterations\":4,\"measurement_iterations\":3,\"warmup_stable\":%s,"
-		    "\"short\":false,\"ended_by\":\"stop\",\"killed\":%s,"
+		    "\"short\":false,\"ended_by\":%s,"
 		    "\"interrupted\":false,\"calibration_runs\":2,\"after_stop_iterations\":1}",
 		    f, 100 * f, (unsigned long long)t0 - 10, (unsigned long long)t1,
-		    f == 1 ? "true" : "false", f == 2 ? "true" : "false");
+		    f == 1 ? "true" : "false",
+		    f == 2 && with_forks == 2 ? "\"exit\",\"exit_code\":2"
+		    : f == 2		      ? "\"stop\",\"killed\":true"
+					      : "\"stop\",\"killed\":false");
 		bs_trace_write_event(w, ev);
 	}
 	bs_trace_write_event(w, "{\"kind\":\"stop_decision\",\"checkpoint\":\"fork\",\"fork\":2,"
 				"\"iteration\":7,\"criterion\":\"cv\",\"values\":[0.1,0.5],"
 				"\"threshold\":0.01,\"decision\":\"continue\",\"bound\":true,"
 				"\"compute_ns\":700}");
-	bs_trace_write_end(w, "{\"stop\":{\"forks\":2,\"forks_stable\":false,\"checkpoints\":3,"
-			      "\"compute_ns\":2000,\"wall_ns\":200000,\"harness_failed\":false,"
-			      "\"interrupted\":false},\"wall_ns\":200000}");
+	snprintf(ev, sizeof(ev),
+		 "{\"stop\":{\"forks\":2,\"forks_stable\":false,\"checkpoints\":3,"
+		 "\"compute_ns\":2000,\"wall_ns\":200000,\"harness_failed\":%s,"
+		 "\"interrupted\":false},\"wall_ns\":200000}",
+		 with_forks == 2 ? "true" : "false");
+	bs_trace_write_end(w, ev);
 	bs_trace_close(w);
 	return path;
 }
@@ -172,6 +183,51 @@ static void test_summary_and_report(void)
 	bs_dataset_free(ds);
 }
 
+/* a table cell of @doc equal to @what */
+static int has_cell(const struct bs_doc *d, const char *what)
+{
+	for (size_t i = 0; i < d->n_sections; i++)
+		for (size_t j = 0; j < d->sections[i].n_rows * d->sections[i].ncols; j++)
+			if (!strcmp(d->sections[i].cells[j], what))
+				return 1;
+	return 0;
+}
+
+/*
+ * A fork that exited with status 2 by itself: its 'ended by' cell says so,
+ * the report warns as for a single run's harness, and the JSON has the status.
+ */
+static void test_failed_fork(void)
+{
+	const char *path = write_trace(2);
+	struct bs_dataset *ds = NULL;
+	struct bs_run_summary s;
+	struct bs_doc *doc;
+	json_object *j, *f;
+	char err[256];
+	int warned = 0;
+
+	CHECK(path != NULL);
+	CHECK_INT_EQ(bs_dataset_load(path, &ds, err, sizeof(err)), 0);
+	if (!ds)
+		return;
+	CHECK(ds->run_end.stop.harness_failed);
+	CHECK_INT_EQ(bs_run_summarize(ds, 5, &s), 0);
+	for (size_t i = 0; i < s.n_warnings; i++)
+		warned += strstr(s.warnings[i],
+				 "fork 2 (pid 200): the harness exited with status 2") != NULL;
+	CHECK_INT_EQ(warned, 1);
+	doc = bs_report_doc_build(ds, &s);
+	CHECK(doc && has_cell(doc, "exit 2") && has_cell(doc, "stop"));
+	bs_doc_free(doc);
+	j = bs_render_json_object(ds, &s);
+	f = json_object_array_get_idx(bs_json_get(bs_json_get(j, "stoppage"), "forks"), 1);
+	CHECK_INT_EQ(json_object_get_int(bs_json_get(f, "exit_code")), 2);
+	json_object_put(j);
+	bs_run_summary_free(&s);
+	bs_dataset_free(ds);
+}
+
 static void test_replay_load(void)
 {
 	const char *path = write_trace(1);
@@ -216,5 +272,6 @@ int main(void)
 {
 	RUN_TEST(test_summary_and_report);
 	RUN_TEST(test_replay_load);
+	RUN_TEST(test_failed_fork);
 	return test_summary("stop-report");
 }

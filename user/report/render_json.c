@@ -133,6 +133,9 @@ static json_object *stoppage_json(const struct bs_dataset *ds, const struct bs_r
 		add(fo, "short", json_object_new_boolean(f->is_short));
 		add(fo, "ended_by", json_object_new_string(f->ended_by));
 		add(fo, "killed", json_object_new_boolean(f->killed));
+		add(fo, "exit_code",
+		    f->exit_code >= 0 ? json_object_new_int64(f->exit_code) : NULL);
+		add(fo, "signal", f->signal > 0 ? json_object_new_int64(f->signal) : NULL);
 		add(fo, "calibration_runs", ju(f->calibration_runs));
 		add(fo, "after_stop_iterations", ju(f->after_stop_iterations));
 		json_object_array_add(forks, fo);

@@ -432,7 +432,12 @@ static void stop_section(struct bs_doc *doc, const struct bs_run_summary *s)
 					    : "no (wi_max)");
 		snprintf(cells[4], 32, "%" PRIu64, f->measurement_iterations);
 		snprintf(cells[5], 32, "%s", f->is_short ? "yes" : "no");
-		snprintf(cells[6], 32, "%s%s", f->ended_by, f->killed ? " (SIGKILL)" : "");
+		if (!strcmp(f->ended_by, "exit") && f->exit_code > 0)
+			snprintf(cells[6], 32, "exit %d", (int)f->exit_code);
+		else if (!strcmp(f->ended_by, "signal") && f->signal > 0)
+			snprintf(cells[6], 32, "signal %d", (int)f->signal);
+		else
+			snprintf(cells[6], 32, "%s%s", f->ended_by, f->killed ? " (SIGKILL)" : "");
 		bs_fmt_ns(f->end_ns >= f->start_ns ? (double)(f->end_ns - f->start_ns) : NAN,
 			  cells[7], 32);
 		for (int k = 0; k < 8; k++)

@@ -393,6 +393,7 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 	const struct bs_stop_config *cfg = &ds->run_ctx.stop;
 	const struct bs_run_events *ev = &ds->run_ev;
 	uint64_t ev_compute = 0;
+	size_t n_failed = 0;
 	char thr[32];
 	int ret = 0;
 
@@ -463,12 +464,33 @@ static int summarize_stop(const struct bs_dataset *ds, struct bs_run_summary *s)
 				    t->forks[i].fork, t->forks[i].pid, t->forks[i].ended_by,
 				    t->forks[i].warmup_iterations,
 				    t->forks[i].measurement_iterations, t->wi_min, t->mi);
-	for (size_t i = 0; i < t->n_forks; i++)
-		if (!strcmp(t->forks[i].ended_by, "signal"))
+	for (size_t i = 0; i < t->n_forks; i++) {
+		const struct bs_fork_event *f = &t->forks[i];
+
+		if (!strcmp(f->ended_by, "signal") && f->signal > 0) {
+			n_failed++;
+			ret |= warn(s,
+				    "fork %" PRIu64 " (pid %" PRIu64
+				    "): the harness was killed by signal %d, which benchscope did "
+				    "not send",
+				    f->fork, f->pid, (int)f->signal);
+		} else if (!strcmp(f->ended_by, "signal")) {
+			n_failed++;
 			ret |= warn(s,
 				    "fork %" PRIu64 " (pid %" PRIu64
 				    ") was killed by a signal benchscope did not send",
-				    t->forks[i].fork, t->forks[i].pid);
+				    f->fork, f->pid);
+		} else if (!strcmp(f->ended_by, "exit") && f->exit_code > 0) {
+			n_failed++;
+			ret |= warn(s,
+				    "fork %" PRIu64 " (pid %" PRIu64
+				    "): the harness exited with status %d",
+				    f->fork, f->pid, (int)f->exit_code);
+		}
+	}
+	if (ds->run_end.stop.harness_failed && !n_failed)
+		ret |= warn(s, "the harness failed in a fork the trace holds no event of (it "
+			       "could not be started)");
 	for (size_t i = 0; i < t->n_forks; i++)
 		if (t->forks[i].killed)
 			ret |=

@@ -127,6 +127,9 @@ static int decode_stop(const struct bs_block_field *top, json_object *end, struc
 	if ((ret = bs_field_count(&f, o, "wall_ns", BS_FIELD_OPTIONAL, &e->stop.wall_ns)) < 0)
 		return ret;
 	e->stop.has_wall_ns = ret;
+	if ((ret = bs_field_bool(&f, o, "harness_failed", BS_FIELD_OPTIONAL,
+				 &e->stop.harness_failed)) < 0)
+		return ret;
 	return 0;
 }
 

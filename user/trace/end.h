@@ -72,6 +72,9 @@ struct bs_run_end {
 		uint64_t compute_ns; /**< summed checkpoint computation, ns */
 		int has_wall_ns;     /**< the run's wall time was recorded */
 		uint64_t wall_ns;    /**< first fork's release to the last fork's end, ns */
+		bool harness_failed; /**< a fork exited with a status other than 0, was
+				      *   killed by a signal benchscope did not send, or
+				      *   could not be started; false if absent */
 	} stop;
 };
 

@@ -49,6 +49,7 @@ static int decode_fork(const struct bs_block_field *f, json_object *o, struct bs
 	int ret;
 
 	memset(k, 0, sizeof(*k));
+	k->exit_code = -1;
 	if ((ret = bs_field_count(f, o, "fork", req, &k->fork)) < 0 ||
 	    (ret = bs_field_count(f, o, "pid", req, &k->pid)) < 0 ||
 	    (ret = bs_field_count(f, o, "start_ns", req, &k->start_ns)) < 0 ||
@@ -60,6 +61,8 @@ static int decode_fork(const struct bs_block_field *f, json_object *o, struct bs
 	    (ret = bs_field_bool(f, o, "short", req, &k->is_short)) < 0 ||
 	    (ret = bs_field_str(f, o, "ended_by", req, &k->ended_by)) < 0 ||
 	    (ret = bs_field_bool(f, o, "killed", opt, &k->killed)) < 0 ||
+	    (ret = bs_field_int_range(f, o, "exit_code", opt, 0, 255, &k->exit_code)) < 0 ||
+	    (ret = bs_field_int_range(f, o, "signal", opt, 1, 127, &k->signal)) < 0 ||
 	    (ret = bs_field_bool(f, o, "interrupted", opt, &k->interrupted)) < 0 ||
 	    (ret = bs_field_count(f, o, "calibration_runs", opt, &k->calibration_runs)) < 0 ||
 	    (ret = bs_field_count(f, o, "after_stop_iterations", opt, &k->after_stop_iterations)) <

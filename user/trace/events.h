@@ -30,6 +30,10 @@ struct bs_fork_event {
 	bool is_short;			 /**< "short": ended before wi_min or mi (required) */
 	const char *ended_by;		 /**< "stop", "exit" or "signal" (required) */
 	bool killed;			 /**< SIGKILL after the grace period; false if absent */
+	int64_t exit_code;		 /**< "exit_code" of a fork that exited by itself
+					  *   (ended_by "exit"); -1 if absent */
+	int64_t signal;			 /**< "signal" that ended a fork benchscope did not
+					  *   stop (ended_by "signal"); 0 if absent */
 	bool interrupted;		 /**< ended by Ctrl-C; false if absent */
 	uint64_t calibration_runs;	 /**< the harness's calibration runs; 0 if absent */
 	uint64_t after_stop_iterations;	 /**< iterations after the stop; 0 if absent */
