@@ -277,6 +277,53 @@ static void test_top_depth_of_run(void)
 	unlink(path);
 }
 
+/*
+ * The table line on SIGTRAPs the kernel generated for the program names the
+ * first one from the summary (first_sigtrap), not a warning on stderr that a
+ * report from the trace never prints; an older trace says it lacks it.
+ */
+static void test_first_sigtrap(void)
+{
+	static const char why[] = "an int3 instruction (SI_KERNEL), si_code 128, thread 7, ip "
+				  "0x401000, CPU 1, ptrace DR6 0x0";
+	struct bs_waste_result r;
+	char path[64], err[256], line[512], *buf = NULL;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "/tmp/bs-test-waste-trap-%d.trace", (int)getpid());
+	for (int with = 1; with >= 0; with--) {
+		struct bs_trace_writer *w =
+		    bs_trace_create(path, "{\"tool\":\"waste\"}", err, sizeof(err));
+		json_object *s = wfx_summary();
+		FILE *f;
+
+		if (!w) {
+			FAILF("cannot write %s", path);
+			json_object_put(s);
+			return;
+		}
+		json_object_object_add(s, "sigtraps_program", json_object_new_uint64(2));
+		if (with)
+			json_object_object_add(s, "first_sigtrap", json_object_new_string(why));
+		bs_waste_trace_summary(w, s);
+		json_object_put(s);
+		CHECK_INT_EQ(bs_trace_close(w), 0);
+		CHECK_INT_EQ(bs_waste_load_trace(path, &r, err, sizeof(err)), 0);
+		f = open_memstream(&buf, &len);
+		bs_waste_print(f, &r, 10, 6);
+		fclose(f);
+		snprintf(line, sizeof(line),
+			 "  SIGTRAPs    2 generated for the program by the kernel (a trap no "
+			 "breakpoint claimed); the first: %s\n",
+			 with ? why : "not recorded (an older trace)");
+		CHECK(buf && strstr(buf, line));
+		free(buf);
+		buf = NULL;
+		bs_waste_result_free(&r);
+	}
+	unlink(path);
+}
+
 static void test_periods_refused(void)
 {
 	json_object *s = summary_with_periods(), *ov = json_object_object_get(s, "overhead");
@@ -347,6 +394,7 @@ int main(void)
 	RUN_TEST(test_trace_round_trip);
 	RUN_TEST(test_periods_refused);
 	RUN_TEST(test_top_depth_of_run);
+	RUN_TEST(test_first_sigtrap);
 	RUN_TEST(test_measured_cost);
 	return test_summary("test_waste_overhead_report");
 }

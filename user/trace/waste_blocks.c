@@ -142,6 +142,8 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 				  &s->threads_unfollowed)) < 0 ||
 	    (ret = bs_field_count(&f, o, "processes_unfollowed", BS_FIELD_OPTIONAL,
 				  &s->processes_unfollowed)) < 0 ||
+	    (ret = bs_field_str(&f, o, "first_sigtrap", BS_FIELD_OPTIONAL, &s->first_sigtrap)) <
+		0 ||
 	    (ret = bs_field_int_range(&f, o, "top", BS_FIELD_OPTIONAL, 0, 100000, &s->top)) < 0 ||
 	    (ret = bs_field_int_range(&f, o, "depth", BS_FIELD_OPTIONAL, 1, BS_WASTE_STACK,
 				      &s->depth)) < 0)

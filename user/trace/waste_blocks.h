@@ -118,9 +118,12 @@ struct bs_waste_summary {
 	uint64_t processes_unfollowed; /**< forked processes not followed, map full (optional: 0) */
 	uint64_t
 	    sigtraps_program; /**< SIGTRAPs the kernel generated for the program (optional: 0) */
-	int64_t top;	      /**< "top": `--top`, pairs in the table; -1 when absent */
-	int64_t depth;	      /**< "depth": `--depth`, frames per stack; -1 when absent */
-	bool has_overhead;    /**< "overhead" was present */
+	const char *first_sigtrap; /**< "first_sigtrap": the first of sigtraps_program,
+				    *   described (bs_waste_trap_describe); NULL when
+				    *   absent (none, or an older trace) */
+	int64_t top;		   /**< "top": `--top`, pairs in the table; -1 when absent */
+	int64_t depth;		   /**< "depth": `--depth`, frames per stack; -1 when absent */
+	bool has_overhead;	   /**< "overhead" was present */
 	struct bs_waste_overhead overhead;
 	bool truncated;	   /**< set by the trace loader: the trace ended early */
 	json_object *json; /**< the summary object as recorded (one reference, owned):

@@ -10,6 +10,7 @@
 #include "trace/trace.h"
 #include "waste.skel.h"
 #include "waste/class.h"
+#include "waste/events.h"
 #include "util/exit_status.h"
 #include "util/output.h"
 #include "waste/output.h"
@@ -198,6 +199,12 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	C(sigtraps_program);
 	C(sigtraps_self);
 #undef C
+	if (w->c.sigtraps_program) {
+		char why[320];
+
+		bs_waste_trap_describe(&w->first_trap, why, sizeof(why));
+		json_object_object_add(sum, "first_sigtrap", json_object_new_string(why));
+	}
 	json_object_object_add(sum, "kernel_samples",
 			       json_object_new_uint64(w->skel->bss->n_kernel_samples));
 	json_object_object_add(sum, "busy_skips",

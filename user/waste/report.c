@@ -360,8 +360,9 @@ static void print_facts(FILE *f, const struct bs_waste_summary *s)
 		fprintf(f,
 			"  SIGTRAPs    %" PRIu64
 			" generated for the program by the kernel (a trap no breakpoint "
-			"claimed: the warning on stderr names the first)\n",
-			s->sigtraps_program);
+			"claimed); the first: %s\n",
+			s->sigtraps_program,
+			s->first_sigtrap ? s->first_sigtrap : "not recorded (an older trace)");
 	if (s->truncated)
 		fprintf(f, "  trace       truncated: the report covers what was written\n");
 }
