@@ -808,6 +808,88 @@ static void test_report_context_defaults(void)
 	bs_duet_setup_free(&su);
 }
 
+/*
+ * The duet's --fail-on-regression (CONTEXT duet.fail_on_regression_pct) is
+ * re-checked from the trace: report prints the gate's result and exits 0;
+ * report --fail-on-regression exits 5 as the duet did.
+ */
+static void test_report_gate(void)
+{
+	struct df_spec sp = {.runs_per_method = 3,
+			     .methods = {false, false, true},
+			     .iters = 10,
+			     .slow_b = 0.1,
+			     .noise = 0.01,
+			     .seed = 5,
+			     .duet_extra = "\"fail_on_regression_pct\": 2"};
+	struct bs_duet_args a = {.cmd = {"true", "true"}, .have_fail = true, .fail_pct = 2};
+	struct bs_duet_setup su;
+	char tr[300], json[300];
+	json_object *j, *g, *ctx;
+	char *s;
+
+	fx_path(tr, sizeof(tr), "gate.trace");
+	fx_path(json, sizeof(json), "gate.json");
+	if (df_write(tr, &sp, &truth)) {
+		FAILF("cannot write %s", tr);
+		return;
+	}
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, "--no-mds", NULL}),
+	    0);
+	j = json_object_from_file(json);
+	g = bs_json_get(bs_json_get(j, "outcome"), "regression");
+	CHECK(g && json_object_get_boolean(bs_json_get(g, "regressed")));
+	CHECK_NEAR(json_object_get_double(bs_json_get(g, "fail_pct")), 2, 0, 0);
+	CHECK(g && strstr(bs_json_str(g, "text", ""), "B is slower than A by more than 2 %"));
+	json_object_put(j);
+	CHECK_INT_EQ(run_cmd(cmd_report, "report", (const char *[]){tr, "--no-mds", NULL}), 0);
+	s = slurp(out_path);
+	CHECK(s && strstr(s, "\n  regression  gate 2 %: REGRESSION: B is slower than A by more "
+			     "than 2 % in synth (async verdict"));
+	free(s);
+	/* asked: exit 5, one line */
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){tr, "--no-mds", "--fail-on-regression", "2", NULL}),
+		     5);
+	check_one_line_err("benchscope report: regression: B is slower than A by more than 2 %");
+	/* another gate given replaces the recorded one */
+	CHECK_INT_EQ(run_cmd(cmd_report, "report",
+			     (const char *[]){tr, "--no-mds", "--fail-on-regression", "50", NULL}),
+		     0);
+	s = slurp(out_path);
+	CHECK(s && strstr(s, "\n  regression  gate 50 %: passed"));
+	free(s);
+	/* no gate: no line, JSON null */
+	sp.duet_extra = NULL;
+	CHECK_INT_EQ(df_write(tr, &sp, &truth), 0);
+	CHECK_INT_EQ(
+	    run_cmd(cmd_report, "report", (const char *[]){tr, "--json", json, "--no-mds", NULL}),
+	    0);
+	s = slurp(out_path);
+	CHECK(s && !strstr(s, "regression  gate"));
+	free(s);
+	j = json_object_from_file(json);
+	CHECK(j && json_object_object_get_ex(bs_json_get(j, "outcome"), "regression", &g) && !g);
+	json_object_put(j);
+	/* what the duet writes */
+	memset(&su, 0, sizeof(su));
+	su.methods[0] = BS_DM_RUN_ASYNC;
+	su.n_methods = 1;
+	if (wordexp("true", &su.we_cmd[0], WRDE_NOCMD) ||
+	    wordexp("true", &su.we_cmd[1], WRDE_NOCMD)) {
+		FAILF("wordexp");
+		return;
+	}
+	su.have_cmd[0] = su.have_cmd[1] = true;
+	ctx = bs_duet_context(&a, &su);
+	CHECK_NEAR(
+	    json_object_get_double(bs_json_get(bs_json_get(ctx, "duet"), "fail_on_regression_pct")),
+	    2, 0, 0);
+	json_object_put(ctx);
+	bs_duet_setup_free(&su);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -826,5 +908,6 @@ int main(void)
 	RUN_TEST(test_import_path_errors);
 	RUN_TEST(test_report_stdout_full);
 	RUN_TEST(test_report_context_defaults);
+	RUN_TEST(test_report_gate);
 	return test_summary("test_duet_cli");
 }

@@ -148,10 +148,11 @@ int cmd_duet(int argc, char **argv)
 						 .seed = (uint64_t)a.seed,
 						 .has_seed = true,
 						 .no_mds = a.no_mds,
+						 .has_fail = a.have_fail,
+						 .fail_pct = a.fail_pct,
 						 .no_table = a.quiet};
 		struct bs_duet_outcome oc;
 		struct bs_dataset *ds = NULL;
-		char reg[512];
 		int r;
 
 		if (bs_dataset_load(a.trace, &ds, err, sizeof(err))) {
@@ -160,9 +161,8 @@ int cmd_duet(int argc, char **argv)
 		} else if ((r = bs_duet_report_render(ds, &ro, &oc, err, sizeof(err)))) {
 			fprintf(stderr, "benchscope duet: %s\n", err);
 			rc = r == -EINVAL ? BS_EXIT_NO_DATA : BS_EXIT_RUNTIME;
-		} else if (a.have_fail &&
-			   bs_duet_regression_text(&oc, a.fail_pct, reg, sizeof(reg))) {
-			fprintf(stderr, "benchscope duet: regression: %s\n", reg);
+		} else if (a.have_fail && oc.regressed) {
+			fprintf(stderr, "benchscope duet: regression: %s\n", oc.regression);
 			rc = BS_EXIT_REGRESSION;
 		}
 		bs_dataset_free(ds);

@@ -9,7 +9,8 @@
  * --json, --csv, --seed, and --drop-warmup-half for duet fleets; the other
  * options are refused for fleets (usage error), --top for duet traces too.
  * Exit status: 0 ok, 1 an output could not be written, 2 usage error or
- * unreadable trace, 3 a trace cut before its CONTEXT block (one line
+ * unreadable trace, 3 a trace cut before its CONTEXT block, 5 a regression
+ * beyond --fail-on-regression PCT (duet traces) (one line
  * "benchscope report: ..." on stderr).
  */
 #include "commands.h"
@@ -48,6 +49,7 @@ enum {
 	OPT_MIN_OVERLAP,
 	OPT_SEED,
 	OPT_RESAMPLES,
+	OPT_FAIL,
 	OPT_NO_MDS,
 	OPT_DROP_WARMUP_HALF,
 };
@@ -67,6 +69,10 @@ static const struct argp_option report_options[] = {
     {"seed", OPT_SEED, "N", 0, "bootstrap seed (default: the duet's --seed, else 1)", 2},
     {"resamples", OPT_RESAMPLES, "N", 0,
      "bootstrap resamples, 100 to 1000000 (default: the duet's --resamples, else 9999)", 2},
+    {"fail-on-regression", OPT_FAIL, "PCT", 0,
+     "exit 5 when a benchmark's headline verdict has B slower by more than PCT % (default "
+     "gate, not exiting 5: the duet's own)",
+     2},
     {"no-mds", OPT_NO_MDS, NULL, 0, "skip the minimal detectable slowdown search", 2},
     {"drop-warmup-half", OPT_DROP_WARMUP_HALF, NULL, 0,
      "drop the first half of each run's iterations (Java suites)", 2},
@@ -143,6 +149,13 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 		a->duet_only = a->no_fleet = "--resamples";
 		break;
 	}
+	case OPT_FAIL:
+		if (bs_parse_double(arg, 0, 1e6, &a->dopts.fail_pct))
+			return bs_argp_error(
+			    state, "--fail-on-regression takes a percentage >= 0, not '%s'", arg);
+		a->dopts.has_fail = true;
+		a->duet_only = a->no_fleet = "--fail-on-regression";
+		break;
 	case OPT_NO_MDS:
 		a->dopts.no_mds = true;
 		a->duet_only = a->no_fleet = "--no-mds";
@@ -260,10 +273,16 @@ int cmd_report(int argc, char **argv)
 		a.dopts.csv_path = a.opts.csv_path;
 		a.dopts.md_path = a.opts.md_path;
 		a.dopts.no_table = a.opts.no_table;
-		ret = bs_duet_report_render(ds, &a.dopts, NULL, err, sizeof(err));
+		struct bs_duet_outcome oc;
+
+		ret = bs_duet_report_render(ds, &a.dopts, &oc, err, sizeof(err));
 		bs_dataset_free(ds);
 		if (ret)
 			fprintf(stderr, "benchscope report: %s\n", err);
+		if (!ret && a.dopts.has_fail && oc.regressed) {
+			fprintf(stderr, "benchscope report: regression: %s\n", oc.regression);
+			return BS_EXIT_REGRESSION;
+		}
 		return !ret ? 0 : ret == -EINVAL ? 2 : 1;
 	}
 	if (a.duet_only) {

@@ -17,6 +17,7 @@
 #include "duet/analysis.h"
 #include "duet/data.h"
 #include "duet/noise.h"
+#include "duet/report.h"
 #include "duet/stop_ci.h"
 
 /** Everything a renderer reads. */
@@ -28,6 +29,8 @@ struct bs_duet_ctx {
 	/** the recorded --stop-ci decisions re-decided from the trace: stops[i]
 	 *  for d->stops[i] (bs_duet_stops_redecide), NULL when none */
 	const struct bs_dstop *stops;
+	/** the outcome, with the regression gate's result (gate false: none) */
+	const struct bs_duet_outcome *oc;
 };
 
 /** Version of the duet JSON report's layout ("schema_version"). */

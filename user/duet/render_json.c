@@ -387,6 +387,16 @@ json_object *bs_duet_render_json_object(const struct bs_duet_ctx *c)
 		put(outc, "headline_slowdown_method",
 		    w ? json_object_new_string(bs_dmethod_name(w->primary)) : NULL);
 	}
+	if (c->oc && c->oc->gate) {
+		json_object *g = json_object_new_object();
+
+		put(g, "fail_pct", num(c->oc->gate_pct));
+		put(g, "regressed", json_object_new_boolean(c->oc->regressed));
+		put(g, "text", c->oc->regressed ? json_object_new_string(c->oc->regression) : NULL);
+		put(outc, "regression", g);
+	} else {
+		put(outc, "regression", NULL);
+	}
 	put(o, "outcome", outc);
 	return o;
 }

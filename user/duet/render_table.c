@@ -466,6 +466,27 @@ static void records_lines(FILE *f, const struct bs_dataset *ds, bool md)
 		fprintf(f, md ? "- warning: %s\n" : "  warning     %s\n", ds->run_ev.warnings[i]);
 }
 
+/* the regression gate (--fail-on-regression, given or recorded) and its result */
+static void gate_line(FILE *f, const struct bs_duet_ctx *c, bool md)
+{
+	const struct bs_duet_outcome *o = c->oc;
+
+	if (!o || !o->gate)
+		return;
+	if (o->regressed)
+		fprintf(f,
+			md ? "- regression: gate %g %%: REGRESSION: %s\n"
+			   : "  regression  gate %g %%: REGRESSION: %s\n",
+			o->gate_pct, o->regression);
+	else
+		fprintf(f,
+			md ? "- regression: gate %g %%: passed (no headline verdict has B slower "
+			     "by more than %g %% with the CI excluding it)\n"
+			   : "  regression  gate %g %%: passed (no headline verdict has B slower "
+			     "by more than %g %% with the CI excluding it)\n",
+			o->gate_pct, o->gate_pct);
+}
+
 /*
  * The --stop-ci rule: its last recorded decision, and whether every recorded
  * decision is what the trace gives again (ctx->stops).
@@ -620,6 +641,7 @@ int bs_duet_render_table(FILE *f, const struct bs_duet_ctx *c, bool md)
 			d->failed[i].reason);
 	records_lines(f, c->ds, md);
 	stop_line(f, c, md);
+	gate_line(f, c, md);
 	for (size_t b = 0; b < a->n; b++)
 		bench_block(f, c, &a->b[b], md);
 	if (!a->n)

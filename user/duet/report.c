@@ -42,17 +42,19 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	struct bs_duet_analysis *a = NULL;
 	struct bs_duet_noise *n = NULL;
 	struct bs_dstop *stops = NULL;
+	struct bs_duet_outcome oc;
 	struct bs_duet_ctx c;
 	int ret;
 
 	if (o)
 		opts = *o;
-	if (out) {
-		memset(out, 0, sizeof(*out));
-		out->worst_slowdown_lo_pct = NAN;
-		out->headline_slowdown_lo_pct = NAN;
-		out->headline_method = -1;
-	}
+	memset(&oc, 0, sizeof(oc));
+	oc.worst_slowdown_lo_pct = NAN;
+	oc.headline_slowdown_lo_pct = NAN;
+	oc.headline_method = -1;
+	oc.gate_pct = NAN;
+	if (out)
+		*out = oc;
 	ret = bs_duet_data_build(ds, &d, err, errlen);
 	if (ret)
 		return ret;
@@ -85,23 +87,29 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 			 ret == -ENOMEM ? "out of memory" : "bad analysis options");
 		goto out;
 	}
-	c = (struct bs_duet_ctx){.ds = ds, .d = d, .a = a, .n = n, .stops = stops};
-	if (out) {
-		out->runs_total = d->runs_total;
-		out->runs_used = d->runs_ok;
-		out->runs_failed = d->n_failed;
-		out->n_verdicts = a->n_verdicts;
-		out->worst_slowdown_lo_pct = a->worst_slowdown_lo_pct;
-		out->any_difference = a->any_difference;
-		if (a->worst_headline) {
-			const struct bs_dbres *w = a->worst_headline;
+	c = (struct bs_duet_ctx){.ds = ds, .d = d, .a = a, .n = n, .stops = stops, .oc = &oc};
+	oc.runs_total = d->runs_total;
+	oc.runs_used = d->runs_ok;
+	oc.runs_failed = d->n_failed;
+	oc.n_verdicts = a->n_verdicts;
+	oc.worst_slowdown_lo_pct = a->worst_slowdown_lo_pct;
+	oc.any_difference = a->any_difference;
+	if (a->worst_headline) {
+		const struct bs_dbres *w = a->worst_headline;
 
-			out->headline_slowdown_lo_pct = w->m[w->primary].v.lo_pct;
-			snprintf(out->headline_bench, sizeof(out->headline_bench), "%s",
-				 w->bench->name);
-			out->headline_method = w->primary;
-		}
+		oc.headline_slowdown_lo_pct = w->m[w->primary].v.lo_pct;
+		snprintf(oc.headline_bench, sizeof(oc.headline_bench), "%s", w->bench->name);
+		oc.headline_method = w->primary;
 	}
+	/* the gate given, else the one the duet ran with (so the trace re-checks it) */
+	oc.gate = opts.has_fail || d->ctx.has_fail_pct;
+	if (oc.gate) {
+		oc.gate_pct = opts.has_fail ? opts.fail_pct : d->ctx.fail_pct;
+		oc.regressed =
+		    bs_duet_regression_text(&oc, oc.gate_pct, oc.regression, sizeof(oc.regression));
+	}
+	if (out)
+		*out = oc;
 	if (ds->truncated) {
 		char t[128];
 

@@ -30,6 +30,9 @@ struct bs_duet_report_opts {
 	bool no_mds;	       /**< skip the MDS curve; also when the trace's duet says so
 				*   (CONTEXT duet.no_mds, `duet --no-mds`) */
 	bool no_table;	       /**< no table on stdout */
+	bool has_fail;	       /**< fail_pct is given; else the trace's gate (CONTEXT
+				*   duet.fail_on_regression_pct), else none */
+	double fail_pct;       /**< the regression gate, % (--fail-on-regression) */
 	/* added by the analysis (zero = default): */
 	bool drop_warmup_half; /**< drop the first half of each run's iterations (Drozdík 2023 §4.2)
 				*/
@@ -52,11 +55,18 @@ struct bs_duet_outcome {
 	double headline_slowdown_lo_pct;
 	char headline_bench[256]; /**< that benchmark's name (cut to fit), "" without */
 	int headline_method;	  /**< its headline method (enum bs_dmethod), -1 without */
+	bool gate;		  /**< a regression gate applies (given, or the trace's) */
+	double gate_pct;	  /**< its threshold, %; NAN without */
+	bool regressed;		  /**< the gate fails (bs_duet_regression_text) */
+	char regression[512];	  /**< bs_duet_regression_text's line, "" without */
 };
 
 /**
  * bs_duet_report_render - analyse @ds (a duet trace) and write the outputs
- * of @o; fills @out when non-NULL. Returns 0; -EINVAL with a one-line reason
+ * of @o; fills @out when non-NULL. With a regression gate (o->has_fail, or
+ * the trace's duet.fail_on_regression_pct) the table has a `regression`
+ * line and the JSON outcome.regression its result; the exit status is the
+ * caller's. Returns 0; -EINVAL with a one-line reason
  * in err when @ds is not a duet trace or has no usable run; -EIO when an
  * output file cannot be written; -ENOMEM.
  */

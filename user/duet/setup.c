@@ -472,6 +472,9 @@ json_object *bs_duet_context(const struct bs_duet_args *a, const struct bs_duet_
 			       json_object_new_double(a->min_overlap > 0 ? a->min_overlap : 0.4));
 	json_object_object_add(duet, "timeout_s", json_object_new_double(a->timeout_s));
 	json_object_object_add(duet, "no_mds", json_object_new_boolean(a->no_mds));
+	if (a->have_fail)
+		json_object_object_add(duet, "fail_on_regression_pct",
+				       json_object_new_double(a->fail_pct));
 	json_object_object_add(
 	    duet, "resamples",
 	    json_object_new_int64(a->resamples > 0 ? a->resamples : BS_DUET_RESAMPLES_DEFAULT));

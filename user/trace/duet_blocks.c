@@ -110,6 +110,12 @@ static int decode_context(json_object *ctx, struct bs_duet_context *c, char *err
 	    (ret = bs_field_count(&f, duet, "seed", BS_FIELD_OPTIONAL, &c->seed)) < 0)
 		return ret;
 	c->has_seed = ret > 0;
+	if ((ret = bs_field_num(&f, duet, "fail_on_regression_pct", BS_FIELD_OPTIONAL,
+				&c->fail_pct)) < 0)
+		return ret;
+	c->has_fail_pct = ret > 0;
+	if (c->has_fail_pct && !(c->fail_pct >= 0))
+		return bs_field_error(&f, "fail_on_regression_pct", "is negative");
 	{
 		int64_t r = 0;
 

@@ -56,6 +56,9 @@ struct bs_duet_context {
 	bool has_min_overlap;  /**< duet.min_overlap is present */
 	double min_overlap;    /**< duet.min_overlap (number, ratio), or 0 */
 	bool no_mds;	       /**< duet.no_mds (boolean): `duet --no-mds`; false when absent */
+	bool has_fail_pct;     /**< duet.fail_on_regression_pct is present */
+	double fail_pct;       /**< duet.fail_on_regression_pct (number >= 0, %): the duet's
+				*   --fail-on-regression, or 0 */
 	bool has_seed;	       /**< duet.seed is present */
 	uint64_t seed;	       /**< duet.seed (integer >= 0): the schedule's and bootstrap's seed */
 	uint64_t resamples;    /**< duet.resamples (integer >= 1): `duet --resamples`, the
