@@ -251,15 +251,17 @@ int bs_waste_attach(struct bs_waste_run *w)
 	err = follow_target(w);
 	if (err)
 		return err;
-	if (!a->quiet) /* status: on a terminal only */
-		bs_progress_note(&w->prog,
-				 "benchscope waste: source %s, period %" PRIu64
-				 "%s, %d watchpoints per thread, trap %.2f µs here%s",
-				 bs_waste_source_name(w->src), w->period,
-				 w->src == BS_SRC_PEBS	? " events"
-				 : w->src == BS_SRC_IBS ? " ops"
-							: " ns",
-				 w->th[0].nbp, w->trap_ns / 1e3, a->freeze ? "" : ", no freeze");
+	/* what was set up and the trap cost here, also in a log: a service's
+	 * attach (-p) is done once it is said */
+	if (!a->quiet)
+		bs_progress_msg(&w->prog,
+				"benchscope waste: source %s, period %" PRIu64
+				"%s, %d watchpoints per thread, trap %.2f µs here%s",
+				bs_waste_source_name(w->src), w->period,
+				w->src == BS_SRC_PEBS  ? " events"
+				: w->src == BS_SRC_IBS ? " ops"
+						       : " ns",
+				w->th[0].nbp, w->trap_ns / 1e3, a->freeze ? "" : ", no freeze");
 	return 0;
 }
 
