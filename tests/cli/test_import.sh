@@ -9,25 +9,11 @@
 # input gets one line on stderr, exit 2 and no trace. No root, no BPF: it
 # needs the built benchscope and example programs (make all examples).
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-BUILD=${BS_BUILD:-${BUILD:-build}}
-BS=$BUILD/benchscope
+NAME=test_import
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
 REF=tests/ref/import_ref.py
 FIX=tests/fixtures/import
-NAME=test_import
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-skp() { skip=$((skip + 1)); echo "SKIP $*"; }
-finish() {
-	echo "$NAME: $pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-	exit
-}
-[ -x "$BS" ] || {
-	skp "no $BS (make all)"
-	finish
-}
 command -v python3 >/dev/null || {
 	skp "no python3 for the reference reader"
 	finish

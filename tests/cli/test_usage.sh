@@ -5,23 +5,9 @@
 # line on stderr and status 2 for bad usage, status 1 with one line when
 # stdout cannot be written. No root, no BPF: it needs the built benchscope.
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-BUILD=${BS_BUILD:-${BUILD:-build}}
-BS=$BUILD/benchscope
 NAME=test_usage
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-skp() { skip=$((skip + 1)); echo "SKIP $*"; }
-finish() {
-	echo "$NAME: $pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-	exit
-}
-[ -x "$BS" ] || {
-	skp "no $BS (make all)"
-	finish
-}
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
 T=$(mktemp -d /tmp/bs-test-usage-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
