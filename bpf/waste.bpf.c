@@ -17,8 +17,9 @@
  *
  * Tasks forked from a followed process are followed (`pids`); user space
  * gets NEW, EXEC and EXIT records for them. A process leaves `pids` when its
- * last thread exits, so that a long run's short-lived processes do not fill
- * it; a fork the full map cannot take is counted (n_unfollowed_procs).
+ * leader's task is freed (after every thread of it was reaped), so that a
+ * long run's short-lived processes do not fill it; a fork the full map
+ * cannot take is counted (n_unfollowed_procs).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -266,12 +267,25 @@ int BPF_PROG(on_exit, struct task_struct *p)
 {
 	__u32 pid = BPF_CORE_READ(p, tgid);
 
-	if (!bpf_map_lookup_elem(&pids, &pid))
-		return 0;
-	task_rec(BS_WTASK_EXIT, BPF_CORE_READ(p, pid), pid);
-	/* the process's last thread (do_exit decrements signal->live before
-	 * this tracepoint): no task of it can trap or fork any more */
-	if (BPF_CORE_READ(p, signal, live.counter) == 0)
+	if (bpf_map_lookup_elem(&pids, &pid))
+		task_rec(BS_WTASK_EXIT, BPF_CORE_READ(p, pid), pid);
+	return 0;
+}
+
+/*
+ * The process is gone: its leader's task is freed only after every thread
+ * of the group was reaped (an old leader replaced by another thread's exec
+ * no longer has pid == tgid). Not at the last thread's exit: signal->live
+ * reaches 0 when the last thread decrements it, before threads that
+ * decremented it earlier reach sched_process_exit, whose EXIT records need
+ * the entry.
+ */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(on_free, struct task_struct *p)
+{
+	__u32 pid = BPF_CORE_READ(p, tgid);
+
+	if (BPF_CORE_READ(p, pid) == pid)
 		bpf_map_delete_elem(&pids, &pid);
 	return 0;
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/cli/test_usage.sh - the built benchscope's answers to bad usage and
-# to outputs that cannot be written, as README's "Exit status" has them: one
-# line on stderr and status 2 for bad usage, status 1 with one line when
-# stdout cannot be written. No root, no BPF: it needs the built benchscope.
+# tests/cli/test_usage.sh - the built benchscope's answers to bad usage, as
+# README's "Exit status" has them: one line on stderr and status 2 (stdout
+# that cannot be written is checked per command by the unit tests). No
+# root, no BPF: it needs the built benchscope.
 set -u
 NAME=test_usage
 # shellcheck source=tests/cli/lib.sh

@@ -87,7 +87,8 @@ static const struct argp_option run_options[] = {
     {"csv", OPT_CSV, "FILE", 0, "write one CSV row per iteration (- for stdout)", 2},
     {"md", OPT_MD, "FILE", 0, "write the Markdown report (- for stdout)", 2},
     {"top", OPT_TOP, "N", 0, "interferers to list (default 5)", 2},
-    {"quiet", 'q', NULL, 0, "no table on stdout (files are still written)", 2},
+    {"quiet", 'q', NULL, 0,
+     "no table on stdout (files are still written), no progress line nor line per fork", 2},
     {0}};
 
 static const struct argp_child run_children[] = {

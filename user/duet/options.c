@@ -134,7 +134,7 @@ static const struct argp_option duet_options[] = {
      "exit 5 when a benchmark's headline verdict (interleaved, else async, else sync, else "
      "seq) puts B slower than A by more than PCT % with the CI excluding it",
      4},
-    {"quiet", 'q', NULL, 0, "no table on stdout", 4},
+    {"quiet", 'q', NULL, 0, "no table on stdout, no progress line", 4},
     {NULL, 0, NULL, 0, "Measurement:", 5},
     {"ringbuf-size", OPT_RINGBUF, "MIB", 0, "ring buffer size in MiB (default 16)", 5},
     {"no-interferers", OPT_NO_INTERF, NULL, 0, "do not account which tasks took the CPU", 5},

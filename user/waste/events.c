@@ -359,6 +359,8 @@ static void on_task_rec(struct bs_waste_run *w, const struct bs_waste_task *e)
 		bs_waste_sym_forget(w->sym, (pid_t)e->pid);
 		break;
 	case BS_WTASK_EXIT:
+		if (bs_waste_debug)
+			fprintf(stderr, "exit of task %u of %u\n", e->tid, e->pid);
 		if ((pid_t)e->tid == w->root && !w->root_exit_ns)
 			w->root_exit_ns = e->ns;
 		t = bs_waste_find_thread(w, (pid_t)e->tid);
