@@ -163,7 +163,8 @@ static int choose_terms(const struct bs_dmodel_run *runs, const size_t *obs, siz
 }
 
 /* least squares of y on [1, cols] by the normal equations (Cholesky; the
- * columns are independent, checked above); fills v, se, terms, resid_sd */
+ * columns are independent, checked above); fills v, se, the terms and
+ * their standard errors, resid_sd */
 static int least_squares(const double *y, double *const *cols, size_t n, size_t m,
 			 struct bs_dmodel_result *r)
 {
@@ -214,6 +215,8 @@ static int least_squares(const double *y, double *const *cols, size_t n, size_t 
 	}
 	r->resid_sd = sqrt(rss / (double)r->df);
 	r->se = r->resid_sd * sqrt(gsl_matrix_get(xtx, 0, 0));
+	for (size_t j = 0; j < m; j++)
+		r->term_se[j] = r->resid_sd * sqrt(gsl_matrix_get(xtx, j + 1, j + 1));
 out:
 	gsl_matrix_free(xtx);
 	return ret;

@@ -78,6 +78,8 @@ struct bs_dmodel_result {
 	size_t n_terms;			   /**< placement terms in the model */
 	int term_cpu[BS_DMODEL_MAX_TERMS]; /**< CPU of each term */
 	double term_effect[BS_DMODEL_MAX_TERMS]; /**< c_j: ln(score on term_cpu / on ref_cpu) */
+	double term_se[BS_DMODEL_MAX_TERMS];	 /**< standard error of c_j (its interval is
+						  *   c_j -/+ t_crit term_se[j]); 0 unless BS_OK */
 	int ref_cpu;				 /**< reference CPU of the terms, -1 when no term */
 	size_t df;	 /**< residual degrees of freedom, n_runs - 1 - n_terms */
 	double v;	 /**< ln(B / A), CPU differences removed */

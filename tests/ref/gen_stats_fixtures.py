@@ -460,6 +460,8 @@ def dmodel_case(fx, name, runs, level=0.95, no_cpu=False):
     fx.rec(name + ".ref", [beta[0], se, beta[0] - t * se, beta[0] + t * se, p,
                            math.expm1(t * se), df, math.sqrt(s2)])
     fx.rec(name + ".effects", beta[1:] if len(beta) > 1 else [float("nan")])
+    fx.rec(name + ".effects_se", [math.sqrt(cov[j, j]) for j in range(1, len(beta))]
+           if len(beta) > 1 else [float("nan")])
 
 
 def dmodel_fixture():

@@ -106,7 +106,7 @@ static void test_vs_numpy(void)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const double *ref, *opt, *eff;
+		const double *ref, *opt, *eff, *eff_se;
 		struct bs_dmodel_result r;
 		struct bs_dmodel_opts o;
 		size_t ne;
@@ -115,8 +115,9 @@ static void test_vs_numpy(void)
 		opt = fix_getf(&f, NULL, "%s.opts", cases[i]);
 		ref = fix_getf(&f, NULL, "%s.ref", cases[i]);
 		eff = fix_getf(&f, &ne, "%s.effects", cases[i]);
-		CHECK(opt && ref && eff);
-		if (!opt || !ref || !eff)
+		eff_se = fix_getf(&f, NULL, "%s.effects_se", cases[i]);
+		CHECK(opt && ref && eff && eff_se);
+		if (!opt || !ref || !eff || !eff_se)
 			continue;
 		o = (struct bs_dmodel_opts){.level = opt[0], .no_cpu = (int)opt[1]};
 		CHECK_INT_EQ(fit(c.runs, c.n_runs, &o, &r), BS_OK);
@@ -135,6 +136,8 @@ static void test_vs_numpy(void)
 			CHECK_INT_EQ((int)r.n_terms, (int)ne);
 			for (size_t j = 0; j < ne && j < r.n_terms; j++)
 				CHECK_NEAR(r.term_effect[j], eff[j], 1e-12, 1e-9);
+			for (size_t j = 0; j < ne && j < r.n_terms; j++)
+				CHECK_NEAR(r.term_se[j], eff_se[j], 1e-14, 1e-9);
 		}
 	}
 	fix_free(&f);
