@@ -28,25 +28,27 @@
 struct df_spec {
 	int runs_per_method;
 	bool methods[BS_DM_N];
-	int iters;	  /* per side and run */
-	double slow_b;	  /* B's extra time, 0.10 = 10 % */
-	double noise;	  /* relative sd of each iteration's own noise */
-	bool failed_run;  /* add one failed async run (with iterations) */
-	bool asym_run;	  /* the first async run: A suffers 20 % run-queue wait */
-	bool gbench;	  /* invocation counts, with calibration runs */
-	bool named;	  /* with gbench: two benchmarks named by the harness (BENCH
-			     records), run in opposite orders: A runs "BM_First"
-			     (1000 invocations, ~1 us each) then "BM_Second" (2000,
-			     ~1.5 us each), B the other way round; each starts with
-			     calibration runs of 10 and 100 (not for seq); no common
-			     variation between iterations */
-	int cpu_place;	  /* 0: both sides on CPU 0; 1: A on CPU 0, B on CPU 1;
-			     2: crossover, A on CPU k % 2 in run k, B on the other */
-	double cpu1_slow; /* durations on CPU 1 multiplied by it (hidden host
-			     contention, nothing accounted); 0: not slowed */
-	double run_sd;	  /* each side's durations of a run multiplied by
-			     exp(run_sd N(0, 1)), drawn per run and side (what
-			     comes with a process: its memory layout); 0: none */
+	int iters;		 /* per side and run */
+	double slow_b;		 /* B's extra time, 0.10 = 10 % */
+	double noise;		 /* relative sd of each iteration's own noise */
+	bool failed_run;	 /* add one failed async run (with iterations) */
+	bool asym_run;		 /* the first async run: A suffers 20 % run-queue wait */
+	bool gbench;		 /* invocation counts, with calibration runs */
+	bool named;		 /* with gbench: two benchmarks named by the harness (BENCH
+				    records), run in opposite orders: A runs "BM_First"
+				    (1000 invocations, ~1 us each) then "BM_Second" (2000,
+				    ~1.5 us each), B the other way round; each starts with
+				    calibration runs of 10 and 100 (not for seq); no common
+				    variation between iterations */
+	int cpu_place;		 /* 0: both sides on CPU 0; 1: A on CPU 0, B on CPU 1;
+				    2: crossover, A on CPU k % 2 in run k, B on the other */
+	double cpu1_slow;	 /* durations on CPU 1 multiplied by it (hidden host
+				    contention, nothing accounted); 0: not slowed */
+	unsigned cpu1_slow_runs; /* with cpu1_slow: the runs k (of each method,
+				    bit k) in which CPU 1 is slowed; 0: all */
+	double run_sd;		 /* each side's durations of a run multiplied by
+				    exp(run_sd N(0, 1)), drawn per run and side (what
+				    comes with a process: its memory layout); 0: none */
 	bool aa;
 	uint64_t unrecorded_ns; /* END's interferers_unrecorded_ns, charged in 2
 				   iterations without a record; 0: absent */
@@ -122,6 +124,10 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				      sp->cpu_place == 2 ? 1 - k % 2 : sp->cpu_place == 1};
 			int64_t side_t[2], start = clock;
 			double run_f[2] = {1, 1};
+			double cpu1_f = sp->cpu1_slow > 0 && (!sp->cpu1_slow_runs ||
+							      (sp->cpu1_slow_runs >> k & 1))
+					    ? sp->cpu1_slow
+					    : 1;
 			int n = sp->iters;
 
 			if (!sp->methods[m] || (failed && m != BS_DM_ASYNC) || run >= DF_MAX_RUNS)
@@ -149,9 +155,9 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 				d[0] = (int64_t)(base * (1 + sp->noise * df_norm(&rs)));
 				d[1] = (int64_t)(base * (1 + sp->slow_b) *
 						 (1 + sp->noise * df_norm(&rs)));
-				for (int s = 0; s < 2 && sp->cpu1_slow > 0; s++)
+				for (int s = 0; s < 2; s++)
 					if (cpu[s] == 1)
-						d[s] = (int64_t)((double)d[s] * sp->cpu1_slow);
+						d[s] = (int64_t)((double)d[s] * cpu1_f);
 				for (int s = 0; s < 2; s++)
 					d[s] = (int64_t)((double)d[s] * run_f[s]);
 				if (sp->gbench) {
@@ -228,8 +234,8 @@ static inline int df_write(const char *path, const struct df_spec *sp, struct df
 							       (1 + sp->noise * df_norm(&rs)));
 					struct bs_iter_rec r;
 
-					if (cpu[1] == 1 && sp->cpu1_slow > 0)
-						dd = (int64_t)((double)dd * sp->cpu1_slow);
+					if (cpu[1] == 1)
+						dd = (int64_t)((double)dd * cpu1_f);
 					dd = (int64_t)((double)dd * run_f[1]);
 					memset(&r, 0, sizeof(r));
 					r.cpu_begin = r.cpu_end = (uint32_t)cpu[1];

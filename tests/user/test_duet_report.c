@@ -463,6 +463,9 @@ static void test_cpu_diagnosis(void)
 		CHECK_NEAR(r->cpu.median_ratio, 1.6, 0, 0.02);
 		CHECK_INT_EQ((int)r->cpu.n_apart, 10);
 		CHECK_INT_EQ((int)r->cpu.n_slowed, 10);
+		CHECK_INT_EQ(r->cpu.contention, BS_DCONT_STEADY);
+		CHECK(r->cpu.ratio_lo > 1.5 && r->cpu.ratio_lo < 1.6 && 1.6 < r->cpu.ratio_hi &&
+		      r->cpu.ratio_hi < 1.7);
 		CHECK(exp(r->model.hi) - exp(r->model.lo) < 0.03);
 		CHECK_INT_EQ(rn->model_err, BS_OK);
 		CHECK(exp(rn->model.hi) - exp(rn->model.lo) > 0.2);
@@ -526,6 +529,118 @@ static void test_cpu_diagnosis(void)
 	bs_duet_analysis_free(a);
 	bs_duet_data_free(d);
 	bs_dataset_free(ds);
+}
+
+/* the CPU diagnosis of the runs of one method of a generated duet and,
+ * when @md is not NULL, the Markdown report (@len bytes) */
+static void cpu_diag_of(const struct df_spec *sp, const char *name, enum bs_dmethod m,
+			struct bs_dcpudiag *out, char *md, size_t len)
+{
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 200};
+	struct bs_duet_report_opts o = {.no_table = true, .no_mds = true, .n_resamples = 200};
+	struct bs_duet_analysis *a = NULL;
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(sp, name, &d);
+	char path[300], err[256];
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	if (a) {
+		CHECK_INT_EQ(a->b[0].m[m].model_err, BS_OK);
+		*out = a->b[0].m[m].cpu;
+	}
+	if (md) {
+		o.md_path = fx_path(path, sizeof(path), "cpu.md");
+		md[0] = 0;
+		CHECK_INT_EQ(bs_duet_report_render(ds, &o, NULL, err, sizeof(err)), 0);
+		if ((f = fopen(path, "r"))) {
+			md[fread(md, 1, len - 1, f)] = 0;
+			fclose(f);
+		}
+	}
+	bs_duet_analysis_free(a);
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
+/*
+ * Host contention that comes and goes: CPU 1 is 1.6x slower in two runs of
+ * ten, once under A and once under B. The placement term averages it to
+ * about 1.1x with an interval that holds 1: the diagnosis must not call it
+ * a steady difference the CPU term removes, but name the two runs.
+ */
+static void test_cpu_intermittent(void)
+{
+	struct df_spec sp = {.runs_per_method = 10,
+			     .methods = {false, false, true},
+			     .iters = 20,
+			     .noise = 0.01,
+			     .aa = true,
+			     .cpu_place = 2,
+			     .cpu1_slow = 1.6,
+			     .cpu1_slow_runs = 1u << 3 | 1u << 6,
+			     .seed = 9};
+	struct bs_dcpudiag c;
+	static char md[1 << 16];
+
+	cpu_diag_of(&sp, "cpuint.trace", BS_DM_ASYNC, &c, md, sizeof(md));
+	CHECK(c.checked);
+	CHECK_INT_EQ(c.contention, BS_DCONT_INTERMITTENT);
+	CHECK_INT_EQ((int)c.n_apart, 10);
+	CHECK_INT_EQ((int)c.n_slowed, 2);
+	CHECK_NEAR(c.max_run_ratio, 1.6, 0, 0.03);
+	CHECK(c.ratio_lo < 1 && c.ratio_hi > 1.1);
+	if (!strstr(md, "- hidden host contention (async), intermittent: in 2 of the 10 runs with "
+			"the sides apart one vCPU ran >= 1.2x slower than the other (up to 1.6") ||
+	    !strstr(md, "it widens the verdict's interval"))
+		FAILF("no intermittent contention line in:\n%s", md);
+	/* in every run: steady, and the term removes it */
+	sp.cpu1_slow_runs = 0;
+	cpu_diag_of(&sp, "cpusteady.trace", BS_DM_ASYNC, &c, md, sizeof(md));
+	CHECK_INT_EQ(c.contention, BS_DCONT_STEADY);
+	if (!strstr(md, "- hidden host contention (async): vCPU 1 ran 1.6") ||
+	    !strstr(md, "slower than vCPU 0 over the 10 runs with the sides apart (>= 1.2x beyond "
+			"its noise in 10 of them)") ||
+	    !strstr(md, "The verdict's CPU term removes it."))
+		FAILF("no steady contention line in:\n%s", md);
+}
+
+/*
+ * Noisy iterations, no contention: with a 25 % sd per iteration and 10
+ * iterations per run, single runs show CPU ratios of 1.2x and more by
+ * chance (a rule on the ratio alone called 11 of these 20 duets hidden
+ * host contention).
+ * Beyond each run's own noise, Bonferroni-corrected over the runs, none is
+ * slowed; over 20 seeds at most one duet in 20 may be called (the 95 %
+ * level).
+ */
+static void test_cpu_noise_not_contention(void)
+{
+	struct df_spec sp = {.runs_per_method = 10,
+			     .methods = {false, false, true},
+			     .iters = 10,
+			     .noise = 0.25,
+			     .aa = true,
+			     .cpu_place = 2};
+	int called = 0;
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct bs_dcpudiag c;
+
+		sp.seed = seed;
+		cpu_diag_of(&sp, "cpunoise.trace", BS_DM_ASYNC, &c, NULL, 0);
+		CHECK(c.checked);
+		called += c.contention != BS_DCONT_NONE;
+		if (c.contention != BS_DCONT_NONE)
+			printf("    seed %d: %s, %.3fx [%.3f, %.3f], %zu slowed, up to %.3fx\n",
+			       (int)seed, bs_dcontention_name(c.contention), c.ratio, c.ratio_lo,
+			       c.ratio_hi, c.n_slowed, c.max_run_ratio);
+	}
+	printf("    noisy A/A duets called contention: %d of 20\n", called);
+	CHECK(called <= 1);
 }
 
 /* Google Benchmark style: calibration runs (10, 100 invocations) are left
@@ -664,6 +779,8 @@ int main(void)
 	RUN_TEST(test_aa_no_difference);
 	RUN_TEST(test_noise_split);
 	RUN_TEST(test_cpu_diagnosis);
+	RUN_TEST(test_cpu_intermittent);
+	RUN_TEST(test_cpu_noise_not_contention);
 	RUN_TEST(test_spread);
 	RUN_TEST(test_gbench_scores);
 	RUN_TEST(test_named_benches);

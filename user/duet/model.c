@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "benchscope/stats_boot.h"
 #include "benchscope/stats_desc.h"
 
@@ -164,10 +166,37 @@ double bs_duet_lag1(const struct bs_dbench *b, enum bs_dmethod m, bool drop_warm
 	return r1;
 }
 
+/* whether run k's ratio q (slow / fast or its inverse) is a slowed run:
+ * large, and beyond its noise at the two-sided tail @alpha (see
+ * bs_duet_cpu_diag) */
+static bool run_slowed(const struct bs_dmodel_run *run, const struct bs_dmodel_result *r, double q,
+		       double x, double alpha)
+{
+	double lq = fabs(log(q)), sd = sqrt(run->w2 / (x * x) + r->se * r->se);
+	/* the trimmed mean's degrees of freedom, h - 1 (Wilcox 2012 §4.5.1) */
+	size_t g = (size_t)floor(BS_DUET_RUN_TRIM * (double)run->n), h = run->n - 2 * g;
+
+	if (h < 2 || !isfinite(sd))
+		return false;
+	return lq >= log(BS_DUET_CPU_SLOW_RATIO) &&
+	       lq > gsl_cdf_tdist_Qinv(alpha / 2, (double)(h - 1)) * sd;
+}
+
+/* run k's CPU ratio (term's CPU / reference CPU), NAN when the run has no
+ * pairs or did not keep its sides apart; *x its placement value */
+static double run_ratio(const struct bs_dmodel_in *in, size_t k, const struct bs_dmodel_result *r,
+			double *x)
+{
+	if (!in->runs[k].n)
+		return NAN;
+	*x = bs_dmodel_run_x(&in->runs[k], r->term_cpu[0]);
+	return bs_dmodel_run_cpu_ratio(r, in->runs[k].y, *x);
+}
+
 void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_result *r,
 		      struct bs_dcpudiag *out)
 {
-	double *ratios;
+	double *ratios, alpha, c, h, x;
 	bool term_slow;
 
 	memset(out, 0, sizeof(*out));
@@ -180,21 +209,40 @@ void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_resu
 	out->checked = true;
 	out->slow_cpu = term_slow ? r->term_cpu[0] : r->ref_cpu;
 	out->fast_cpu = term_slow ? r->ref_cpu : r->term_cpu[0];
-	out->ratio = exp(fabs(r->term_effect[0]));
-	for (size_t k = 0; k < in->n_runs; k++) {
-		double q;
+	c = fabs(r->term_effect[0]);
+	h = r->t_crit * r->term_se[0];
+	out->ratio = exp(c);
+	out->ratio_lo = exp(c - h);
+	out->ratio_hi = exp(c + h);
+	out->max_run_ratio = NAN;
+	for (size_t k = 0; k < in->n_runs; k++)
+		out->n_apart += !isnan(run_ratio(in, k, r, &x));
+	alpha = (1 - r->level) / (double)(out->n_apart ? out->n_apart : 1);
+	for (size_t k = 0, i = 0; k < in->n_runs; k++) {
+		double q = run_ratio(in, k, r, &x);
 
-		if (!in->runs[k].n)
-			continue;
-		q = bs_dmodel_run_cpu_ratio(r, in->runs[k].y,
-					    bs_dmodel_run_x(&in->runs[k], r->term_cpu[0]));
 		if (isnan(q))
 			continue;
 		q = term_slow ? q : 1 / q;
-		ratios[out->n_apart++] = q;
-		out->n_slowed += q >= BS_DUET_CPU_SLOW_RATIO || q <= 1 / BS_DUET_CPU_SLOW_RATIO;
+		ratios[i++] = q;
+		if (!run_slowed(&in->runs[k], r, q, x, alpha))
+			continue;
+		out->n_slowed++;
+		q = q >= 1 ? q : 1 / q;
+		out->max_run_ratio = isnan(out->max_run_ratio) ? q : fmax(out->max_run_ratio, q);
 	}
 	if (out->n_apart && bs_quantile(ratios, out->n_apart, 0.5, &out->median_ratio))
 		out->median_ratio = NAN;
+	if (out->ratio >= BS_DUET_CPU_SLOW_RATIO && out->ratio_lo > 1)
+		out->contention = BS_DCONT_STEADY;
+	else if (out->n_slowed)
+		out->contention = BS_DCONT_INTERMITTENT;
 	free(ratios);
+}
+
+const char *bs_dcontention_name(enum bs_dcontention c)
+{
+	return c == BS_DCONT_STEADY	    ? "steady"
+	       : c == BS_DCONT_INTERMITTENT ? "intermittent"
+					    : "none";
 }

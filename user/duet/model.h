@@ -30,9 +30,13 @@
 #include "duet/data.h"
 
 /**
- * A run counts as "slowed" when the CPU ratio it shows is at least this
- * (one CPU 20 % slower than the other; the run-to-run spread of a ratio on
- * an undisturbed 2-vCPU VM stays within a few %).
+ * The smallest CPU ratio (slow / fast) called host contention: one vCPU
+ * 20 % slower than the other (the run-to-run spread of a ratio on an
+ * undisturbed 2-vCPU VM stays within a few %). A run counts as "slowed"
+ * when the ratio it shows is at least this, either way, and beyond what
+ * its own iterations' noise explains (see bs_duet_cpu_diag); the duet's
+ * contention is steady when the placement term is at least this and its
+ * interval lies above 1.
  */
 #define BS_DUET_CPU_SLOW_RATIO 1.2
 
@@ -75,24 +79,47 @@ void bs_duet_model_in_free(struct bs_dmodel_in *in);
  */
 double bs_duet_lag1(const struct bs_dbench *b, enum bs_dmethod m, bool drop_warmup_half);
 
+/** What the diagnosis calls the CPUs' difference. */
+enum bs_dcontention {
+	BS_DCONT_NONE,	       /**< no steady term, no slowed run */
+	BS_DCONT_INTERMITTENT, /**< slowed runs, but no steady term: it came and went */
+	BS_DCONT_STEADY,       /**< the term is >= BS_DUET_CPU_SLOW_RATIO, its interval above 1 */
+};
+
 /** Hidden host contention seen through a two-CPU placement term. */
 struct bs_dcpudiag {
-	bool checked;	     /**< a model with one placement term was fitted */
-	int slow_cpu;	     /**< the CPU the term finds slower */
-	int fast_cpu;	     /**< the other */
-	double ratio;	     /**< the term: score on slow_cpu / on fast_cpu, >= 1 */
-	size_t n_apart;	     /**< runs whose sides were mostly apart (|x| >= 0.5) */
-	size_t n_slowed;     /**< of them, runs showing a ratio >= BS_DUET_CPU_SLOW_RATIO */
-	double median_ratio; /**< median over the n_apart runs of their ratio (slow / fast) */
+	bool checked;	      /**< a model with one placement term was fitted */
+	int slow_cpu;	      /**< the CPU the term finds slower */
+	int fast_cpu;	      /**< the other */
+	double ratio;	      /**< the term: score on slow_cpu / on fast_cpu, >= 1 */
+	double ratio_lo;      /**< its interval at the model's level (Student t on
+			       *   the term's standard error), lower end */
+	double ratio_hi;      /**< upper end */
+	size_t n_apart;	      /**< runs whose sides were mostly apart (|x| >= 0.5) */
+	size_t n_slowed;      /**< of them, runs whose ratio is >= BS_DUET_CPU_SLOW_RATIO
+			       *   (or <= its inverse) and beyond their noise */
+	double max_run_ratio; /**< the largest ratio of a slowed run, either CPU
+			       *   slower, >= 1; NAN when none */
+	double median_ratio;  /**< median over the n_apart runs of their ratio (slow / fast) */
+	enum bs_dcontention contention;
 };
 
 /**
  * bs_duet_cpu_diag - the diagnosis from a fitted model @r of @in: per run
  * whose sides were apart, the speed ratio of the two CPUs once the version
- * term is removed (bs_dmodel_run_cpu_ratio). out->checked is false unless
- * the model has exactly one placement term.
+ * term is removed (bs_dmodel_run_cpu_ratio), q = exp((y - v) / x). A run
+ * is slowed when |ln q| >= ln BS_DUET_CPU_SLOW_RATIO and |ln q| exceeds
+ * t sd, with sd^2 = w2 / x^2 + se(v)^2 (its iterations' noise, and v's)
+ * and t the Student quantile of the model's level with the run's trimmed
+ * mean's degrees of freedom (h - 1, Wilcox 2012 §4.5.1), Bonferroni-
+ * corrected over the runs apart (so a noisy duet of n runs calls one at the
+ * model's error rate, not n times it). out->checked is false unless the model has
+ * exactly one placement term; all fields are 0 on allocation failure.
  */
 void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_result *r,
 		      struct bs_dcpudiag *out);
+
+/** "steady", "intermittent" or "none". */
+const char *bs_dcontention_name(enum bs_dcontention c);
 
 #endif

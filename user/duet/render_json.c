@@ -88,9 +88,13 @@ static json_object *cpu_obj(const struct bs_dcpudiag *c)
 	put(o, "slow_cpu", json_object_new_int(c->slow_cpu));
 	put(o, "fast_cpu", json_object_new_int(c->fast_cpu));
 	put(o, "ratio", num(c->ratio));
+	put(o, "ratio_lo", num(c->ratio_lo));
+	put(o, "ratio_hi", num(c->ratio_hi));
+	put(o, "contention", json_object_new_string(bs_dcontention_name(c->contention)));
 	put(o, "runs_apart", json_object_new_int64((int64_t)c->n_apart));
 	put(o, "runs_slowed", json_object_new_int64((int64_t)c->n_slowed));
 	put(o, "slowed_ratio_min", num(BS_DUET_CPU_SLOW_RATIO));
+	put(o, "max_run_ratio", num(c->max_run_ratio));
 	put(o, "median_ratio", num(c->median_ratio));
 	return o;
 }

@@ -108,8 +108,9 @@ static char *terms_fmt(const struct bs_dmres *r, char *buf, size_t len)
 	return buf;
 }
 
-/* one vCPU slower than the other, from the model's CPU term, with what the
- * guest accounted over the same runs */
+/* one vCPU slower than the other, from the model's CPU term and the runs
+ * that show it beyond their noise, with what the guest accounted over the
+ * same runs */
 static void cpu_line(FILE *f, const struct bs_duet_ctx *c, int m, const struct bs_dmres *r, bool md)
 {
 	const struct bs_dcpudiag *d = &r->cpu;
@@ -122,26 +123,44 @@ static void cpu_line(FILE *f, const struct bs_duet_ctx *c, int m, const struct b
 		lost += c->n->method[m][s].lost_ns;
 		steal += c->n->method[m][s].steal_ns;
 	}
-	if (d->ratio < BS_DUET_CPU_SLOW_RATIO && !d->n_slowed) {
+	fputs(md ? "- " : "  ", f);
+	switch (d->contention) {
+	case BS_DCONT_NONE:
 		fprintf(f,
-			md ? "- CPUs (%s): CPU %d vs CPU %d %.2fx (no hidden host contention)\n"
-			   : "  CPUs (%s): CPU %d vs CPU %d %.2fx (no hidden host contention)\n",
-			bs_dmethod_name(m), d->slow_cpu, d->fast_cpu, d->ratio);
+			"CPUs (%s): CPU %d vs CPU %d %.2fx [%.2f, %.2f] (no hidden host "
+			"contention: no run of the %zu with the sides apart >= %.1fx beyond its "
+			"noise)\n",
+			bs_dmethod_name(m), d->slow_cpu, d->fast_cpu, d->ratio, d->ratio_lo,
+			d->ratio_hi, d->n_apart, BS_DUET_CPU_SLOW_RATIO);
 		return;
+	case BS_DCONT_STEADY:
+		fprintf(f,
+			"hidden host contention (%s): vCPU %d ran %.2fx [%.2f, %.2f] slower than "
+			"vCPU %d over the %zu runs with the sides apart (>= %.1fx beyond its noise "
+			"in %zu of them)",
+			bs_dmethod_name(m), d->slow_cpu, d->ratio, d->ratio_lo, d->ratio_hi,
+			d->fast_cpu, d->n_apart, BS_DUET_CPU_SLOW_RATIO, d->n_slowed);
+		break;
+	case BS_DCONT_INTERMITTENT:
+		fprintf(f,
+			"hidden host contention (%s), intermittent: in %zu of the %zu runs with "
+			"the sides apart one vCPU ran >= %.1fx slower than the other (up to "
+			"%.2fx), beyond their noise; over the duet CPU %d vs CPU %d %.2fx "
+			"[%.2f, %.2f]",
+			bs_dmethod_name(m), d->n_slowed, d->n_apart, BS_DUET_CPU_SLOW_RATIO,
+			d->max_run_ratio, d->slow_cpu, d->fast_cpu, d->ratio, d->ratio_lo,
+			d->ratio_hi);
+		break;
 	}
 	fprintf(f,
-		md ? "- hidden host contention (%s): vCPU %d ran %.2fx slower than vCPU %d "
-		     "(median %.2fx over the %zu runs with the sides apart; >= %.1fx in %zu of "
-		     "them); the guest accounted %.1f %% steal and %.1f %% lost time, so the "
-		     "host slowed that vCPU. The verdict's CPU term removes it.\n"
-		   : "  hidden host contention (%s): vCPU %d ran %.2fx slower than vCPU %d "
-		     "(median %.2fx over the %zu runs with the sides apart; >= %.1fx in %zu of "
-		     "them); the guest accounted %.1f %% steal and %.1f %% lost time, so the "
-		     "host slowed that vCPU. The verdict's CPU term removes it.\n",
-		bs_dmethod_name(m), d->slow_cpu, d->ratio, d->fast_cpu, d->median_ratio, d->n_apart,
-		BS_DUET_CPU_SLOW_RATIO, d->n_slowed,
+		"; the guest accounted %.1f %% steal and %.1f %% lost time, so the host slowed "
+		"the vCPU. %s\n",
 		busy ? 100.0 * (double)steal / (double)busy : 0,
-		busy ? 100.0 * (double)lost / (double)busy : 0);
+		busy ? 100.0 * (double)lost / (double)busy : 0,
+		d->contention == BS_DCONT_STEADY
+		    ? "The verdict's CPU term removes it."
+		    : "The CPU term cannot remove a difference that came and went: it widens "
+		      "the verdict's interval.");
 }
 
 /* "about 12 runs" or "more than 10000 runs" */
