@@ -13,11 +13,12 @@
 #include "util/monotime.h"
 #include "waste.skel.h"
 #include "waste/freeze.h"
+#include "waste/procs.h"
 
 /* State letter of thread @tid of @pid ('T': stopped), or 0. */
 char bs_waste_task_state(pid_t pid, pid_t tid)
 {
-	char path[96], buf[512], *p;
+	char path[96], buf[512], st = 0;
 	FILE *f;
 	size_t n;
 
@@ -28,8 +29,7 @@ char bs_waste_task_state(pid_t pid, pid_t tid)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
+	return bs_waste_stat_parse(buf, &st, NULL) ? 0 : st;
 }
 
 /*
@@ -95,29 +95,18 @@ void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s)
 
 void bs_waste_resume_all(struct bs_waste_run *w)
 {
-	size_t i;
-
-	for (i = 0; i < w->nprocs; i++)
-		kill(w->procs[i], SIGCONT);
+	bs_waste_procs_cont(&w->procs, false);
 }
 
 /*
  * A stop that overtook our SIGCONT would leave the program stopped for
  * good: with no frozen sample in flight, continue any followed process
- * whose threads are all stopped (checked every 20 ms).
+ * that is stopped (checked every 20 ms).
  */
 void bs_waste_unstick(struct bs_waste_run *w)
 {
-	size_t i;
-
-	for (i = 0; i < w->nprocs; i++) {
-		char st = bs_waste_task_state(w->procs[i], w->procs[i]);
-
-		if (st == 'T' && !w->skel->bss->freeze_busy) {
-			kill(w->procs[i], SIGCONT);
-			w->c.unstuck++;
-		}
-	}
+	if (!w->skel->bss->freeze_busy)
+		w->c.unstuck += bs_waste_procs_cont(&w->procs, true);
 }
 
 /*

@@ -42,13 +42,16 @@ void bs_waste_stop_account(struct bs_waste_stops *st, uint64_t sample_ns, uint64
  */
 void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s);
 
-/** bs_waste_resume_all - SIGCONT to every process the run followed. */
+/** bs_waste_resume_all - SIGCONT to every process the run followed that
+ * is still there (bs_waste_procs_cont: never to a later process given the
+ * same pid). */
 void bs_waste_resume_all(struct bs_waste_run *w);
 
 /**
  * bs_waste_unstick - with no frozen sample in flight, continue every
- * followed process that is stopped (a stop that overtook our SIGCONT);
- * counted in w->c.unstuck.
+ * followed process that is stopped (a stop that overtook our SIGCONT) and
+ * still the one followed (same start time); counted in w->c.unstuck.
+ * Processes that are gone are forgotten here.
  */
 void bs_waste_unstick(struct bs_waste_run *w);
 

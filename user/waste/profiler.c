@@ -389,7 +389,7 @@ void bs_waste_close(struct bs_waste_run *w)
 	bs_waste_decoder_free(w->dec);
 	bs_waste_sym_free(w->sym);
 	free(w->th);
-	free(w->procs);
+	bs_waste_procs_free(&w->procs);
 	free(w->ctxs);
 	free(w->steps);
 }

@@ -26,6 +26,7 @@
 #include "benchscope/waste_record.h"
 #include "probe/session.h"
 #include "util/progress.h"
+#include "waste/procs.h"
 #include "waste/report.h"
 #include "waste/watch.h"
 
@@ -111,8 +112,7 @@ struct bs_waste_run {
 	struct bs_waste_counters c;
 	enum bs_waste_source src;
 	uint64_t period, period0, rng; /* period now, at start (as a->period); PRNG state */
-	pid_t *procs;
-	size_t nprocs, capprocs;
+	struct bs_waste_procs procs;   /* every process a sampler was opened in */
 	pid_t root;
 	uint64_t root_exit_ns; /* CLOCK_MONOTONIC of the root thread's exit */
 	long maxrss;	       /* peak RSS of the root process seen, KiB */

@@ -17,28 +17,16 @@
 /*
  * Remember process @pid, which bs_waste_resume_all() continues at the end.
  * Called before a thread of it gets a sampler (the only thing that freezes
- * it), so a process that could not be remembered is never frozen. 0 or
- * -ENOMEM.
+ * it), so a process that could not be remembered is never frozen. 0,
+ * -ENOMEM or -ESRCH (gone).
  */
 static int note_proc(struct bs_waste_run *w, pid_t pid)
 {
-	size_t i;
+	int rc = bs_waste_procs_add(&w->procs, pid);
 
-	for (i = 0; i < w->nprocs; i++)
-		if (w->procs[i] == pid)
-			return 0;
-	if (w->nprocs == w->capprocs) {
-		size_t cap = w->capprocs ? w->capprocs * 2 : 16;
-		pid_t *np = realloc(w->procs, cap * sizeof(*np));
-
-		if (!np)
-			return -ENOMEM;
-		w->procs = np;
-		w->capprocs = cap;
-	}
-	w->procs[w->nprocs++] = pid;
-	w->c.processes++;
-	return 0;
+	if (rc > 0)
+		w->c.processes++;
+	return rc < 0 ? rc : 0;
 }
 
 struct bs_waste_thread *bs_waste_find_thread(struct bs_waste_run *w, pid_t tid)
@@ -146,8 +134,8 @@ int bs_waste_add_thread(struct bs_waste_run *w, pid_t tid, pid_t pid)
 	}
 	err = note_proc(w, pid);
 	if (err) {
-		snprintf(w->err, sizeof(w->err), "out of memory: process %d not followed",
-			 (int)pid);
+		snprintf(w->err, sizeof(w->err), "%s: process %d not followed",
+			 err == -ESRCH ? "gone" : "out of memory", (int)pid);
 		goto fail;
 	}
 	fd = bs_waste_open_sampler(tid, w->src, w->period, true);
