@@ -7,6 +7,7 @@
 #include "util/version.h"
 #include "benchscope/stats.h"
 #include "commands.h"
+#include "util/diag.h"
 #include "util/exit_status.h"
 
 static const struct {
@@ -61,8 +62,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			bs_diag_set_command(commands[i].name);
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "benchscope: unknown command '%s' (see benchscope --help)\n", argv[1]);
 	return 2;
 }

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/diag.h"
+
 #define CAP_MAX_ARGS 23
 
 /**
@@ -19,6 +21,7 @@
  * NULL-terminated, at most CAP_MAX_ARGS of them), its stdout written to
  * out_path and its stderr to err_path (both truncated first). Returns the
  * child's exit status, or -1 if it could not run or did not exit normally.
+ * The child names the command @name as main.c does (bs_diag_set_command).
  */
 static inline int cap_run(int (*cmd)(int, char **), const char *name, const char *const *args,
 			  const char *out_path, const char *err_path)
@@ -39,6 +42,7 @@ static inline int cap_run(int (*cmd)(int, char **), const char *name, const char
 
 		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 			_exit(99);
+		bs_diag_set_command(name);
 		int rc = cmd(argc, argv);
 
 		fflush(NULL);

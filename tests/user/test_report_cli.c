@@ -168,13 +168,13 @@ static void test_stdout_full(void)
 	CHECK_INT_EQ(cap_run(cmd_report, "report", (const char *[]){trace, NULL}, full, err_path),
 		     1);
 	e = cap_slurp(err_path);
-	CHECK(!strcmp(e, "benchscope: cannot write the report to stdout: No space left on "
+	CHECK(!strcmp(e, "benchscope report: cannot write the report to stdout: No space left on "
 			 "device\n"));
 	CHECK_INT_EQ(cap_run(cmd_report, "report", (const char *[]){trace, "--csv", "-", NULL},
 			     full, err_path),
 		     1);
 	e = cap_slurp(err_path);
-	CHECK(strstr(e, "benchscope: cannot write to stdout") && cap_count_lines(e) == 1);
+	CHECK(strstr(e, "benchscope report: cannot write to stdout") && cap_count_lines(e) == 1);
 }
 
 /* A trace cut before its CONTEXT block holds no header: one line saying so,

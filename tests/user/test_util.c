@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* test_util.c - the shared helpers of user/util: bs_parse_range and
  * bs_parse_u64 (cli.h), the
- * output sink (output.h) and the json-c accessors (json.h). */
+ * output sink (output.h), the json-c accessors (json.h) and the stderr
+ * line naming the command (diag.h). */
 #include <errno.h>
 #include <json-c/json.h>
 #include <sys/stat.h>
@@ -10,6 +11,8 @@
 
 #include "test.h"
 #include "fixture.h"
+#include "cmd_capture.h"
+#include "util/diag.h"
 #include "util/cli.h"
 #include "util/exit_status.h"
 #include "util/json.h"
@@ -175,6 +178,35 @@ static void test_json(void)
 	json_object_put(o);
 }
 
+/* a command that says one line and one warning through bs_diag */
+static int say_twice(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	bs_diag("cannot write %s: %s", "x.json", "No such file or directory");
+	bs_diag("warning: %d of %d", 1, 2);
+	return 0;
+}
+
+/* the line names the command set (cap_run sets it as main.c does), else "benchscope: " */
+static void test_diag(void)
+{
+	char out[300], err[300];
+	const char *none[] = {NULL};
+
+	fx_path(out, sizeof(out), "diag.out");
+	fx_path(err, sizeof(err), "diag.err");
+	CHECK_INT_EQ(cap_run(say_twice, "report", none, out, err), 0);
+	CHECK(!strcmp(cap_slurp(err), "benchscope report: cannot write x.json: No such file or "
+				      "directory\nbenchscope report: warning: 1 of 2\n"));
+	CHECK(bs_diag_command() == NULL); /* set in cap_run's child only */
+	bs_diag_set_command("duet");
+	CHECK(!strcmp(bs_diag_command(), "duet"));
+	bs_diag_set_command(NULL);
+	CHECK_INT_EQ(cap_run(say_twice, NULL, none, out, err), 0);
+	CHECK(!strncmp(cap_slurp(err), "benchscope: cannot write x.json: ", 33));
+}
+
 int main(void)
 {
 	RUN_TEST(test_parse_range);
@@ -183,6 +215,7 @@ int main(void)
 	RUN_TEST(test_output_replaceable);
 	RUN_TEST(test_exit_of_errno);
 	RUN_TEST(test_json);
+	RUN_TEST(test_diag);
 	fx_cleanup();
 	return test_summary("test_util");
 }

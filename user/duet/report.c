@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "duet/render.h"
+#include "util/diag.h"
 #include "util/output.h"
 
 enum dout { DOUT_JSON, DOUT_CSV, DOUT_MD };
@@ -113,7 +114,7 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	if (ds->truncated) {
 		char t[128];
 
-		fprintf(stderr, "benchscope: warning: trace %s (the duet did not finish)\n",
+		bs_diag("warning: trace %s (the duet did not finish)",
 			bs_dataset_truncation_text(ds, t, sizeof(t)));
 	}
 	if (!opts.no_table && !bs_output_is_stdout(opts.json_path) &&

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/render.h"
+#include "util/diag.h"
 #include "util/output.h"
 
 enum out_kind { OUT_JSON, OUT_CSV, OUT_MD };
@@ -18,7 +19,7 @@ static int write_one(const char *path, enum out_kind kind, const struct bs_datas
 
 	if (!f) {
 		ret = -errno;
-		fprintf(stderr, "benchscope: %s\n", err);
+		bs_diag("%s", err);
 		return ret;
 	}
 	switch (kind) {
@@ -36,8 +37,7 @@ static int write_one(const char *path, enum out_kind kind, const struct bs_datas
 	if (!ret)
 		ret = cret;
 	if (ret)
-		fprintf(stderr, "benchscope: cannot write %s: %s\n", bs_output_name(path),
-			strerror(-ret));
+		bs_diag("cannot write %s: %s", bs_output_name(path), strerror(-ret));
 	return ret;
 }
 
@@ -55,19 +55,18 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 	if (ds->truncated) {
 		char t[128];
 
-		fprintf(stderr,
-			"benchscope: warning: trace %s (its writer did not finish it: killed, "
-			"or the disk full)\n",
-			bs_dataset_truncation_text(ds, t, sizeof(t)));
+		bs_diag(
+		    "warning: trace %s (its writer did not finish it: killed, or the disk full)",
+		    bs_dataset_truncation_text(ds, t, sizeof(t)));
 	}
 	ret = bs_run_summarize(ds, o.top_n, &s);
 	if (ret) {
-		fprintf(stderr, "benchscope: cannot summarise the trace: %s\n", strerror(-ret));
+		bs_diag("cannot summarise the trace: %s", strerror(-ret));
 		return ret;
 	}
 	doc = bs_report_doc_build(ds, &s);
 	if (!doc) {
-		fprintf(stderr, "benchscope: out of memory\n");
+		bs_diag("out of memory");
 		bs_run_summary_free(&s);
 		return -ENOMEM;
 	}
@@ -78,7 +77,7 @@ int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *o
 		/* its -EIO is stdout's error flag, which bs_output_flush_stdout reads */
 		bs_render_table(stdout, doc);
 		if ((ret = bs_output_flush_stdout(err, sizeof(err))))
-			fprintf(stderr, "benchscope: %s\n", err);
+			bs_diag("%s", err);
 	}
 	if (!ret && o.json_path)
 		ret = write_one(o.json_path, OUT_JSON, ds, &s, doc);
