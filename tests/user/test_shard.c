@@ -3,7 +3,8 @@
  * test_shard.c - `--shard I/N` (probe/shard.h): the spec, the partition
  * rule (the shards cover the listed suite exactly once), the filter (checked
  * with POSIX regexec as the independent matcher), the listing of a stand-in
- * harness (sh -c) and the CONTEXT member read back by trace/context.h.
+ * harness (sh -c), the line of a harness that cannot run, and the CONTEXT
+ * member read back by trace/context.h.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 
 #include "test.h"
+#include "fixture.h"
+#include "cmd_capture.h"
 #include "probe/shard.h"
 #include "trace/context.h"
 
@@ -221,6 +224,31 @@ static void test_list(void)
 	CHECK(strstr(err, "--preset gbench, go or criterion"));
 }
 
+/* as a command: list a harness that does not exist; 0 when refused */
+static int list_missing(int argc, char **argv)
+{
+	struct bs_boundaries b = {.mode = BS_BOUND_GBENCH};
+	char *harness[] = {"/nonexistent/harness", NULL}, **names = NULL, err[512];
+	size_t n = 0;
+
+	(void)argc;
+	(void)argv;
+	return bs_shard_list(&b, harness, &names, &n, err, sizeof(err)) == -EINVAL ? 0 : 1;
+}
+
+/* a harness that cannot run: its child's line names the command (run, duet) */
+static void test_list_cannot_run(void)
+{
+	char out[300], err[300];
+	const char *none[] = {NULL};
+
+	fx_path(out, sizeof(out), "list.out");
+	fx_path(err, sizeof(err), "list.err");
+	CHECK_INT_EQ(cap_run(list_missing, "duet", none, out, err), 0);
+	CHECK(!strcmp(cap_slurp(err), "benchscope duet: cannot run /nonexistent/harness: No such "
+				      "file or directory\n"));
+}
+
 static void test_resolve(void)
 {
 	struct bs_boundaries b = {.mode = BS_BOUND_GBENCH};
@@ -288,6 +316,7 @@ int main(void)
 	RUN_TEST(test_partition);
 	RUN_TEST(test_filter);
 	RUN_TEST(test_list);
+	RUN_TEST(test_list_cannot_run);
 	RUN_TEST(test_resolve);
 	RUN_TEST(test_context);
 	return test_summary("test_shard");

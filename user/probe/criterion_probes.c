@@ -12,6 +12,7 @@
 #include "benchscope/criterion.h"
 #include "probe/boundary.h"
 #include "probe/probes.h"
+#include "util/diag.h"
 
 static bool is_iter_site(const struct bs_crit_site *s)
 {
@@ -35,7 +36,7 @@ int bs_criterion_boundaries(struct bs_boundaries *b, const char *exe, char *err,
 	snprintf(b->end.mangled, sizeof(b->end.mangled), "%s", b->begin.mangled);
 	b->begin.offset = b->end.offset = first->offset;
 	if (b->crit.note[0])
-		fprintf(stderr, "benchscope: warning: %s\n", b->crit.note);
+		bs_diag("warning: %s", b->crit.note);
 	return 0;
 }
 

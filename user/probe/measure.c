@@ -14,6 +14,7 @@
 #include "probe/context.h"
 #include "probe/lines.h"
 #include "trace/trace.h"
+#include "util/diag.h"
 
 int bs_measure_check_privileges(char *err, size_t errlen)
 {
@@ -207,7 +208,7 @@ int bs_measure_open(struct bs_measure *m, const struct bs_measure_opts *o, char 
 	if (o->calibrate) {
 		if (bs_calibrate(&m->probes, o->b, o->calib_calls > 0 ? o->calib_calls : 2000, 5,
 				 &m->cost))
-			fprintf(stderr, "benchscope: warning: could not measure the probe cost\n");
+			bs_diag("warning: could not measure the probe cost");
 		else
 			m->have_cost = true;
 	}

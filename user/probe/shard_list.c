@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/diag.h"
+
 /* Listings longer than this are refused (a harness that never stops). */
 #define LIST_MAX_BYTES (64u << 20)
 
@@ -75,7 +77,7 @@ static int capture(char *const argv[], const char *opt, char **out, char *err, s
 		close(fd[0]);
 		close(fd[1]);
 		execvp(full[0], full);
-		fprintf(stderr, "benchscope: cannot run %s: %s\n", full[0], strerror(errno));
+		bs_diag("cannot run %s: %s", full[0], strerror(errno));
 		_exit(127);
 	}
 	free(full);
