@@ -237,6 +237,43 @@ static void test_begin_end_partial_line(void)
 	bs_lines_cfg_free(&cfg);
 }
 
+/*
+ * A process exits inside an iteration and with half a line written; a later
+ * process given the same pid writes an end line and the rest of a line: no
+ * iteration spans the two, the halves are not joined, the open one counts
+ * as unfinished, and the later process's own iteration is counted.
+ */
+static void test_pid_reused(void)
+{
+	struct bs_lines_spec sp = {.begin_line = "^begin$", .end_line = "^end$"};
+	struct bs_lines_cfg cfg;
+	struct bs_lines *l;
+	struct bs_lines_stats st;
+	char err[256];
+
+	reset();
+	CHECK_INT_EQ(bs_lines_cfg_init(&cfg, &sp, err, sizeof(err)), 0);
+	l = bs_lines_new(&cfg, &out);
+	write_rec(l, 100, 10, "begin\n");
+	write_rec(l, 100, 20, "be");
+	bs_lines_proc_exit(l, 100);
+	write_rec(l, 100, 30, "end\n");	       /* the new process: no begin of its own */
+	write_rec(l, 100, 40, "gin\n");	       /* not "begin" */
+	write_rec(l, 100, 50, "begin\nend\n"); /* one write: zero length, dropped */
+	write_rec(l, 100, 60, "begin\n");
+	write_rec(l, 100, 70, "end\n");
+	CHECK_INT_EQ(n_iter, 1);
+	if (n_iter == 1)
+		CHECK(got_iter[0].begin_ns == 60 && got_iter[0].end_ns == 70 &&
+		      got_iter[0].index == 0);
+	bs_lines_finish(l, NULL, &st);
+	CHECK_INT_EQ(st.end_without_begin, 1);
+	CHECK_INT_EQ(st.matches[BS_LROLE_BEGIN], 3);
+	CHECK_INT_EQ(st.unfinished, 1);
+	bs_lines_free(l);
+	bs_lines_cfg_free(&cfg);
+}
+
 /* timeit's shape: one line per finished trial; the first only begins */
 static void test_line_mode(void)
 {
@@ -369,6 +406,7 @@ int main(void)
 	RUN_TEST(test_units_and_options);
 	RUN_TEST(test_begin_end_partial_line);
 	RUN_TEST(test_line_mode);
+	RUN_TEST(test_pid_reused);
 	RUN_TEST(test_buffered_and_never);
 	return test_summary("test_lines");
 }

@@ -61,6 +61,8 @@ static int on_record(void *ctx, void *data, size_t size)
 			c->write_errors++;
 		if (c->on_proc)
 			c->on_proc(c->hook_ctx, &r);
+		if (r.kind == BS_PROC_EXIT && c->lines)
+			bs_lines_proc_exit(c->lines, r.pid);
 		return 0;
 	}
 	if (type == BS_REC_BENCH && size >= sizeof(struct bs_bench_rec)) {

@@ -334,6 +334,7 @@ struct bs_lines {
 	size_t n_st, cap_st;
 	struct lproc *pr;
 	size_t n_pr, cap_pr;
+	uint64_t exited_open; /* iterations open when their process exited */
 	struct bs_lines_stats stats;
 };
 
@@ -781,6 +782,25 @@ void bs_lines_write(struct bs_lines *l, const struct bs_line_rec *w)
 	}
 }
 
+void bs_lines_proc_exit(struct bs_lines *l, uint32_t pid)
+{
+	size_t i, k;
+
+	for (i = 0; i < l->n_pr; i++)
+		if (l->pr[i].pid == pid && l->pr[i].open) {
+			l->exited_open += !l->cfg->rx[BS_LROLE_LINE].present;
+			l->pr[i].open = false; /* its index goes on: (pid, index) stays unique */
+		}
+	for (i = k = 0; i < l->n_st; i++)
+		if (l->st[i].pid != pid)
+			l->st[k++] = l->st[i];
+	l->n_st = k;
+	for (i = k = 0; i < l->n_th; i++)
+		if (l->th[i].pid != pid)
+			l->th[k++] = l->th[i];
+	l->n_th = k;
+}
+
 int bs_lines_finish(struct bs_lines *l, json_object *warnings, struct bs_lines_stats *st)
 {
 	struct bs_lines_stats *x = &l->stats;
@@ -796,7 +816,7 @@ int bs_lines_finish(struct bs_lines *l, json_object *warnings, struct bs_lines_s
 		n++;                                                                               \
 	} while (0)
 
-	x->unfinished = 0;
+	x->unfinished = l->exited_open;
 	for (i = 0; i < l->n_pr; i++)
 		if (l->pr[i].open && !l->cfg->rx[BS_LROLE_LINE].present)
 			x->unfinished++;

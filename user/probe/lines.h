@@ -143,6 +143,15 @@ void bs_lines_segment(struct bs_lines *l, const struct bs_iter_rec *seg);
 /** A write to stdout or stderr (a bs_line_rec). */
 void bs_lines_write(struct bs_lines *l, const struct bs_line_rec *w);
 
+/**
+ * bs_lines_proc_exit - process @pid exited (its EXIT record, which comes
+ * after its writes): its open iteration is unfinished, and its unfinished
+ * lines and its threads' accounting are dropped, so that a later process
+ * given the same pid starts afresh (its iterations' indexes go on from the
+ * old one's, keeping (pid, index) unique in the trace).
+ */
+void bs_lines_proc_exit(struct bs_lines *l, uint32_t pid);
+
 /** Counters of the matcher, for the END block and the tests. */
 struct bs_lines_stats {
 	uint64_t writes;	      /**< writes seen */
@@ -153,11 +162,11 @@ struct bs_lines_stats {
 	uint64_t zero_length;	      /**< iterations whose begin and end came in one write */
 	uint64_t end_without_begin;   /**< end lines with no open iteration */
 	uint64_t restarted;	      /**< begin lines while an iteration was open */
-	uint64_t unfinished;	      /**< iterations still open when the run ended */
-	uint64_t partial;	      /**< iterations whose segments do not cover them exactly */
-	uint64_t bad_numbers;	      /**< score or invocations groups that were not numbers */
-	uint64_t long_lines;	      /**< lines longer than the 4096 bytes matched of each */
-	char first_line[128];	      /**< the first line seen (for "never matched") */
+	uint64_t unfinished;  /**< iterations still open when the run or their process ended */
+	uint64_t partial;     /**< iterations whose segments do not cover them exactly */
+	uint64_t bad_numbers; /**< score or invocations groups that were not numbers */
+	uint64_t long_lines;  /**< lines longer than the 4096 bytes matched of each */
+	char first_line[128]; /**< the first line seen (for "never matched") */
 };
 
 /**
