@@ -7,6 +7,9 @@
  * input (one line "benchscope compare: ..." on stderr); 3 no benchmark
  * could be tested (each lacks statistics or a possible test); 5 a
  * regression beyond --fail-on-regression.
+ * On a terminal, unless -q, a live line on stderr counts the benchmarks
+ * analysed ("analysing benchmark 3 of 40: NAME", util/progress.h), erased
+ * before anything is printed.
  */
 #include "commands.h"
 
@@ -25,6 +28,7 @@
 #include "util/cli.h"
 #include "util/exit_status.h"
 #include "util/output.h"
+#include "util/progress.h"
 
 struct compare_args {
 	struct bs_cmp_opts opts;
@@ -45,7 +49,7 @@ enum {
 static const struct argp_option compare_options[] = {
     {"json", OPT_JSON, "FILE", 0, "write the comparison as JSON; '-' for stdout", 1},
     {"csv", OPT_CSV, "FILE", 0, "write one CSV row per benchmark; '-' for stdout", 1},
-    {"quiet", 'q', NULL, 0, "do not print the table", 1},
+    {"quiet", 'q', NULL, 0, "do not print the table, nor the progress line", 1},
     {"fail-on-regression", OPT_FAIL, "PCT", 0,
      "exit 5 when a benchmark is slower (CI and U test) with its CI above PCT %", 1},
     {"seed", OPT_SEED, "N", 0, "bootstrap seed (default 1)", 2},
@@ -148,6 +152,8 @@ int cmd_compare(int argc, char **argv)
 	struct bs_cmp_side side[2] = {{0}};
 	struct bs_cmp_result res = {0};
 	struct bs_cmp_input in;
+	struct bs_progress line;
+	struct bs_steps steps;
 	const char *args[2];
 	char err[768];
 	int ret, st = BS_EXIT_USAGE;
@@ -170,7 +176,11 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
+	bs_progress_init(&line, "analysing benchmark", !a.quiet);
+	steps = bs_progress_steps(&line);
+	a.opts.steps = &steps;
 	ret = bs_cmp_analyze(&side[0], &side[1], &a.opts, &res, err, sizeof(err));
+	bs_progress_done(&line);
 	if (ret) {
 		fprintf(stderr, "benchscope compare: %s\n", err);
 		st = ret == -ENOMEM ? BS_EXIT_RUNTIME : BS_EXIT_USAGE;

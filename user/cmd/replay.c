@@ -7,6 +7,9 @@
  * reports, per trace (one benchmark each) and criterion, and in total over
  * the traces: time saved versus the static configuration, the A/A test and
  * the change rate (Laaber et al. 2020 §5.4, Tables 2 and 3). See replay_core.h.
+ * On a terminal, unless -q, a live line on stderr counts the replays (a
+ * trace under a criterion: "replay 4 of 60: b2.trace, rciw",
+ * util/progress.h), erased before anything is printed.
  */
 #include <argp.h>
 #include <errno.h>
@@ -22,6 +25,7 @@
 #include "stop/replay_report.h"
 #include "stop/replay_set.h"
 #include "util/output.h"
+#include "util/progress.h"
 
 struct replay_args {
 	struct bs_replay_set set; /**< the settings, and the results once run */
@@ -58,7 +62,7 @@ static const struct argp_option replay_options[] = {
     {"seed", OPT_SEED, "N", 0, "seed of the RCIW criterion and of the A/A bootstrap (default 1)",
      1},
     {"json", OPT_JSON, "FILE", 0, "write the results as JSON (- for stdout)", 2},
-    {"quiet", 'q', NULL, 0, "no table on stdout", 2},
+    {"quiet", 'q', NULL, 0, "no table on stdout, no progress line", 2},
     {0}};
 
 static error_t replay_parse(int key, char *arg, struct argp_state *state)
@@ -183,6 +187,8 @@ int cmd_replay(int argc, char **argv)
 	    .seed = 1,
 	};
 	struct bs_replay_set *set = &a.set;
+	struct bs_progress line;
+	struct bs_steps steps;
 	char err[PATH_MAX + 1100];
 	int rc = 0, e;
 
@@ -210,7 +216,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	set->plan.seed = (uint64_t)a.seed;
 	set->seed = (uint64_t)a.seed;
+	bs_progress_init(&line, "replay", !a.quiet);
+	steps = bs_progress_steps(&line);
+	set->steps = &steps;
 	e = bs_replay_set_run(set, err, sizeof(err));
+	bs_progress_done(&line);
 	if (e) {
 		fprintf(stderr, "benchscope replay: %s\n", err);
 		rc = e == -ENOMEM    ? BS_EXIT_RUNTIME

@@ -12,6 +12,11 @@
  * unreadable trace, 3 a trace cut before its CONTEXT block, 5 a regression
  * beyond --fail-on-regression PCT (duet traces) (one line
  * "benchscope report: ..." on stderr).
+ * On a terminal, unless -q, a live line on stderr counts the benchmarks of
+ * a duet trace analysed ("analysing benchmark 3 of 40: NAME",
+ * util/progress.h), erased before anything is printed; a run trace's
+ * report has no long count (its time is reading the trace and writing
+ * the exports).
  */
 #include "commands.h"
 
@@ -31,6 +36,7 @@
 #include "fleet/analysis.h"
 #include "report/render.h"
 #include "util/output.h"
+#include "util/progress.h"
 
 struct report_args {
 	struct bs_report_opts opts;
@@ -60,7 +66,7 @@ static const struct argp_option report_options[] = {
     {"md", OPT_MD, "FILE", 0, "write the summary as Markdown; '-' for stdout", 1},
     {"top", OPT_TOP, "N", 0, "list the N largest interferers (default: the run's --top, else 5)",
      1},
-    {"quiet", 'q', NULL, 0, "do not print the summary table", 1},
+    {"quiet", 'q', NULL, 0, "do not print the summary table, nor a duet's progress line", 1},
     {NULL, 0, NULL, 0,
      "Duet traces (benchscope duet, benchscope import) get the duet report; also:", 2},
     {"plot", OPT_PLOT, "FILE", 0, "overlap timeline picture, FILE.svg or FILE.png (gnuplot)", 2},
@@ -274,8 +280,14 @@ int cmd_report(int argc, char **argv)
 		a.dopts.md_path = a.opts.md_path;
 		a.dopts.no_table = a.opts.no_table;
 		struct bs_duet_outcome oc;
+		struct bs_progress line;
+		struct bs_steps steps;
 
+		bs_progress_init(&line, "analysing benchmark", !a.opts.no_table);
+		steps = bs_progress_steps(&line);
+		a.dopts.steps = &steps;
 		ret = bs_duet_report_render(ds, &a.dopts, &oc, err, sizeof(err));
+		bs_progress_done(&line);
 		bs_dataset_free(ds);
 		if (ret)
 			fprintf(stderr, "benchscope report: %s\n", err);

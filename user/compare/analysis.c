@@ -225,6 +225,7 @@ int bs_cmp_analyze(const struct bs_cmp_side *a, const struct bs_cmp_side *b,
 	o.alpha = o.alpha ? o.alpha : 0.05;
 	o.seed = o.seed ? o.seed : 1;
 	out->opts = o;
+	out->opts.steps = NULL;
 	out->rows = calloc(a->n ? a->n : 1, sizeof(*out->rows));
 	out->only_a = calloc(a->n ? a->n : 1, sizeof(*out->only_a));
 	out->only_b = calloc(b->n ? b->n : 1, sizeof(*out->only_b));
@@ -260,6 +261,7 @@ int bs_cmp_analyze(const struct bs_cmp_side *a, const struct bs_cmp_side *b,
 	for (size_t i = 0; i < out->n_rows; i++) {
 		struct bs_cmp_row *r = &out->rows[i];
 
+		bs_steps_step(o.steps, i, out->n_rows, r->name);
 		if (analyze_row(r, &o, rng, rep + i * o.n_resamples))
 			goto fail;
 		bs_cmp_bench_noise(r->a, a->has_intf, a->has_steal, &r->noise[0]);
@@ -273,6 +275,7 @@ int bs_cmp_analyze(const struct bs_cmp_side *a, const struct bs_cmp_side *b,
 		goto fail;
 	ret = 0;
 fail:
+	bs_steps_step(o.steps, out->n_rows, out->n_rows, NULL);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");
 		bs_cmp_result_free(out);

@@ -36,6 +36,7 @@
 #include "benchscope/stats.h"
 #include "compare/noise.h"
 #include "compare/side.h"
+#include "util/steps.h"
 
 /** Options; zero fields take the defaults shown. */
 struct bs_cmp_opts {
@@ -44,6 +45,9 @@ struct bs_cmp_opts {
 	double alpha;	    /**< U test significance, 0.05 */
 	uint64_t seed;	    /**< bootstrap seed (0: 1) */
 	double fail_pct;    /**< gate: regression beyond this %; NAN: no gate */
+	/** told of each benchmark as its analysis starts, and of the end
+	 *  (util/steps.h); NULL: none. Not kept in the result's opts */
+	const struct bs_steps *steps;
 };
 
 enum bs_cmp_unit {
@@ -90,7 +94,9 @@ struct bs_cmp_result {
  * sides (naming a few of each); -ENOMEM. Statistics that cannot be
  * computed or would not hold for a benchmark (one value on a side, both
  * sides constant, a mean of 0) leave its row with a problem text, not an
- * error. Free with bs_cmp_result_free().
+ * error. opts->steps hears of every benchmark (N of the benchmarks on both
+ * sides, its name) and, before it returns, of the end. Free with
+ * bs_cmp_result_free().
  */
 int bs_cmp_analyze(const struct bs_cmp_side *a, const struct bs_cmp_side *b,
 		   const struct bs_cmp_opts *opts, struct bs_cmp_result *out, char *err,

@@ -289,6 +289,7 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 		const struct bs_dbench *b = &d->benches[i];
 		struct bs_dbres *br = &a->b[i];
 
+		bs_steps_step(a->opts.steps, i, d->n_benches, b->name);
 		br->bench = b;
 		br->primary = -1;
 		for (int m = 0; m < BS_DM_N && !ret; m++) {
@@ -326,6 +327,8 @@ int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis
 			 a->worst_headline->m[a->worst_headline->primary].v.lo_pct))
 			a->worst_headline = br;
 	}
+	bs_steps_step(a->opts.steps, d->n_benches, d->n_benches, NULL);
+	a->opts.steps = NULL;
 	if (ret) {
 		bs_duet_analysis_free(a);
 		return ret;

@@ -23,6 +23,7 @@
 #include "benchscope/stats_verdict.h"
 #include "duet/data.h"
 #include "duet/model.h"
+#include "util/steps.h"
 
 /**
  * Drozdík 2023 §4.3's run-means sampling (one mean paired difference per
@@ -50,6 +51,9 @@ struct bs_danalysis_opts {
 	bool drop_warmup_half;	    /**< drop the first half of each run's iterations */
 	bool no_cpu;		    /**< leave the CPU placement terms out of the model */
 	double level;		    /**< confidence of the model's interval, (0, 1); 0: 0.95 */
+	/** bs_duet_analysis_run tells it of each benchmark as its analysis
+	 *  starts, and of the end (util/steps.h); NULL: none. Not kept */
+	const struct bs_steps *steps;
 };
 
 /**
@@ -130,7 +134,9 @@ struct bs_duet_analysis {
  * comparison, the lag-1 autocorrelation, the CPU diagnosis, and
  * bs_runtime_speedup of every duet method versus seq. A method whose model
  * cannot be fitted (too few runs, confounded placement, all equal) keeps
- * model_err and no verdict. Returns 0 or -ENOMEM / -EINVAL (bad options).
+ * model_err and no verdict. o->steps hears of every benchmark (N of
+ * d->n_benches, its name) and, before it returns, of the end. Returns 0 or
+ * -ENOMEM / -EINVAL (bad options).
  */
 int bs_duet_analysis_run(const struct bs_duet_data *d, const struct bs_danalysis_opts *o,
 			 struct bs_duet_analysis **out);

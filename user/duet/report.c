@@ -72,6 +72,7 @@ int bs_duet_report_render(const struct bs_dataset *ds, const struct bs_duet_repo
 	ao.no_mds = opts.no_mds || d->ctx.no_mds;
 	ao.drop_warmup_half = opts.drop_warmup_half;
 	ao.sampling = (enum bs_dsampling)opts.sampling;
+	ao.steps = opts.steps;
 	if (!(ao.min_overlap >= 0 && ao.min_overlap < 1)) {
 		snprintf(err, errlen, "the minimum overlap ratio must be in [0, 1), not %g",
 			 ao.min_overlap);

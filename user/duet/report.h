@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "duet/data.h" /* bs_dataset_is_duet */
+#include "util/steps.h"
 
 struct bs_dataset;
 
@@ -37,6 +38,9 @@ struct bs_duet_report_opts {
 	bool drop_warmup_half; /**< drop the first half of each run's iterations (Drozdík 2023 §4.2)
 				*/
 	int sampling;	       /**< 0 auto (run means from 5 runs), 1 run means, 2 runs merged */
+	/** told of each benchmark's analysis and of its end, before anything
+	 *  is printed (bs_danalysis_opts.steps); NULL: none */
+	const struct bs_steps *steps;
 };
 
 /** What a pipeline needs from the analysis: the worst regression seen. */

@@ -55,6 +55,7 @@ int bs_replay_set_run(struct bs_replay_set *s, char *err, size_t errlen)
 {
 	char why[1024];
 	int nt = s->n_traces;
+	size_t n = (size_t)nt * s->n_crits; /* replays: trace by trace, criterion by criterion */
 
 	s->tr = calloc((size_t)nt, sizeof(*s->tr));
 	s->rows = calloc((size_t)nt * s->n_crits, sizeof(*s->rows));
@@ -89,24 +90,28 @@ int bs_replay_set_run(struct bs_replay_set *s, char *err, size_t errlen)
 			return e;
 		}
 	}
-	for (int i = 0; i < nt; i++)
-		for (size_t c = 0; c < s->n_crits; c++) {
-			struct bs_stop_plan p = s->plan;
-			struct bs_replay_row *r = &s->rows[(size_t)i * s->n_crits + c];
-			int e;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = k / s->n_crits, c = k % s->n_crits;
+		struct bs_stop_plan p = s->plan;
+		struct bs_replay_row *r = &s->rows[k];
+		int e;
 
-			p.crit = s->crits[c];
-			r->name = base_name(s->paths[i]);
-			e = bs_replay_run(s->tr[i].forks, s->tr[i].n_forks, &p, &s->st, s->level,
-					  (size_t)s->resamples, s->seed, &r->r);
-			if (e) {
-				snprintf(err, errlen, "%s: %s", s->paths[i],
-					 e == -ENOMEM ? "out of memory" : "cannot replay");
-				return e;
-			}
-			r->ok = 1;
-			total_add(&s->tot[c], &r->r);
+		p.crit = s->crits[c];
+		r->name = base_name(s->paths[i]);
+		snprintf(why, sizeof(why), "%s, %s", r->name, bs_stop_crit_name(p.crit));
+		bs_steps_step(s->steps, k, n, why);
+		e = bs_replay_run(s->tr[i].forks, s->tr[i].n_forks, &p, &s->st, s->level,
+				  (size_t)s->resamples, s->seed, &r->r);
+		if (e) {
+			bs_steps_step(s->steps, n, n, NULL);
+			snprintf(err, errlen, "%s: %s", s->paths[i],
+				 e == -ENOMEM ? "out of memory" : "cannot replay");
+			return e;
 		}
+		r->ok = 1;
+		total_add(&s->tot[c], &r->r);
+	}
+	bs_steps_step(s->steps, n, n, NULL);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "stop/replay_core.h"
 #include "stop/replay_load.h"
 #include "stop/stop_fsm.h"
+#include "util/steps.h"
 
 /** One trace replayed under one criterion. */
 struct bs_replay_row {
@@ -47,6 +48,9 @@ struct bs_replay_set {
 	uint64_t seed;		    /**< of the A/A bootstrap */
 	char **paths;		    /**< the traces, as given */
 	int n_traces;
+	/** told of each replay (a trace under a criterion) as it starts, and of
+	 *  the end (util/steps.h); NULL: none */
+	const struct bs_steps *steps;
 	/* results of bs_replay_set_run */
 	struct bs_replay_trace *tr;    /**< per trace: its recorded forks */
 	struct bs_replay_row *rows;    /**< n_traces x n_crits, trace by trace */
@@ -63,8 +67,9 @@ struct bs_replay_set {
  * -ENODATA for a truncated trace without one complete fork. A truncated
  * trace with forks is replayed (its complete forks: a fork's EVENT is
  * written at its end), with one warning line on stderr saying how many
- * forks and usable iterations it holds.
- * Free with bs_replay_set_free either way.
+ * forks and usable iterations it holds (before any replay). s->steps hears
+ * of every replay (N of n_traces x n_crits; "TRACE, CRITERION") and, before
+ * it returns, of the end. Free with bs_replay_set_free either way.
  */
 int bs_replay_set_run(struct bs_replay_set *s, char *err, size_t errlen);
 

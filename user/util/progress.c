@@ -4,6 +4,7 @@
 #include "util/monotime.h"
 
 #include <stdarg.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -117,6 +118,33 @@ void bs_progress_note(struct bs_progress *p, const char *fmt, ...)
 void bs_progress_done(struct bs_progress *p)
 {
 	bs_progress_clear(p);
+}
+
+/* bs_progress_steps's hook */
+static void steps_hook(void *ctx, uint64_t done, uint64_t total, const char *name)
+{
+	struct bs_progress *p = ctx;
+	size_t len = name ? strlen(name) : 0, shown = len;
+
+	if (done >= total) {
+		bs_progress_clear(p);
+		return;
+	}
+	if (done == 0) /* the count starts: its elapsed time and ETA from now */
+		p->start_ns = p->last_ns = (double)bs_mono_ns();
+	if (len > BS_PROGRESS_NAME_MAX) {
+		shown = BS_PROGRESS_NAME_MAX;
+		while (shown && ((unsigned char)name[shown] & 0xc0) == 0x80)
+			shown--; /* not inside a UTF-8 character */
+	}
+	bs_progress_text(p, done, total, "%s %llu of %llu%s%.*s%s", p->what,
+			 (unsigned long long)done + 1, (unsigned long long)total, name ? ": " : "",
+			 (int)shown, name ? name : "", shown < len ? "..." : "");
+}
+
+struct bs_steps bs_progress_steps(struct bs_progress *p)
+{
+	return (struct bs_steps){steps_hook, p};
 }
 
 bool bs_progress_beside_harness(bool err_tty, bool harness_out_tty)

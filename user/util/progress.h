@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/steps.h"
+
 struct bs_progress {
 	FILE *out;	 /**< where the line goes (stderr) */
 	bool tty;	 /**< out is a terminal */
@@ -80,6 +82,21 @@ void bs_progress_note(struct bs_progress *p, const char *fmt, ...)
 
 /** Erase the line. */
 void bs_progress_done(struct bs_progress *p);
+
+/** The longest name (bytes) bs_progress_steps's line shows; longer ones are cut, "...". */
+#define BS_PROGRESS_NAME_MAX 40
+
+/**
+ * bs_progress_steps - a steps hook (util/steps.h) drawing on @p, for a count
+ * of units an analysis reports: "WHAT N of TOTAL: NAME", WHAT the line's
+ * `what` ("analysing benchmark"), N the unit under way (done + 1), NAME cut
+ * to BS_PROGRESS_NAME_MAX bytes, then the elapsed time and the ETA
+ * (bs_progress_text). Elapsed time and ETA run from the count's first step
+ * (done 0), so work before it (reading a trace) does not skew the ETA. The
+ * step with done == total erases the line. Nothing is drawn unless @p is
+ * on (bs_progress_init: enabled and on a terminal).
+ */
+struct bs_steps bs_progress_steps(struct bs_progress *p);
 
 /**
  * bs_progress_beside_harness - whether a live line may be drawn while a
