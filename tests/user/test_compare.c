@@ -16,6 +16,10 @@
 #include "fixture_run.h"
 #include "cmd_capture.h"
 #include "commands.h"
+#include "compare/analysis.h"
+#include "pty_term.h"
+#include "steps_record.h"
+#include "util/monotime.h"
 
 static const char ctx[] =
     "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"kernel\":\"6.18.0-test\",\"ncpus\":2,"
@@ -491,6 +495,118 @@ static void test_bad_input(void)
 	      cap_count_lines(e) == 1);
 }
 
+/* The analysis tells its hook of each benchmark, in order, then of the end. */
+static void test_steps(void)
+{
+	struct side_spec a = {3, 5, 1, 1.0, 0, false, false, true, NULL};
+	struct side_spec b = {3, 5, 2, 1.1, 0, false, false, true, NULL};
+	struct bs_dataset *ds[2] = {NULL, NULL};
+	struct bs_cmp_side side[2] = {{0}};
+	struct bs_cmp_result res;
+	struct steps_record rec;
+	struct bs_steps st = steps_record_init(&rec);
+	struct bs_cmp_opts o = {.fail_pct = NAN, .n_resamples = 200, .steps = &st};
+	char err[512];
+
+	CHECK_INT_EQ(write_side(pa, &a), 0);
+	CHECK_INT_EQ(write_side(pb, &b), 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT_EQ(bs_dataset_load(i ? pb : pa, &ds[i], err, sizeof(err)), 0);
+		CHECK_INT_EQ(bs_cmp_side_load(ds[i], i ? pb : pa, &side[i], err, sizeof(err)), 0);
+	}
+	CHECK_INT_EQ(bs_cmp_analyze(&side[0], &side[1], &o, &res, err, sizeof(err)), 0);
+	CHECK_INT_EQ(rec.n, 3);
+	CHECK(steps_record_is(&rec, 0, 0, 2, "same"));
+	CHECK(steps_record_is(&rec, 1, 1, 2, "slow"));
+	CHECK(steps_record_is(&rec, 2, 2, 2, "(null)"));
+	CHECK(res.opts.steps == NULL); /* not kept past the call */
+	bs_cmp_result_free(&res);
+	for (int i = 0; i < 2; i++) {
+		bs_cmp_side_free(&side[i]);
+		bs_dataset_free(ds[i]);
+	}
+}
+
+/* 8 benchmarks "b0".."b7" of 5 runs x 10 iterations, B 2 % slower */
+static int write_eight(const char *path, unsigned seed, double f)
+{
+	struct side_spec sp = {5, 10, seed, 1.0, 0, false, false, true, NULL};
+	char err[256], name[8];
+	struct bs_trace_writer *w = bs_trace_create(path, side_ctx, err, sizeof(err));
+	uint64_t t = 1000000;
+	int ret = 0;
+
+	if (!w)
+		return -1;
+	for (unsigned r = 0; r < sp.runs; r++)
+		for (int k = 0; k < 8; k++) {
+			snprintf(name, sizeof(name), "b%d", k);
+			ret |=
+			    bench_iters(w, &sp, 1000 + r, &t, name, (1000 + 100 * k) * f, &sp.seed);
+		}
+	ret |= bs_trace_write_end(w, "{\"interrupted\":false}");
+	ret |= bs_trace_close(w);
+	return ret ? -1 : 0;
+}
+
+/*
+ * The line on a terminal: compare with stderr a pseudo-terminal shows
+ * "analysing benchmark N of 8: bK" with an ETA while it works, erases it
+ * before it ends, and prints the same table as with stderr a file, where
+ * stderr gets nothing. The work is made long enough for the line (first
+ * drawn 250 ms into the count): more resamples until a run takes 0.8 s.
+ */
+static void test_progress_line(void)
+{
+	const char *args[] = {"--resamples", NULL, pa, pb, NULL};
+	static char table[1 << 16];
+	char n_res[32];
+	long n = 2000;
+	struct pty t;
+	const char *s;
+	size_t len;
+
+	if (pty_open(&t))
+		SKIP("no pseudo-terminal here");
+	CHECK_INT_EQ(write_eight(pa, 11, 1.0), 0);
+	CHECK_INT_EQ(write_eight(pb, 12, 1.02), 0);
+	for (;;) {
+		uint64_t t0 = bs_mono_ns();
+		double took, f;
+
+		snprintf(n_res, sizeof(n_res), "%ld", n);
+		args[1] = n_res;
+		CHECK_INT_EQ(run(args), 0);
+		took = (double)(bs_mono_ns() - t0) / 1e9;
+		if (took >= 0.8 || n >= 10000000)
+			break;
+		f = took > 0 ? 1.0 / took : 16; /* about 1 s next, at most 16 x */
+		n = (long)((double)n * (f > 16 ? 16 : f < 2 ? 2 : f));
+		n = n > 10000000 ? 10000000 : n;
+	}
+	/* stderr a file: the table on stdout, nothing on stderr */
+	CHECK_INT_EQ(strlen(cap_slurp(errp)), 0);
+	snprintf(table, sizeof(table), "%s", cap_slurp(out));
+	CHECK(strstr(table, "geomean (8)") != NULL);
+	/* stderr a terminal */
+	CHECK_INT_EQ(cap_run(cmd_compare, "compare", args, out, t.name), 0);
+	s = pty_read(&t);
+	len = strlen(s);
+	CHECK(strstr(s, "\r\033[K  analysing benchmark ") != NULL);
+	CHECK(strstr(s, " of 8: b") != NULL && strstr(s, "s elapsed, ETA ") != NULL);
+	/* erased at the end, and nothing but the line (no newline) */
+	CHECK(len >= 4 && !strcmp(s + len - 4, "\r\033[K"));
+	CHECK(strchr(s, '\n') == NULL);
+	CHECK(!strcmp(cap_slurp(out), table));
+	/* -q: no line on the terminal either */
+	CHECK_INT_EQ(cap_run(cmd_compare, "compare",
+			     (const char *const[]){"-q", "--resamples", n_res, pa, pb, NULL}, out,
+			     t.name),
+		     0);
+	CHECK_INT_EQ(strlen(pty_read(&t)), 0);
+	pty_close(&t);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -506,6 +622,8 @@ int main(void)
 	RUN_TEST(test_constant_sides);
 	RUN_TEST(test_steal_unknown);
 	RUN_TEST(test_bad_input);
+	RUN_TEST(test_steps);
+	RUN_TEST(test_progress_line);
 	fx_cleanup();
 	return test_summary("user-compare");
 }

@@ -13,6 +13,7 @@
 #include "duet/report.h"
 #include "fixture.h"
 #include "duet_fixture.h"
+#include "steps_record.h"
 
 static struct df_truth truth;
 
@@ -727,6 +728,44 @@ static void test_named_benches(void)
 	bs_dataset_free(ds);
 }
 
+/* The analysis tells its hook of each benchmark, in order, then of the
+ * end; the report passes its hook on and keeps nothing of it. */
+static void test_steps(void)
+{
+	struct df_spec sp = {.runs_per_method = 5,
+			     .methods = {false, true, false},
+			     .iters = 16,
+			     .slow_b = 0.1,
+			     .noise = 0.005,
+			     .gbench = true,
+			     .named = true,
+			     .seed = 5};
+	struct steps_record rec;
+	struct bs_steps st = steps_record_init(&rec);
+	struct bs_danalysis_opts ao = {.seed = 1, .n_resamples = 200, .steps = &st};
+	struct bs_duet_report_opts ro = {.no_table = true, .n_resamples = 200, .steps = &st};
+	struct bs_duet_analysis *a = NULL;
+	struct bs_duet_data *d = NULL;
+	struct bs_dataset *ds = load(&sp, "steps.trace", &d);
+	char err[256];
+
+	if (!ds)
+		return;
+	CHECK_INT_EQ(bs_duet_analysis_run(d, &ao, &a), 0);
+	CHECK_INT_EQ(rec.n, 3);
+	CHECK(steps_record_is(&rec, 0, 0, 2, "BM_First"));
+	CHECK(steps_record_is(&rec, 1, 1, 2, "BM_Second"));
+	CHECK(steps_record_is(&rec, 2, 2, 2, "(null)"));
+	CHECK(a && a->opts.steps == NULL);
+	bs_duet_analysis_free(a);
+	st = steps_record_init(&rec);
+	CHECK_INT_EQ(bs_duet_report_render(ds, &ro, NULL, err, sizeof(err)), 0);
+	CHECK_INT_EQ(rec.n, 3);
+	CHECK(steps_record_is(&rec, 2, 2, 2, "(null)"));
+	bs_duet_data_free(d);
+	bs_dataset_free(ds);
+}
+
 /* not a duet trace, or a duet trace whose runs all failed: -EINVAL, one line */
 static void test_bad_traces(void)
 {
@@ -785,5 +824,6 @@ int main(void)
 	RUN_TEST(test_gbench_scores);
 	RUN_TEST(test_named_benches);
 	RUN_TEST(test_bad_traces);
+	RUN_TEST(test_steps);
 	return test_summary("test_duet_report");
 }

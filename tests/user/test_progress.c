@@ -2,57 +2,13 @@
 /* test_progress.c - the live progress line (util/progress.h): drawn only
  * when enabled and on a terminal (a pseudo-terminal here), at most 4 times
  * a second, erased when done. */
-#include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "test.h"
 #include "probe/calibrate.h"
 #include "util/progress.h"
-
-/* A pseudo-terminal: the slave as a FILE* the line goes to, the master to read it. */
-struct pty {
-	int master;
-	FILE *slave;
-};
-
-static int pty_open(struct pty *t)
-{
-	int s;
-
-	if (openpty(&t->master, &s, NULL, NULL, NULL))
-		return -1;
-	fcntl(t->master, F_SETFL, O_NONBLOCK);
-	t->slave = fdopen(s, "w");
-	return t->slave ? 0 : -1;
-}
-
-/* What reached the terminal since the last call ("" if nothing). */
-static const char *pty_read(struct pty *t)
-{
-	static char buf[4096];
-	size_t n = 0;
-	struct pollfd pf = {t->master, POLLIN, 0};
-
-	fflush(t->slave);
-	while (n < sizeof(buf) - 1 && poll(&pf, 1, 50) > 0) {
-		ssize_t r = read(t->master, buf + n, sizeof(buf) - 1 - n);
-
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = 0;
-	return buf;
-}
-
-static void pty_close(struct pty *t)
-{
-	fclose(t->slave);
-	close(t->master);
-}
+#include "pty_term.h"
 
 /* past the redraw interval (250 ms) */
 static void wait_interval(void)
@@ -338,6 +294,57 @@ static void test_calib_steps(void)
 	pty_close(&t);
 }
 
+/* report, compare, replay: the steps an analysis tells (util/steps.h) as a
+ * line "WHAT N of TOTAL: NAME" with the ETA, its elapsed time from the
+ * count's first step, a long name cut, erased at the end; nothing off a
+ * terminal. */
+static void test_steps(void)
+{
+	static const char longname[] =
+	    "BM_a_benchmark_with_a_very_long_name_\xc3\xa9\xc3\xa9_and_more";
+	struct bs_progress p;
+	struct bs_steps st;
+	struct pty t;
+	FILE *f = tmpfile();
+	const char *s;
+
+	if (pty_open(&t) || !f)
+		SKIP("no pseudo-terminal or file here");
+	bs_progress_init_on(&p, t.slave, "analysing benchmark", true);
+	st = bs_progress_steps(&p);
+	/* reading the traces, 1.1 s: not part of the count's elapsed time */
+	nanosleep(&(struct timespec){1, 100000000}, NULL);
+	bs_steps_step(&st, 0, 4, "BM_x");
+	CHECK_INT_EQ(strlen(pty_read(&t)), 0); /* the count's first 250 ms */
+	wait_interval();
+	bs_steps_step(&st, 1, 4, "BM_y");
+	s = pty_read(&t);
+	CHECK(strstr(s, "\r\033[K  analysing benchmark 2 of 4: BM_y  0.") != NULL); /* not 1.3 s */
+	CHECK(strstr(s, "s elapsed, ETA ") != NULL);
+	wait_interval();
+	bs_steps_step(&st, 2, 4, longname);
+	s = pty_read(&t);
+	/* 40 bytes would end inside the second "é": cut before it */
+	CHECK(strstr(s, "3 of 4: BM_a_benchmark_with_a_very_long_name_\xc3\xa9...  ") != NULL);
+	bs_steps_step(&st, 4, 4, NULL);
+	CHECK(strcmp(pty_read(&t), "\r\033[K") == 0);
+	bs_progress_done(&p);
+	CHECK_INT_EQ(strlen(pty_read(&t)), 0);
+	pty_close(&t);
+	/* a log: nothing */
+	bs_progress_init_on(&p, f, "analysing benchmark", true);
+	st = bs_progress_steps(&p);
+	bs_steps_step(&st, 0, 2, "BM_x");
+	wait_interval();
+	bs_steps_step(&st, 1, 2, "BM_y");
+	bs_steps_step(&st, 2, 2, NULL);
+	bs_progress_done(&p);
+	fflush(f);
+	CHECK_INT_EQ(ftell(f), 0);
+	fclose(f);
+	bs_steps_step(NULL, 0, 1, "nobody listens"); /* no hook: nothing */
+}
+
 int main(void)
 {
 	RUN_TEST(test_drawn_on_terminal);
@@ -351,5 +358,6 @@ int main(void)
 	RUN_TEST(test_beside_harness_here);
 	RUN_TEST(test_note);
 	RUN_TEST(test_calib_steps);
+	RUN_TEST(test_steps);
 	return test_summary("test_progress");
 }

@@ -4,7 +4,8 @@
  * trace whose dynamic configuration measures nothing (warmup still unsettled
  * when the recording of --static 10:10:5 ends, wi_max 50) has no A/A
  * result: "n/a" in the table, aa_unchanged null in JSON, and it is left
- * out of the totals, which say so; a steady trace counts as usual.
+ * out of the totals, which say so; a steady trace counts as usual. The
+ * replays are told, one by one, to a steps hook (the progress line's).
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -16,6 +17,8 @@
 #include "cmd_capture.h"
 #include "commands.h"
 #include "trace/dataset.h"
+#include "stop/replay_set.h"
+#include "steps_record.h"
 
 static const char ctx[] =
     "{\"tool\":\"benchscope\",\"version\":\"0.1\",\"kernel\":\"6.18.0-test\",\"ncpus\":2,"
@@ -194,6 +197,38 @@ static void test_truncated(void)
 	CHECK(strstr(e, "nothing to replay") != NULL);
 }
 
+/* Each replay (trace by trace, criterion by criterion) is told to the hook
+ * as it starts, then the end. */
+static void test_steps(void)
+{
+	char *paths[] = {steady, unsettled};
+	struct steps_record rec;
+	struct bs_steps st = steps_record_init(&rec);
+	struct bs_replay_set set = {.crits = {BS_CRIT_CV, BS_CRIT_KLD},
+				    .n_crits = 2,
+				    .st = {10, 10, 5},
+				    .level = 0.99,
+				    .resamples = 1000,
+				    .seed = 1,
+				    .paths = paths,
+				    .n_traces = 2,
+				    .steps = &st};
+	char err[512];
+
+	CHECK_INT_EQ(write_forks(steady, steady_value), 0);
+	CHECK_INT_EQ(write_forks(unsettled, unsettled_value), 0);
+	set.plan = bs_stop_plan_default(BS_CRIT_RCIW);
+	set.plan.seed = 1;
+	CHECK_INT_EQ(bs_replay_set_run(&set, err, sizeof(err)), 0);
+	CHECK_INT_EQ(rec.n, 5);
+	CHECK(steps_record_is(&rec, 0, 0, 4, "steady.trace, cv"));
+	CHECK(steps_record_is(&rec, 1, 1, 4, "steady.trace, kld"));
+	CHECK(steps_record_is(&rec, 2, 2, 4, "unsettled.trace, cv"));
+	CHECK(steps_record_is(&rec, 3, 3, 4, "unsettled.trace, kld"));
+	CHECK(steps_record_is(&rec, 4, 4, 4, "(null)"));
+	bs_replay_set_free(&set);
+}
+
 int main(void)
 {
 	bs_stats_init();
@@ -204,6 +239,7 @@ int main(void)
 	fx_path(errp, sizeof(errp), "err.txt");
 	RUN_TEST(test_no_aa_result_left_out);
 	RUN_TEST(test_truncated);
+	RUN_TEST(test_steps);
 	fx_cleanup();
 	return test_summary("user-replay-cli");
 }
