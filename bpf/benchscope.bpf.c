@@ -62,6 +62,17 @@ struct {
 	__type(value, struct bs_tracked_proc);
 } tracked SEC(".maps");
 
+/* The EXIT record of process tgid was sent, for the process whose
+ * signal_struct the value names (a later process given the same pid has
+ * another): threads that see the last one leave after it find it here
+ * (on_exit). LRU: old processes' entries make room by themselves. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);   /* tgid */
+	__type(value, __u64); /* its signal_struct */
+} exit_sent SEC(".maps");
+
 /* Open iteration of one thread and what it has suffered so far. */
 struct thread_state {
 	struct bs_iter_rec rec;				/* filled as we go, emitted at the end */
@@ -1477,36 +1488,71 @@ int BPF_PROG(on_exec, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * A thread leaves: its open iteration ends (EXIT), its state goes. Looked
+ * up by tid, not behind `tracked`: signal->live reaches 0 when the last
+ * thread decrements it, before threads that decremented it earlier reach
+ * this tracepoint, so whichever thread sees 0 first cannot tell that it is
+ * the last one here. The process's EXIT record is sent once (`exit_sent`),
+ * and its `tracked` entry stays until its leader is freed (on_free).
+ */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *p)
 {
 	__u32 tid = p->pid, tgid = p->tgid;
 	struct thread_state *ts;
 	struct signal_struct *sig;
+	__u64 *sent;
 	__s32 code;
 
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
-		return 0;
-	if (cfg_go)
-		go_thread_exit(tid, tgid);
-	/* one probe per iteration: the state is running totals, never an
-	 * iteration (the harness's begin is unknown until its end probe) */
-	if (!cfg_one_probe && open_iter(tid))
-		iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
 	ts = bpf_map_lookup_elem(&threads, &tid);
-	if (ts)
+	if (ts) {
+		if (cfg_go)
+			go_thread_exit(tid, tgid);
+		/* one probe per iteration: the state is running totals, never
+		 * an iteration (the harness's begin is unknown until its end
+		 * probe) */
+		if (!cfg_one_probe && open_iter(tid))
+			iter_close(p, tid, bpf_ktime_get_ns(), BS_ITER_F_EXIT, false);
 		off_clear(ts); /* sched_hot.n_off stays exact */
-	bpf_map_delete_elem(&threads, &tid);
+		bpf_map_delete_elem(&threads, &tid);
+	}
 	if (cfg_one_probe)
 		bpf_map_delete_elem(&onep_hist, &tid);
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
 	sig = p->signal;
 	if (BPF_CORE_READ(sig, live.counter) != 0)
 		return 0; /* other threads of the process live on */
+	/* the first to get here sends it; the error is an int (the map's
+	 * update, called directly once the verifier inlined the helper,
+	 * returns int on 6.1: its upper 32 bits are not a sign) */
+	if ((__s32)bpf_map_update_elem(&exit_sent, &tgid, &sig, BPF_NOEXIST) == -EEXIST) {
+		sent = bpf_map_lookup_elem(&exit_sent, &tgid);
+		if (sent && *sent == (__u64)sig)
+			return 0;
+		bpf_map_update_elem(&exit_sent, &tgid, &sig, BPF_ANY); /* an older process's */
+	}
 	code = BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT ? BPF_CORE_READ(sig, group_exit_code)
 							     : BPF_CORE_READ(p, exit_code);
 	if (cfg_go)
 		go_proc_exit(tgid);
 	proc_event(BS_PROC_EXIT, p, BPF_CORE_READ(p, real_parent, tgid), code);
-	bpf_map_delete_elem(&tracked, &tgid);
+	return 0;
+}
+
+/*
+ * The process is gone: its leader's task is freed only after every thread
+ * of the group was reaped (an old leader replaced by another thread's exec
+ * no longer has pid == tgid), so no thread of it needs `tracked` any more,
+ * and a later process given the same pid is not taken for it.
+ */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(on_free, struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+
+	if (p->pid == tgid)
+		bpf_map_delete_elem(&tracked, &tgid);
 	return 0;
 }

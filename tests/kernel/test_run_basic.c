@@ -42,8 +42,15 @@ static void test_iter_uprobe_counts_and_durations(void)
 		CHECK_INT_EQ(it->blocked_ns, 0);
 		CHECK(!(it->flags & BS_ITER_F_INVOC));
 	}
-	/* allow a few iterations hit by effects no counter sees (host-side) */
-	CHECK(n_ok >= ds->n_iters - 3);
+	/* allow a few iterations hit by effects no counter sees (host-side);
+	 * an emulated vCPU is a host thread the host preempts far more */
+	if (n_ok + 3 < ds->n_iters &&
+	    ktest_relaxed("iterations within 1.5 ms of their own 2 ms of CPU time: half")) {
+		fprintf(stderr, "    %zu of %zu iterations within 1.5 ms\n", n_ok, ds->n_iters);
+		CHECK(2 * n_ok >= ds->n_iters);
+	} else if (n_ok + 3 < ds->n_iters)
+		FAILF("%zu of %zu iterations within 1.5 ms of their 2 ms of CPU time", n_ok,
+		      ds->n_iters);
 	bs_dataset_free(ds);
 	unlink(trace);
 }
@@ -149,6 +156,62 @@ static void test_threads(void)
 	CHECK_INT_EQ(n_tids, 3);
 	for (j = 0; j < n_tids; j++)
 		CHECK_INT_EQ(per[j], 15);
+	bs_dataset_free(ds);
+	unlink(trace);
+}
+
+/*
+ * A process ends while its threads are inside iterations (exit_group from
+ * its main thread), 20 times: every one of those iterations ends with an
+ * EXIT record, and each process has one EXIT record. The threads reach the
+ * exit tracepoint in any order, after the process's count of live threads
+ * reached 0: a thread that gets there after the one that sent the process's
+ * EXIT must still find its iteration.
+ */
+static void test_exit_mid_iteration(void)
+{
+	const char *trace = ktmp("exitmid.trace");
+	char script[4400];
+	char *argv[] = {(char *)BENCHSCOPE, "run", "-q",      "--iter", sym_iter, "-o",
+			(char *)trace,	    "--",  "/bin/sh", "-c",	script,	  NULL};
+	struct kresult r;
+	struct bs_dataset *ds;
+	uint32_t pids[20];
+	size_t n_pids = 0, per[20] = {0}, exits[20] = {0}, n_exit = 0;
+
+	NEED_BPF();
+	snprintf(script, sizeof(script),
+		 "i=0; while [ $i -lt 20 ]; do BS_EXIT_AFTER_US=30000 %s 1000 100 200000 8; "
+		 "i=$((i+1)); done",
+		 ITER_LOOP);
+	ds = krun_ok(&r, argv, trace);
+	if (!ds)
+		return;
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		size_t j;
+
+		for (j = 0; j < n_pids && pids[j] != ds->iters[i].pid; j++)
+			;
+		if (j == n_pids && n_pids < 20)
+			pids[n_pids++] = ds->iters[i].pid;
+		if (j < 20)
+			per[j]++;
+		n_exit += !!(ds->iters[i].flags & BS_ITER_F_EXIT);
+	}
+	for (size_t i = 0; i < ds->n_procs; i++)
+		for (size_t j = 0; j < n_pids; j++)
+			exits[j] +=
+			    ds->procs[i].kind == BS_PROC_EXIT && ds->procs[i].pid == pids[j];
+	/* 7 threads each begin one 200 ms iteration, and 30 ms later the
+	 * process ends */
+	CHECK_INT_EQ(n_pids, 20);
+	CHECK_INT_EQ(ds->n_iters, 140);
+	CHECK_INT_EQ(n_exit, 140);
+	for (size_t j = 0; j < n_pids; j++) {
+		if (per[j] != 7 || exits[j] != 1)
+			FAILF("process %u: %zu iterations (7 expected), %zu EXIT records (1)",
+			      pids[j], per[j], exits[j]);
+	}
 	bs_dataset_free(ds);
 	unlink(trace);
 }
@@ -334,6 +397,7 @@ int main(void)
 	RUN_TEST(test_iter_uprobe_counts_and_durations);
 	RUN_TEST(test_blocked_time_ground_truth);
 	RUN_TEST(test_threads);
+	RUN_TEST(test_exit_mid_iteration);
 	RUN_TEST(test_process_preset);
 	RUN_TEST(test_missing_symbol_names_closest);
 	RUN_TEST(test_missing_binary_and_library);

@@ -11,6 +11,10 @@
  * So, per iteration: on-CPU time = WORK_US, blocked time >= SLEEP_US, and
  * duration - WORK_US - SLEEP_US is what interference added.
  *
+ * With BS_EXIT_AFTER_US=T, the main thread runs no iteration: it starts
+ * the other THREADS - 1, waits T microseconds and ends the process
+ * (exit_group) while they are inside iterations.
+ *
  * With BS_SCHEDSTAT=FILE, the main thread writes the kernel's own accounting
  * of it, from /proc/thread-self/schedstat, taken just before the first and
  * just after the last iteration: "sum_exec_ns run_delay_ns timeslices" twice.
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static long work_us, sleep_us, n_iter;
 
@@ -70,7 +75,7 @@ static void schedstat(FILE *out)
 
 int main(int argc, char **argv)
 {
-	const char *ss = getenv("BS_SCHEDSTAT");
+	const char *ss = getenv("BS_SCHEDSTAT"), *exit_after = getenv("BS_EXIT_AFTER_US");
 	long threads = 1, t;
 	pthread_t tids[64];
 	FILE *out = NULL;
@@ -95,6 +100,10 @@ int main(int argc, char **argv)
 		schedstat(out);
 	for (t = 1; t < threads; t++)
 		pthread_create(&tids[t], NULL, thread_main, NULL);
+	if (exit_after) {
+		usleep((useconds_t)atol(exit_after));
+		_exit(0);
+	}
 	thread_main(NULL);
 	for (t = 1; t < threads; t++)
 		pthread_join(tids[t], NULL);

@@ -202,7 +202,8 @@ int bs_probes_load(struct bs_probes *p, const struct bs_boundaries *b,
 	    (rc = attach_auto(p, skel->progs.on_softirq_exit, err, errlen)) ||
 	    (rc = attach_auto(p, skel->progs.on_fork, err, errlen)) ||
 	    (rc = attach_auto(p, skel->progs.on_exec, err, errlen)) ||
-	    (rc = attach_auto(p, skel->progs.on_exit, err, errlen)))
+	    (rc = attach_auto(p, skel->progs.on_exit, err, errlen)) ||
+	    (rc = attach_auto(p, skel->progs.on_free, err, errlen)))
 		return rc;
 	p->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME); /* best effort */
 	return 0;
@@ -367,7 +368,7 @@ int bs_probes_attach_boundaries(struct bs_probes *p, const struct bs_boundaries 
  * scheduler handlers' early exit must let them through (open_tgids) */
 static int track(struct bs_probes *p, pid_t pid, __u32 side)
 {
-	struct bs_tracked_proc v = {0, 0, side};
+	struct bs_tracked_proc v = {.side = side};
 	__u32 key = (__u32)pid, n = sizeof(p->skel->bss->open_tgids) * 8;
 
 	if (bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key), &v, sizeof(v), BPF_ANY))
