@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duet/pidsets.h"
 #include "duet/report.h"
 #include "trace/bench_groups.h"
 
@@ -47,21 +48,6 @@ __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t len, con
 		va_end(ap);
 	}
 	return -EINVAL;
-}
-
-static int push_pid(uint32_t **a, size_t *n, uint32_t pid)
-{
-	uint32_t *p;
-
-	for (size_t i = 0; i < *n; i++)
-		if ((*a)[i] == pid)
-			return 0;
-	p = realloc(*a, (*n + 1) * sizeof(**a));
-	if (!p)
-		return -ENOMEM;
-	*a = p;
-	p[(*n)++] = pid;
-	return 0;
 }
 
 /* One ok run as read from its event, with its iterations per side. */
@@ -366,62 +352,6 @@ static const char *failed_reason(const struct bs_duet_run_event *x)
 	return r ? r : "failed (no reason given)";
 }
 
-static int pidset_add_forks(struct bs_duet_data *d, const struct bs_dataset *ds,
-			    const struct evrun *ev)
-{
-	/* PROC fork records, in trace order, extend the sets of their parent's
-	 * run (a fork during the run's span when the span is known) */
-	for (size_t i = 0; i < ds->n_procs; i++) {
-		const struct bs_proc_rec *p = &ds->procs[i];
-
-		if (p->kind != BS_PROC_FORK)
-			continue;
-		for (size_t k = 0; k < d->n_pidsets; k++) {
-			struct bs_dpids *ps = &d->pidsets[k];
-			const struct evrun *e = &ev[k];
-			int s = bs_duet_data_side_of(d, ps->run, p->ppid);
-			int ret;
-
-			if (s < 0)
-				continue;
-			if ((e->start_ns || e->end_ns) &&
-			    ((int64_t)p->ts_ns < e->start_ns || (int64_t)p->ts_ns > e->end_ns))
-				continue;
-			if ((ret = push_pid(&ps->pids[s], &ps->n[s], p->pid)))
-				return ret;
-			break;
-		}
-	}
-	return 0;
-}
-
-int bs_duet_data_side_of(const struct bs_duet_data *d, int run, uint32_t pid)
-{
-	for (size_t k = 0; k < d->n_pidsets; k++) {
-		if (d->pidsets[k].run != run)
-			continue;
-		for (int s = 0; s < 2; s++)
-			for (size_t i = 0; i < d->pidsets[k].n[s]; i++)
-				if (d->pidsets[k].pids[s][i] == pid)
-					return s;
-	}
-	return -1;
-}
-
-int bs_duet_data_run_of_pid(const struct bs_duet_data *d, uint32_t pid, int *side)
-{
-	for (size_t k = 0; k < d->n_pidsets; k++) {
-		int s = bs_duet_data_side_of(d, d->pidsets[k].run, pid);
-
-		if (s >= 0) {
-			if (side)
-				*side = s;
-			return d->pidsets[k].run;
-		}
-	}
-	return -1;
-}
-
 static int push_iter(struct evrun *e, int s, const struct bs_iter_rec *r)
 {
 	if (e->n[s] == e->cap[s]) {
@@ -528,34 +458,30 @@ int bs_duet_data_build(const struct bs_dataset *ds, struct bs_duet_data **out, c
 	for (size_t k = 0; k < n_ev; k++, d->n_pidsets++) {
 		d->pidsets[k].run = ev[k].run;
 		d->pidsets[k].method = ev[k].method;
-		for (int sd = 0; sd < 2; sd++)
-			if (ev[k].root[sd] &&
-			    (ret = push_pid(&d->pidsets[k].pids[sd], &d->pidsets[k].n[sd],
-					    ev[k].root[sd])))
-				goto out;
+		d->pidsets[k].start_ns = ev[k].start_ns;
+		d->pidsets[k].end_ns = ev[k].end_ns;
 	}
-	if ((ret = pidset_add_forks(d, ds, ev)))
+	if ((ret = bs_dpids_index_init(d)))
+		goto out;
+	for (size_t k = 0; k < n_ev; k++)
+		for (int sd = 0; sd < 2; sd++)
+			if (ev[k].root[sd] && (ret = bs_dpids_add(d, k, sd, ev[k].root[sd])))
+				goto out;
+	if ((ret = bs_dpids_add_forks(d, ds)))
 		goto out;
 	/* iterations to sides: the run whose set holds the pid and whose span
 	 * (when known) holds the begin */
 	for (size_t i = 0; i < ds->n_iters; i++) {
 		const struct bs_iter_rec *r = &ds->iters[i];
-		bool placed = false;
+		int sd;
+		long k = bs_dpids_place(d, r->pid, (int64_t)r->begin_ns, &sd);
 
-		for (size_t k = 0; k < n_ev && !placed; k++) {
-			int sd = bs_duet_data_side_of(d, ev[k].run, r->pid);
-
-			if (sd < 0)
-				continue;
-			if ((ev[k].start_ns || ev[k].end_ns) &&
-			    ((int64_t)r->begin_ns < ev[k].start_ns ||
-			     (int64_t)r->begin_ns > ev[k].end_ns))
-				continue;
-			if ((ret = push_iter(&ev[k], sd, r)))
-				goto out;
-			placed = true;
+		if (k < 0) {
+			d->n_unmatched++;
+			continue;
 		}
-		d->n_unmatched += !placed;
+		if ((ret = push_iter(&ev[k], sd, r)))
+			goto out;
 	}
 	for (size_t k = 0; k < n_ev; k++)
 		if ((ret = place_run(ds, d, &ev[k])))
@@ -596,11 +522,7 @@ void bs_duet_data_free(struct bs_duet_data *d)
 	for (size_t i = 0; i < d->n_failed; i++)
 		free(d->failed[i].reason);
 	free(d->failed);
-	for (size_t k = 0; k < d->n_pidsets; k++) {
-		free(d->pidsets[k].pids[0]);
-		free(d->pidsets[k].pids[1]);
-	}
-	free(d->pidsets);
+	bs_dpids_free(d);
 	free(d->stops);
 	free(d->benchmark);
 	free(d->source);

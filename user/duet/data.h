@@ -62,10 +62,13 @@ struct bs_dfailed {
 /** Process set of one run: every pid of each side (root and descendants). */
 struct bs_dpids {
 	int run;
-	enum bs_dmethod method; /**< the run's method */
+	enum bs_dmethod method;	  /**< the run's method */
+	int64_t start_ns, end_ns; /**< the run's span from its event (0, 0: unknown) */
 	uint32_t *pids[2];
 	size_t n[2];
 };
+
+struct bs_dpid_index; /* the sets by pid (duet/pidsets.h) */
 
 struct bs_duet_data {
 	struct bs_duet_context ctx; /**< the decoded CONTEXT (strings point into the dataset) */
@@ -81,8 +84,9 @@ struct bs_duet_data {
 	size_t n_failed;
 	struct bs_dpids *pidsets; /**< one per ok run, by ascending run */
 	size_t n_pidsets;
-	size_t n_calibration;	 /**< gbench calibration iterations left out */
-	size_t n_unmatched;	 /**< iterations of no run's side (left out) */
+	struct bs_dpid_index *pid_index; /**< pidsets by pid (duet/pidsets.h) */
+	size_t n_calibration;		 /**< gbench calibration iterations left out */
+	size_t n_unmatched;		 /**< iterations of no run's side (left out) */
 	size_t n_bench_mismatch; /**< runs whose sides had different gbench benchmark counts */
 	size_t n_no_time;	 /**< iterations of the runs used that last 0 ns: no score, the
 				  *   verdict's model leaves their pairs out (the comparison
@@ -116,13 +120,16 @@ void bs_duet_data_free(struct bs_duet_data *d);
 
 /**
  * bs_duet_data_side_of - which side of run @run the process @pid belongs to:
- * 0 (A), 1 (B), or -1 (neither, or @run has no process set).
+ * 0 (A), 1 (B), or -1 (neither, or @run has no process set). When several
+ * ok runs carry the number @run, the first of them (d->pidsets order) that
+ * has @pid decides. O(log runs): an index by pid (duet/pidsets.h).
  */
 int bs_duet_data_side_of(const struct bs_duet_data *d, int run, uint32_t pid);
 
 /**
  * bs_duet_data_run_of_pid - the ok run and side of process @pid (its first
  * match in run order): returns the run (>= 0) and sets *side, or -1.
+ * O(1) expected: an index by pid (duet/pidsets.h).
  */
 int bs_duet_data_run_of_pid(const struct bs_duet_data *d, uint32_t pid, int *side);
 
