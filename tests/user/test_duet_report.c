@@ -610,6 +610,72 @@ static void test_cpu_intermittent(void)
 }
 
 /*
+ * A steady difference below 1.2x (CPU 1 1.15x slower in every run, with
+ * per-run layout noise): single runs reach 1.2x, but none departs from the
+ * term, so it is never called intermittent; where its interval lies above
+ * 1 the line says it is a steady difference the CPU term removes.
+ */
+static void test_cpu_small_steady(void)
+{
+	struct df_spec sp = {.runs_per_method = 10,
+			     .methods = {false, false, true},
+			     .iters = 20,
+			     .noise = 0.02,
+			     .run_sd = 0.02,
+			     .aa = true,
+			     .cpu_place = 2,
+			     .cpu1_slow = 1.15};
+	static char md[1 << 16];
+	int small = 0;
+
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct bs_dcpudiag c;
+
+		sp.seed = seed;
+		cpu_diag_of(&sp, "cpusmall.trace", BS_DM_ASYNC, &c, md, sizeof(md));
+		CHECK(c.checked);
+		if (c.contention != BS_DCONT_NONE)
+			FAILF("seed %d: %s, %.3fx [%.3f, %.3f], %zu slowed, %zu departing",
+			      (int)seed, bs_dcontention_name(c.contention), c.ratio, c.ratio_lo,
+			      c.ratio_hi, c.n_slowed, c.n_departed);
+		if (c.ratio_lo > 1) {
+			small++;
+			if (!strstr(md, "a steady difference below the 1.2x called hidden host "
+					"contention; the verdict's CPU term removes it"))
+				FAILF("seed %d: no steady-difference line in:\n%s", (int)seed, md);
+		}
+	}
+	CHECK(small >= 10);
+}
+
+/*
+ * One async run with CPU 1 3x slower: its sides' iterations no longer
+ * overlap enough to pair, so the run is in no figure of the diagnosis, and
+ * the line says so.
+ */
+static void test_cpu_unpaired_run(void)
+{
+	struct df_spec sp = {.runs_per_method = 6,
+			     .methods = {false, false, true},
+			     .iters = 20,
+			     .noise = 0.01,
+			     .aa = true,
+			     .cpu_place = 2,
+			     .cpu1_slow = 3,
+			     .cpu1_slow_runs = 1u << 2,
+			     .seed = 5};
+	static char md[1 << 16];
+	struct bs_dcpudiag c;
+
+	cpu_diag_of(&sp, "cpuunpaired.trace", BS_DM_ASYNC, &c, md, sizeof(md));
+	CHECK(c.checked);
+	CHECK_INT_EQ((int)c.n_unpaired, 1);
+	CHECK_INT_EQ((int)c.n_apart, 5);
+	if (!strstr(md, "runs without pairs, in none of this: 1"))
+		FAILF("no unpaired-run note in:\n%s", md);
+}
+
+/*
  * Noisy iterations, no contention: with a 25 % sd per iteration and 10
  * iterations per run, single runs show CPU ratios of 1.2x and more by
  * chance (a rule on the ratio alone called 11 of these 20 duets hidden
@@ -819,6 +885,8 @@ int main(void)
 	RUN_TEST(test_noise_split);
 	RUN_TEST(test_cpu_diagnosis);
 	RUN_TEST(test_cpu_intermittent);
+	RUN_TEST(test_cpu_small_steady);
+	RUN_TEST(test_cpu_unpaired_run);
 	RUN_TEST(test_cpu_noise_not_contention);
 	RUN_TEST(test_spread);
 	RUN_TEST(test_gbench_scores);

@@ -166,20 +166,26 @@ double bs_duet_lag1(const struct bs_dbench *b, enum bs_dmethod m, bool drop_warm
 	return r1;
 }
 
-/* whether run k's ratio q (slow / fast or its inverse) is a slowed run:
- * large, and beyond its noise at the two-sided tail @alpha (see
- * bs_duet_cpu_diag) */
+/* Run @run's CPU ratio @q (slow / fast, as the term is oriented) at
+ * placement value @x, against its noise at the two-sided tail @alpha (see
+ * bs_duet_cpu_diag): whether it is a slowed run, and whether it departs
+ * from the term @c (ln of the term's ratio, >= 0) as well: by
+ * BS_DUET_CPU_SLOW_RATIO or more, beyond its noise (a run's memory layout
+ * moves it by a few %, which w2 does not hold). */
 static bool run_slowed(const struct bs_dmodel_run *run, const struct bs_dmodel_result *r, double q,
-		       double x, double alpha)
+		       double x, double c, double alpha, bool *departs)
 {
-	double lq = fabs(log(q)), sd = sqrt(run->w2 / (x * x) + r->se * r->se);
+	/* ln q = (y - v) / x: the variance of y and of v, over x^2 */
+	double lq = log(q), sd = sqrt(run->w2 + r->se * r->se) / fabs(x), t;
 	/* the trimmed mean's degrees of freedom, h - 1 (Wilcox 2012 §4.5.1) */
 	size_t g = (size_t)floor(BS_DUET_RUN_TRIM * (double)run->n), h = run->n - 2 * g;
 
+	*departs = false;
 	if (h < 2 || !isfinite(sd))
 		return false;
-	return lq >= log(BS_DUET_CPU_SLOW_RATIO) &&
-	       lq > gsl_cdf_tdist_Qinv(alpha / 2, (double)(h - 1)) * sd;
+	t = gsl_cdf_tdist_Qinv(alpha / 2, (double)(h - 1));
+	*departs = fabs(lq - c) >= log(BS_DUET_CPU_SLOW_RATIO) && fabs(lq - c) > t * sd;
+	return fabs(lq) >= log(BS_DUET_CPU_SLOW_RATIO) && fabs(lq) > t * sd;
 }
 
 /* run k's CPU ratio (term's CPU / reference CPU), NAN when the run has no
@@ -197,7 +203,7 @@ void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_resu
 		      struct bs_dcpudiag *out)
 {
 	double *ratios, alpha, c, h, x;
-	bool term_slow;
+	bool term_slow, departs;
 
 	memset(out, 0, sizeof(*out));
 	if (r->n_terms != 1)
@@ -215,8 +221,10 @@ void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_resu
 	out->ratio_lo = exp(c - h);
 	out->ratio_hi = exp(c + h);
 	out->max_run_ratio = NAN;
-	for (size_t k = 0; k < in->n_runs; k++)
+	for (size_t k = 0; k < in->n_runs; k++) {
 		out->n_apart += !isnan(run_ratio(in, k, r, &x));
+		out->n_unpaired += !in->runs[k].n;
+	}
 	alpha = (1 - r->level) / (double)(out->n_apart ? out->n_apart : 1);
 	for (size_t k = 0, i = 0; k < in->n_runs; k++) {
 		double q = run_ratio(in, k, r, &x);
@@ -225,9 +233,10 @@ void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_resu
 			continue;
 		q = term_slow ? q : 1 / q;
 		ratios[i++] = q;
-		if (!run_slowed(&in->runs[k], r, q, x, alpha))
+		if (!run_slowed(&in->runs[k], r, q, x, c, alpha, &departs))
 			continue;
 		out->n_slowed++;
+		out->n_departed += departs;
 		q = q >= 1 ? q : 1 / q;
 		out->max_run_ratio = isnan(out->max_run_ratio) ? q : fmax(out->max_run_ratio, q);
 	}
@@ -235,7 +244,7 @@ void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_resu
 		out->median_ratio = NAN;
 	if (out->ratio >= BS_DUET_CPU_SLOW_RATIO && out->ratio_lo > 1)
 		out->contention = BS_DCONT_STEADY;
-	else if (out->n_slowed)
+	else if (out->n_departed)
 		out->contention = BS_DCONT_INTERMITTENT;
 	free(ratios);
 }

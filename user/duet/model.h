@@ -81,8 +81,9 @@ double bs_duet_lag1(const struct bs_dbench *b, enum bs_dmethod m, bool drop_warm
 
 /** What the diagnosis calls the CPUs' difference. */
 enum bs_dcontention {
-	BS_DCONT_NONE,	       /**< no steady term, no slowed run */
-	BS_DCONT_INTERMITTENT, /**< slowed runs, but no steady term: it came and went */
+	BS_DCONT_NONE,	       /**< no steady term, no slowed run departing from it */
+	BS_DCONT_INTERMITTENT, /**< slowed runs departing from a term that is not
+				*   steady: it came and went */
 	BS_DCONT_STEADY,       /**< the term is >= BS_DUET_CPU_SLOW_RATIO, its interval above 1 */
 };
 
@@ -98,6 +99,10 @@ struct bs_dcpudiag {
 	size_t n_apart;	      /**< runs whose sides were mostly apart (|x| >= 0.5) */
 	size_t n_slowed;      /**< of them, runs whose ratio is >= BS_DUET_CPU_SLOW_RATIO
 			       *   (or <= its inverse) and beyond their noise */
+	size_t n_departed;    /**< of the slowed runs, those whose ratio departs from
+			       *   the term beyond their noise as well */
+	size_t n_unpaired;    /**< runs without a pair (async: a vCPU slowed enough
+			       *   leaves no iterations that overlap): in no figure here */
 	double max_run_ratio; /**< the largest ratio of a slowed run, either CPU
 			       *   slower, >= 1; NAN when none */
 	double median_ratio;  /**< median over the n_apart runs of their ratio (slow / fast) */
@@ -109,11 +114,15 @@ struct bs_dcpudiag {
  * whose sides were apart, the speed ratio of the two CPUs once the version
  * term is removed (bs_dmodel_run_cpu_ratio), q = exp((y - v) / x). A run
  * is slowed when |ln q| >= ln BS_DUET_CPU_SLOW_RATIO and |ln q| exceeds
- * t sd, with sd^2 = w2 / x^2 + se(v)^2 (its iterations' noise, and v's)
+ * t sd, with sd^2 = (w2 + se(v)^2) / x^2 (its iterations' noise, and v's)
  * and t the Student quantile of the model's level with the run's trimmed
  * mean's degrees of freedom (h - 1, Wilcox 2012 §4.5.1), Bonferroni-
  * corrected over the runs apart (so a noisy duet of n runs calls one at the
- * model's error rate, not n times it). out->checked is false unless the model has
+ * model's error rate, not n times it); it departs from the term's c when
+ * |ln q - c| is at least ln BS_DUET_CPU_SLOW_RATIO and exceeds t sd as well. Contention is steady
+ * when the term is
+ * >= BS_DUET_CPU_SLOW_RATIO with its interval above 1, else intermittent
+ * when a slowed run departs from it. out->checked is false unless the model has
  * exactly one placement term; all fields are 0 on allocation failure.
  */
 void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_result *r,

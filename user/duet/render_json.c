@@ -93,6 +93,8 @@ static json_object *cpu_obj(const struct bs_dcpudiag *c)
 	put(o, "contention", json_object_new_string(bs_dcontention_name(c->contention)));
 	put(o, "runs_apart", json_object_new_int64((int64_t)c->n_apart));
 	put(o, "runs_slowed", json_object_new_int64((int64_t)c->n_slowed));
+	put(o, "runs_departing", json_object_new_int64((int64_t)c->n_departed));
+	put(o, "runs_unpaired", json_object_new_int64((int64_t)c->n_unpaired));
 	put(o, "slowed_ratio_min", num(BS_DUET_CPU_SLOW_RATIO));
 	put(o, "max_run_ratio", num(c->max_run_ratio));
 	put(o, "median_ratio", num(c->median_ratio));

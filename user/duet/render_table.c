@@ -126,12 +126,21 @@ static void cpu_line(FILE *f, const struct bs_duet_ctx *c, int m, const struct b
 	fputs(md ? "- " : "  ", f);
 	switch (d->contention) {
 	case BS_DCONT_NONE:
-		fprintf(f,
-			"CPUs (%s): CPU %d vs CPU %d %.2fx [%.2f, %.2f] (no hidden host "
-			"contention: no run of the %zu with the sides apart >= %.1fx beyond its "
-			"noise)\n",
-			bs_dmethod_name(m), d->slow_cpu, d->fast_cpu, d->ratio, d->ratio_lo,
-			d->ratio_hi, d->n_apart, BS_DUET_CPU_SLOW_RATIO);
+		fprintf(f, "CPUs (%s): CPU %d vs CPU %d %.2fx [%.2f, %.2f] ", bs_dmethod_name(m),
+			d->slow_cpu, d->fast_cpu, d->ratio, d->ratio_lo, d->ratio_hi);
+		if (d->ratio_lo > 1)
+			fprintf(f,
+				"(a steady difference below the %.1fx called hidden host "
+				"contention; the verdict's CPU term removes it)",
+				BS_DUET_CPU_SLOW_RATIO);
+		else
+			fprintf(f,
+				"(no hidden host contention: no run of the %zu with the sides "
+				"apart >= %.1fx beyond its noise)",
+				d->n_apart, BS_DUET_CPU_SLOW_RATIO);
+		if (d->n_unpaired)
+			fprintf(f, "; runs without pairs, in none of this: %zu", d->n_unpaired);
+		fputc('\n', f);
 		return;
 	case BS_DCONT_STEADY:
 		fprintf(f,
@@ -145,13 +154,15 @@ static void cpu_line(FILE *f, const struct bs_duet_ctx *c, int m, const struct b
 		fprintf(f,
 			"hidden host contention (%s), intermittent: in %zu of the %zu runs with "
 			"the sides apart one vCPU ran >= %.1fx slower than the other (up to "
-			"%.2fx), beyond their noise; over the duet CPU %d vs CPU %d %.2fx "
-			"[%.2f, %.2f]",
-			bs_dmethod_name(m), d->n_slowed, d->n_apart, BS_DUET_CPU_SLOW_RATIO,
+			"%.2fx), beyond their noise and unlike the duet as a whole, CPU %d vs "
+			"CPU %d %.2fx [%.2f, %.2f]",
+			bs_dmethod_name(m), d->n_departed, d->n_apart, BS_DUET_CPU_SLOW_RATIO,
 			d->max_run_ratio, d->slow_cpu, d->fast_cpu, d->ratio, d->ratio_lo,
 			d->ratio_hi);
 		break;
 	}
+	if (d->n_unpaired)
+		fprintf(f, "; runs without pairs, in none of this: %zu", d->n_unpaired);
 	fprintf(f,
 		"; the guest accounted %.1f %% steal and %.1f %% lost time, so the host slowed "
 		"the vCPU. %s\n",
