@@ -7,9 +7,11 @@
  * /proc/PID/stat lines are parsed with spaces and parentheses in the name.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,9 +98,43 @@ static void test_reused_pid_not_continued(void)
 	bs_waste_procs_free(&ps);
 }
 
+/* with no file descriptor left, /proc cannot be read: the process is kept,
+ * and continued when all are */
+static void test_unreadable_kept(void)
+{
+	struct bs_waste_procs ps = {0};
+	pid_t c = stopped_child();
+	struct rlimit old, low;
+	int fds[256], n = 0, fd;
+
+	if (c < 0) {
+		FAILF("cannot start a stopped child");
+		return;
+	}
+	CHECK_INT_EQ(bs_waste_procs_add(&ps, c), 1);
+	getrlimit(RLIMIT_NOFILE, &old);
+	low = old;
+	low.rlim_cur = 64;
+	setrlimit(RLIMIT_NOFILE, &low);
+	while (n < 256 && (fd = open("/dev/null", O_RDONLY)) >= 0)
+		fds[n++] = fd;
+	CHECK(n < 256 && errno == EMFILE);
+	CHECK_INT_EQ((int)bs_waste_procs_cont(&ps, true), 0);
+	CHECK_INT_EQ((int)ps.n, 1);
+	CHECK_INT_EQ((int)bs_waste_procs_cont(&ps, false), 1);
+	while (n > 0)
+		close(fds[--n]);
+	setrlimit(RLIMIT_NOFILE, &old);
+	CHECK(state_of(c) != 'T');
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	bs_waste_procs_free(&ps);
+}
+
 int main(void)
 {
 	RUN_TEST(test_stat_parse);
 	RUN_TEST(test_reused_pid_not_continued);
+	RUN_TEST(test_unreadable_kept);
 	return test_summary("test_waste_procs");
 }

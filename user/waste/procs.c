@@ -42,11 +42,11 @@ int bs_waste_proc_stat(pid_t pid, char *state, uint64_t *start)
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
+		return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	return bs_waste_stat_parse(buf, state, start);
+	return bs_waste_stat_parse(buf, state, start) ? -ESRCH : 0;
 }
 
 int bs_waste_procs_add(struct bs_waste_procs *ps, pid_t pid)
@@ -54,8 +54,10 @@ int bs_waste_procs_add(struct bs_waste_procs *ps, pid_t pid)
 	uint64_t start;
 	char st;
 
-	if (bs_waste_proc_stat(pid, &st, &start))
-		return -ESRCH;
+	int rc = bs_waste_proc_stat(pid, &st, &start);
+
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < ps->n; i++)
 		if (ps->p[i].pid == pid) {
 			if (ps->p[i].start == start)
@@ -81,12 +83,17 @@ size_t bs_waste_procs_cont(struct bs_waste_procs *ps, bool only_stopped)
 	size_t sent = 0, kept = 0;
 
 	for (size_t i = 0; i < ps->n; i++) {
-		uint64_t start;
-		char st;
+		uint64_t start = 0;
+		char st = 0;
+		int rc = bs_waste_proc_stat(ps->p[i].pid, &st, &start);
 
-		if (bs_waste_proc_stat(ps->p[i].pid, &st, &start) || start != ps->p[i].start)
+		if (rc == -ESRCH || (!rc && start != ps->p[i].start))
 			continue; /* gone, or the pid is another process's: forgotten */
 		ps->p[kept++] = ps->p[i];
+		/* unreadable (no file descriptor left, say): kept, and continued
+		 * when all are, as it was followed */
+		if (rc && only_stopped)
+			continue;
 		if (only_stopped && st != 'T')
 			continue;
 		sent += !kill(ps->p[i].pid, SIGCONT);

@@ -37,7 +37,8 @@ int bs_waste_stat_parse(const char *buf, char *state, uint64_t *start);
 
 /**
  * bs_waste_proc_stat - the state letter and start time of process @pid,
- * from /proc/PID/stat. 0, or -1 when it cannot be read (gone).
+ * from /proc/PID/stat. 0; -ESRCH when it is gone; another -errno when the
+ * file cannot be opened (EMFILE...).
  */
 int bs_waste_proc_stat(pid_t pid, char *state, uint64_t *start);
 
@@ -45,8 +46,8 @@ int bs_waste_proc_stat(pid_t pid, char *state, uint64_t *start);
  * bs_waste_procs_add - remember process @pid as it is now (its start time
  * read here). Already there with the same start time: nothing; with another
  * (the pid was reused): the entry now names the new process. Returns 1 when
- * a process was added, 0 when it was there, -ENOMEM, or -ESRCH when @pid
- * is gone (not remembered).
+ * a process was added, 0 when it was there, -ENOMEM, or an error of
+ * bs_waste_proc_stat (not remembered).
  */
 int bs_waste_procs_add(struct bs_waste_procs *ps, pid_t pid);
 
@@ -54,7 +55,8 @@ int bs_waste_procs_add(struct bs_waste_procs *ps, pid_t pid);
  * bs_waste_procs_cont - SIGCONT to each remembered process still there
  * (same pid, same start time); with @only_stopped, only to those stopped
  * (state 'T'). A process that is gone, or whose pid now names another, is
- * forgotten. Returns the number of signals sent.
+ * forgotten; one whose stat cannot be read for another reason is kept, and
+ * continued only without @only_stopped. Returns the number of signals sent.
  */
 size_t bs_waste_procs_cont(struct bs_waste_procs *ps, bool only_stopped);
 

@@ -135,7 +135,7 @@ int bs_waste_add_thread(struct bs_waste_run *w, pid_t tid, pid_t pid)
 	err = note_proc(w, pid);
 	if (err) {
 		snprintf(w->err, sizeof(w->err), "%s: process %d not followed",
-			 err == -ESRCH ? "gone" : "out of memory", (int)pid);
+			 err == -ESRCH ? "gone" : strerror(-err), (int)pid);
 		goto fail;
 	}
 	fd = bs_waste_open_sampler(tid, w->src, w->period, true);
