@@ -41,22 +41,24 @@ static int fill_bench(const struct bs_dataset *ds, const size_t *idx, size_t n,
 	b->n_iters = calloc(n, sizeof(*b->n_iters));
 	if (!b->x || !b->runs || !b->n_iters)
 		return -ENOMEM;
-	/* runs in order of first iteration; values run-major */
+	/* runs (processes: pid and instance) in order of first iteration; values run-major */
 	for (size_t i = 0; i < n; i++) {
 		uint32_t pid = ds->iters[idx[i]].pid;
+		uint32_t inst = bs_dataset_iter_instance(ds, &ds->iters[idx[i]]);
 		size_t r = 0;
 
-		while (r < b->n_runs && b->runs[r].pid != pid)
+		while (r < b->n_runs && (b->runs[r].pid != pid || b->runs[r].inst != inst))
 			r++;
 		if (r < b->n_runs)
 			continue;
-		b->runs[b->n_runs++].pid = pid;
+		b->runs[b->n_runs].pid = pid;
+		b->runs[b->n_runs++].inst = inst;
 		for (size_t j = i; j < n; j++) {
 			const struct bs_iter_rec *it = &ds->iters[idx[j]];
 			struct bs_cmp_run *run = &b->runs[r];
 			double v;
 
-			if (it->pid != pid)
+			if (it->pid != pid || bs_dataset_iter_instance(ds, it) != inst)
 				continue;
 			v = b->per_op ? bs_iter_ns_per_op(it) : (double)(it->end_ns - it->begin_ns);
 			b->x[k++] = v;

@@ -24,6 +24,7 @@
 /** One run (process) of one benchmark. */
 struct bs_cmp_run {
 	uint32_t pid;
+	uint32_t inst;	  /**< which of the processes that held pid (bs_dataset_iter_instance) */
 	size_t n;	  /**< its iterations (values) */
 	double mean;	  /**< mean of its values, ns */
 	uint64_t busy_ns; /**< summed iteration durations, ns */

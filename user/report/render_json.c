@@ -81,6 +81,8 @@ static json_object *group_json(const struct bs_group_summary *g, int with_pid)
 
 	if (with_pid) {
 		add(o, "pid", ju(g->pid));
+		if (g->inst) /* a later process that reused the pid */
+			add(o, "instance", ju(g->inst));
 		add(o, "comm", json_object_new_string(g->comm));
 	}
 	add(o, "iterations", ju(g->n_iters));

@@ -147,7 +147,10 @@ static void procs_section(struct bs_doc *doc, const struct bs_run_summary *s)
 		char c[7][32];
 		const char *cells[8] = {c[0], g->comm, c[1], c[2], c[3], c[4], c[5], c[6]};
 
-		snprintf(c[0], sizeof(c[0]), "%" PRIu32, g->pid);
+		if (g->inst) /* a later process that reused the pid: pid/instance */
+			snprintf(c[0], sizeof(c[0]), "%" PRIu32 "/%" PRIu32, g->pid, g->inst);
+		else
+			snprintf(c[0], sizeof(c[0]), "%" PRIu32, g->pid);
 		snprintf(c[1], sizeof(c[1]), "%zu", g->n_iters);
 		bs_fmt_ns(g->duration.mean, c[2], sizeof(c[2]));
 		bs_fmt_pct(g->duration.cv, c[3], sizeof(c[3]));

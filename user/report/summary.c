@@ -83,11 +83,17 @@ static int summarize_group(const struct bs_dataset *ds, const size_t *idx, size_
 	return 0;
 }
 
-static int cmp_by_pid(const void *a, const void *b, void *dsp)
+/* The process of iteration @i: pid << 32 | instance (a pid reused in the trace, proc_inst.h). */
+static uint64_t proc_key(const struct bs_dataset *ds, size_t i)
+{
+	return (uint64_t)ds->iters[i].pid << 32 | bs_dataset_iter_instance(ds, &ds->iters[i]);
+}
+
+static int cmp_by_proc(const void *a, const void *b, void *dsp)
 {
 	const struct bs_dataset *ds = dsp;
 	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
-	uint32_t pa = ds->iters[ia].pid, pb = ds->iters[ib].pid;
+	uint64_t pa = proc_key(ds, ia), pb = proc_key(ds, ib);
 
 	if (pa != pb)
 		return pa < pb ? -1 : 1;
@@ -106,7 +112,8 @@ static int cmp_span_first(const void *a, const void *b, void *idx)
 	return fa < fb ? -1 : fa > fb;
 }
 
-static void proc_comm(const struct bs_dataset *ds, uint32_t pid, char *comm)
+/* The command name of process (@pid, @inst), from its PROC records. */
+static void proc_comm(const struct bs_dataset *ds, uint32_t pid, uint32_t inst, char *comm)
 {
 	int best = 0; /* EXEC beats FORK beats EXIT; the last of a kind wins */
 
@@ -114,7 +121,8 @@ static void proc_comm(const struct bs_dataset *ds, uint32_t pid, char *comm)
 		const struct bs_proc_rec *p = &ds->procs[i];
 		int rank = p->kind == BS_PROC_EXEC ? 3 : p->kind == BS_PROC_FORK ? 2 : 1;
 
-		if (p->pid == pid && rank >= best) {
+		if (p->pid == pid && rank >= best &&
+		    bs_dataset_proc_instance(ds, pid, p->ts_ns) == inst) {
 			best = rank;
 			bs_comm_text(p->comm, BS_COMM_LEN - 1, comm);
 		}
@@ -128,12 +136,12 @@ static int summarize_procs(const struct bs_dataset *ds, size_t *idx, size_t n, d
 	size_t ns = 0;
 	int ret = 0;
 
-	qsort_r(idx, n, sizeof(*idx), cmp_by_pid, (void *)ds);
+	qsort_r(idx, n, sizeof(*idx), cmp_by_proc, (void *)ds);
 	spans = calloc(n ? n : 1, sizeof(*spans));
 	if (!spans)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || ds->iters[idx[i]].pid != ds->iters[idx[i - 1]].pid)
+		if (i == 0 || proc_key(ds, idx[i]) != proc_key(ds, idx[i - 1]))
 			spans[ns++].start = i;
 		spans[ns - 1].n++;
 	}
@@ -148,7 +156,8 @@ static int summarize_procs(const struct bs_dataset *ds, size_t *idx, size_t n, d
 		struct bs_group_summary *g = &s->procs[i];
 
 		g->pid = ds->iters[idx[spans[i].start]].pid;
-		proc_comm(ds, g->pid, g->comm);
+		g->inst = bs_dataset_iter_instance(ds, &ds->iters[idx[spans[i].start]]);
+		proc_comm(ds, g->pid, g->inst, g->comm);
 		ret = summarize_group(ds, idx + spans[i].start, spans[i].n, x, g);
 	}
 	free(spans);

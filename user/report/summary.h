@@ -29,6 +29,8 @@ struct bs_interference {
 /** Summary of a group of iterations: one process, or all of them. */
 struct bs_group_summary {
 	uint32_t pid;	  /**< process; 0 for the overall group and benchmarks */
+	uint32_t inst;	  /**< process: which of the processes that held pid, from 0
+			   *   (bs_dataset_proc_instance; 0 unless the pid was reused) */
 	long bench;	  /**< benchmark index from 0 (presets with benchmarks), else -1 */
 	const char *name; /**< benchmark: the harness's name (points into the dataset), or NULL */
 	char comm[BS_COMM_LEN];	    /**< its command name from PROC records, "" if unknown */
@@ -80,7 +82,8 @@ struct bs_stop_summary {
 /** Everything the reports show. */
 struct bs_run_summary {
 	struct bs_group_summary overall;
-	struct bs_group_summary *procs; /**< one per pid, in order of first iteration */
+	struct bs_group_summary
+	    *procs; /**< one per process (pid, inst), in order of first iteration */
 	size_t n_procs;
 	/** Presets with benchmarks (boundaries.kind "gbench", or BENCH names in
 	 * the trace): one group per benchmark, its measurement runs (see

@@ -73,11 +73,12 @@ static long group_unnamed(const struct bs_iter_rec *const *iters, size_t n, long
 struct item {
 	size_t i; /* index into iters */
 	uint32_t pid;
+	uint32_t inst; /* process instance (a reused pid: bs_dataset_iter_instance) */
 	uint64_t begin_ns;
 	const char *name; /* "" when the harness named none */
 };
 
-/* by process, name, then begin time */
+/* by process (pid, instance), name, then begin time */
 static int cmp_item(const void *x, const void *y)
 {
 	const struct item *a = x, *b = y;
@@ -85,6 +86,8 @@ static int cmp_item(const void *x, const void *y)
 
 	if (a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;
+	if (a->inst != b->inst)
+		return a->inst < b->inst ? -1 : 1;
 	if ((c = strcmp(a->name, b->name)))
 		return c;
 	if (a->begin_ns != b->begin_ns)
@@ -121,6 +124,7 @@ long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const
 
 		it[i].i = i;
 		it[i].pid = iters[i]->pid;
+		it[i].inst = bs_dataset_iter_instance(ds, iters[i]);
 		it[i].begin_ns = iters[i]->begin_ns;
 		it[i].name = name_of[i] = nm ? nm : "";
 		named |= nm != NULL;
@@ -132,7 +136,9 @@ long bs_bench_group(const struct bs_dataset *ds, const struct bs_iter_rec *const
 	qsort(it, n, sizeof(*it), cmp_item);
 	/* the rule, on each (process, name) sequence in begin order */
 	for (size_t a = 0, b; a < n; a = b) {
-		for (b = a; b < n && it[b].pid == it[a].pid && !strcmp(it[b].name, it[a].name); b++)
+		for (b = a; b < n && it[b].pid == it[a].pid && it[b].inst == it[a].inst &&
+			    !strcmp(it[b].name, it[a].name);
+		     b++)
 			runs[b - a] = iters[it[b].i];
 		rule(runs, b - a, calib, NULL);
 		for (size_t j = a; j < b; j++)

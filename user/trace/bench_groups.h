@@ -6,7 +6,8 @@
  *
  * Where the harness names its benchmarks (BENCH records: Go's testing.B
  * name, criterion's id, Catch2's name), iterations are grouped by name, and
- * the preset's rule decides, per benchmark and process, which of them are
+ * the preset's rule decides, per benchmark and process (pid and instance: a
+ * pid reused in the trace is two processes, proc_inst.h), which of them are
  * calibration. Without names (Google Benchmark 1.7 keeps none in State),
  * Google Benchmark's own grouping applies (gbench_runs.h: streaks of one
  * invocation count per thread).

@@ -3,6 +3,7 @@
 #include "trace/dataset.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,13 +61,65 @@ static int add_record(struct loader *l, uint32_t kind, const void *p, uint32_t l
 	return ret;
 }
 
+/* A BENCH record with its process instance, for sorting. */
+struct bench_key {
+	uint32_t inst;
+	struct bs_bench_rec r;
+};
+
+/* by process (pid, instance), then time */
 static int cmp_bench(const void *x, const void *y)
 {
-	const struct bs_bench_rec *a = x, *b = y;
+	const struct bench_key *a = x, *b = y;
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	return (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
+	if (a->r.pid != b->r.pid)
+		return a->r.pid < b->r.pid ? -1 : 1;
+	if (a->inst != b->inst)
+		return a->inst < b->inst ? -1 : 1;
+	return (a->r.ts_ns > b->r.ts_ns) - (a->r.ts_ns < b->r.ts_ns);
+}
+
+/*
+ * Number the process instances of the iterations and BENCH records
+ * (proc_inst.h), and sort the BENCH records by process, then time, for
+ * bs_dataset_bench_name's binary search. Returns 0 or -ENOMEM.
+ */
+static int number_instances(struct bs_dataset *ds)
+{
+	size_t nb = ds->n_benches;
+	struct bench_key *k;
+	int ret;
+
+	ret = bs_proc_inst_build(ds->procs, ds->n_procs, ds->iters, ds->n_iters, ds->benches, nb,
+				 &ds->proc_inst);
+	if (ret)
+		return ret;
+	if (ds->proc_inst) {
+		ds->iter_inst = malloc((ds->n_iters ? ds->n_iters : 1) * sizeof(*ds->iter_inst));
+		ds->bench_inst = malloc((nb ? nb : 1) * sizeof(*ds->bench_inst));
+		if (!ds->iter_inst || !ds->bench_inst)
+			return -ENOMEM;
+		for (size_t i = 0; i < ds->n_iters; i++)
+			ds->iter_inst[i] =
+			    bs_proc_inst_of(ds->proc_inst, ds->iters[i].pid, ds->iters[i].begin_ns);
+	}
+	if (nb < 2 && !ds->bench_inst)
+		return 0;
+	k = malloc((nb ? nb : 1) * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < nb; i++) {
+		k[i].r = ds->benches[i];
+		k[i].inst = bs_proc_inst_of(ds->proc_inst, k[i].r.pid, k[i].r.ts_ns);
+	}
+	qsort(k, nb, sizeof(*k), cmp_bench);
+	for (size_t i = 0; i < nb; i++) {
+		ds->benches[i] = k[i].r;
+		if (ds->bench_inst)
+			ds->bench_inst[i] = k[i].inst;
+	}
+	free(k);
+	return 0;
 }
 
 static int add_block(struct loader *l, uint32_t kind, const void *p, uint32_t len, char *err,
@@ -162,9 +215,10 @@ int bs_dataset_builder_finish(struct bs_dataset_builder *l, int truncated, unsig
 	}
 	l->ds->truncated = truncated;
 	l->ds->version = version;
-	/* by process, then time, for bs_dataset_bench_name's binary search */
-	if (l->ds->n_benches > 1)
-		qsort(l->ds->benches, l->ds->n_benches, sizeof(*l->ds->benches), cmp_bench);
+	if (number_instances(l->ds)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	l->ds->has_context = l->ds->context != NULL;
 	if (!l->ds->context && !(l->ds->context = json_object_new_object())) {
 		snprintf(err, errlen, "out of memory");
@@ -234,21 +288,52 @@ fail:
 	return ret;
 }
 
+uint32_t bs_dataset_proc_instance(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns)
+{
+	return ds ? bs_proc_inst_of(ds->proc_inst, pid, ts_ns) : 0;
+}
+
+uint32_t bs_dataset_iter_instance(const struct bs_dataset *ds, const struct bs_iter_rec *r)
+{
+	uintptr_t p = (uintptr_t)r, first = ds ? (uintptr_t)ds->iters : 0;
+
+	if (!ds || !ds->proc_inst)
+		return 0;
+	if (ds->iter_inst && p >= first && p < first + ds->n_iters * sizeof(*r))
+		return ds->iter_inst[(p - first) / sizeof(*r)];
+	return bs_proc_inst_of(ds->proc_inst, r->pid, r->begin_ns); /* a copy */
+}
+
+/* benches[i]'s process (pid, instance) before (pid, inst), or at it and no later than ts_ns */
+static bool bench_before(const struct bs_dataset *ds, size_t i, uint32_t pid, uint32_t inst,
+			 uint64_t ts_ns)
+{
+	const struct bs_bench_rec *b = &ds->benches[i];
+	uint32_t bi = ds->bench_inst ? ds->bench_inst[i] : 0;
+
+	if (b->pid != pid)
+		return b->pid < pid;
+	if (bi != inst)
+		return bi < inst;
+	return b->ts_ns <= ts_ns;
+}
+
 const char *bs_dataset_bench_name(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns)
 {
 	size_t lo = 0, hi = ds ? ds->n_benches : 0;
+	uint32_t inst = bs_dataset_proc_instance(ds, pid, ts_ns);
 
-	/* the first record after (pid, ts_ns); the one before it is the answer */
+	/* the first record after (pid, inst, ts_ns); the one before it is the answer */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct bs_bench_rec *b = &ds->benches[mid];
 
-		if (b->pid < pid || (b->pid == pid && b->ts_ns <= ts_ns))
+		if (bench_before(ds, mid, pid, inst, ts_ns))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == 0 || ds->benches[lo - 1].pid != pid)
+	if (lo == 0 || ds->benches[lo - 1].pid != pid ||
+	    (ds->bench_inst ? ds->bench_inst[lo - 1] : 0) != inst)
 		return NULL;
 	return ds->benches[lo - 1].name;
 }
@@ -267,6 +352,9 @@ void bs_dataset_free(struct bs_dataset *ds)
 	free(ds->procs);
 	free(ds->interferers);
 	free(ds->benches);
+	free(ds->iter_inst);
+	free(ds->bench_inst);
+	bs_proc_inst_free(ds->proc_inst);
 	free(ds->path);
 	free(ds);
 }

@@ -17,6 +17,7 @@
 #include "trace/context.h"
 #include "trace/end.h"
 #include "trace/events.h"
+#include "trace/proc_inst.h"
 #include "util/json.h" /* bs_json_get and the other accessors, for the blocks */
 
 /*
@@ -38,10 +39,14 @@ struct bs_dataset {
 	size_t n_procs;
 	struct bs_interferer_rec *interferers;
 	size_t n_interferers;
-	struct bs_bench_rec *benches; /**< benchmark names, in trace order (NUL-terminated) */
+	struct bs_bench_rec *benches; /**< benchmark names, by process (pid, instance), then
+				       *   ts_ns (NUL-terminated) */
 	size_t n_benches;
-	int truncated;	  /**< the stream ended early (writer killed): prefix only */
-	size_t n_blocks;  /**< complete blocks loaded (SCHEMA and CONTEXT included) */
+	struct bs_proc_inst *proc_inst; /**< process instances (proc_inst.h); NULL: all 0 */
+	uint32_t *iter_inst;		/**< instance of iters[i]; NULL: all 0 */
+	uint32_t *bench_inst;		/**< instance of benches[i]; NULL: all 0 */
+	int truncated;			/**< the stream ended early (writer killed): prefix only */
+	size_t n_blocks;		/**< complete blocks loaded (SCHEMA and CONTEXT included) */
 	bool has_context; /**< a CONTEXT block was loaded (a trace cut before it has none) */
 	unsigned version; /**< trace format version of the file: major << 16 | minor */
 	char *path;	  /**< file it was loaded from */
@@ -82,11 +87,29 @@ void bs_dataset_builder_free(struct bs_dataset_builder *b);
 
 /**
  * bs_dataset_bench_name - the benchmark process @pid was running at @ts_ns
- * (CLOCK_MONOTONIC ns, e.g. an iteration's begin_ns): the name of its last
- * BENCH record with ts_ns <= @ts_ns, or NULL when the harness named none
- * (presets without names, traces from before format 1.1).
+ * (CLOCK_MONOTONIC ns, e.g. an iteration's begin_ns): the name of the last
+ * BENCH record with ts_ns <= @ts_ns of the same process instance (a
+ * process that reused the pid of an earlier one does not inherit its
+ * names; proc_inst.h), or NULL when the harness named none (presets
+ * without names, traces from before format 1.1).
  */
 const char *bs_dataset_bench_name(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns);
+
+/**
+ * bs_dataset_proc_instance - which of the processes that held @pid in @ds
+ * ran at @ts_ns (CLOCK_MONOTONIC ns; 0: unknown): its instance, from 0 in
+ * time order (proc_inst.h). 0 for every record of a trace without pid
+ * reuse or without PROC records.
+ */
+uint32_t bs_dataset_proc_instance(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns);
+
+/**
+ * bs_dataset_iter_instance - the process instance of iteration @r (a record
+ * of @ds, or a copy of one): that of its pid at its begin_ns. Together with
+ * r->pid, the process the iteration belongs to; group by both, never by the
+ * pid alone.
+ */
+uint32_t bs_dataset_iter_instance(const struct bs_dataset *ds, const struct bs_iter_rec *r);
 
 /**
  * bs_dataset_truncation_text - what a truncated trace @ds still holds, for
