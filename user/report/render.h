@@ -33,7 +33,7 @@ struct bs_report_opts {
  * no_table, or an export goes to stdout) and write every requested export.
  * Warns on stderr "trace truncated after N blocks holding M iteration
  * records (...)" when the trace is truncated. Returns 0, or -errno after printing
- * "benchscope: ..." on stderr (cannot write a file, out of memory).
+ * "benchscope CMD: ..." on stderr (bs_diag) (cannot write a file, out of memory).
  */
 int bs_report_render(const struct bs_dataset *ds, const struct bs_report_opts *opts);
 
