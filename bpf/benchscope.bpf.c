@@ -62,15 +62,14 @@ struct {
 	__type(value, struct bs_tracked_proc);
 } tracked SEC(".maps");
 
-/* The EXIT record of process tgid was sent, for the process whose
- * signal_struct the value names (a later process given the same pid has
- * another): threads that see the last one leave after it find it here
- * (on_exit). LRU: old processes' entries make room by themselves. */
+/* Processes whose EXIT record was sent, until their leader is freed
+ * (on_exit, on_free): the threads that see the last one leave after the
+ * first find it here. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
-	__type(key, __u32);   /* tgid */
-	__type(value, __u64); /* its signal_struct */
+	__type(key, __u32); /* tgid */
+	__type(value, __u8);
 } exit_sent SEC(".maps");
 
 /* Open iteration of one thread and what it has suffered so far. */
@@ -1461,6 +1460,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	init.depth = tp->depth + 1;
 	init.side = tp->side;
+	init.start_ns = child->start_time;
 	if (bpf_map_update_elem(&tracked, &ctgid, &init, BPF_ANY) && (c = ctrs()))
 		c->proc_map_full++; /* it and its descendants go unmeasured */
 	if (cfg_one_probe)	    /* its threads are accounted from their first switch-in */
@@ -1494,7 +1494,8 @@ int BPF_PROG(on_exec, struct task_struct *p)
  * thread decrements it, before threads that decremented it earlier reach
  * this tracepoint, so whichever thread sees 0 first cannot tell that it is
  * the last one here. The process's EXIT record is sent once (`exit_sent`),
- * and its `tracked` entry stays until its leader is freed (on_free).
+ * and its `tracked` entry stays until its leader is freed (on_free). So a
+ * thread's EXIT iteration may follow its process's EXIT record.
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *p)
@@ -1502,7 +1503,7 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	__u32 tid = p->pid, tgid = p->tgid;
 	struct thread_state *ts;
 	struct signal_struct *sig;
-	__u64 *sent;
+	__u8 one = 1;
 	__s32 code;
 
 	ts = bpf_map_lookup_elem(&threads, &tid);
@@ -1524,15 +1525,12 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	sig = p->signal;
 	if (BPF_CORE_READ(sig, live.counter) != 0)
 		return 0; /* other threads of the process live on */
-	/* the first to get here sends it; the error is an int (the map's
-	 * update, called directly once the verifier inlined the helper,
-	 * returns int on 6.1: its upper 32 bits are not a sign) */
-	if ((__s32)bpf_map_update_elem(&exit_sent, &tgid, &sig, BPF_NOEXIST) == -EEXIST) {
-		sent = bpf_map_lookup_elem(&exit_sent, &tgid);
-		if (sent && *sent == (__u64)sig)
-			return 0;
-		bpf_map_update_elem(&exit_sent, &tgid, &sig, BPF_ANY); /* an older process's */
-	}
+	/* the first to get here sends it (with the map full, each does: a
+	 * duplicate, never a loss); the error is an int (the map's update,
+	 * called directly once the verifier inlined the helper, returns int
+	 * on 6.1: its upper 32 bits are not a sign) */
+	if ((__s32)bpf_map_update_elem(&exit_sent, &tgid, &one, BPF_NOEXIST) == -EEXIST)
+		return 0;
 	code = BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT ? BPF_CORE_READ(sig, group_exit_code)
 							     : BPF_CORE_READ(p, exit_code);
 	if (cfg_go)
@@ -1551,8 +1549,15 @@ SEC("tp_btf/sched_process_free")
 int BPF_PROG(on_free, struct task_struct *p)
 {
 	__u32 tgid = p->tgid;
+	struct bs_tracked_proc *tp;
 
-	if (p->pid == tgid)
+	if (p->pid != tgid)
+		return 0;
+	/* not a later process given the pid meanwhile (it is free before
+	 * this runs, after a grace period) */
+	tp = bpf_map_lookup_elem(&tracked, &tgid);
+	if (tp && tp->start_ns == p->start_time)
 		bpf_map_delete_elem(&tracked, &tgid);
+	bpf_map_delete_elem(&exit_sent, &tgid);
 	return 0;
 }

@@ -656,6 +656,10 @@ static long go_exit_one(struct bpf_map *map, struct go_key *key, struct go_iter 
 {
 	if (key->tgid != x->tgid)
 		return 0;
+	/* held by a thread: that thread's own exit ends it (go_thread_exit),
+	 * which may come after this one */
+	if (gi->state == GO_OPEN && gi->owner != 0 && gi->owner != GO_BUSY)
+		return 0;
 	if (gi->state == GO_OPEN && gi->owner == 0 && !gi->parent) {
 		/* parked when the process ended: closed by the exit */
 		gi->parked.rec.end_ns = x->now;
@@ -669,7 +673,8 @@ static long go_exit_one(struct bpf_map *map, struct go_key *key, struct go_iter 
 	return 0;
 }
 
-/* The last thread of process `tgid` exits: close what is parked, forget the rest. */
+/* The last thread of process `tgid` exits (the first thread to see it):
+ * close what is parked, forget the rest but what a thread holds. */
 static __always_inline void go_proc_exit(__u32 tgid)
 {
 	struct go_exit_ctx x = {.tgid = tgid, .cpu = bpf_get_smp_processor_id()};

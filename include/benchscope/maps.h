@@ -18,6 +18,8 @@ struct bs_tracked_proc {
 	__u64 iter_seq; /**< next iteration index in this process */
 	__u32 depth;	/**< 0: the root process user space started */
 	__u32 side;	/**< duet side: 0 none, 1 A, 2 B (inherited through fork) */
+	__u64 start_ns; /**< the process's task start_time (ns since boot) from its
+			 *   fork; 0 for the root user space writes (kept to the end) */
 };
 
 /** Key of the `spill` map: an iteration record that did not fit the ring buffer. */
@@ -44,7 +46,7 @@ struct bs_kcont_pend {
 };
 
 _Static_assert(sizeof(struct bs_kcont_pend) == 56, "bs_kcont_pend layout");
-_Static_assert(sizeof(struct bs_tracked_proc) == 16, "bs_tracked_proc layout");
+_Static_assert(sizeof(struct bs_tracked_proc) == 24, "bs_tracked_proc layout");
 _Static_assert(sizeof(struct bs_spill_key) == 16, "bs_spill_key layout");
 
 #endif
