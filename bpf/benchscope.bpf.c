@@ -1501,6 +1501,7 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *p)
 {
 	__u32 tid = p->pid, tgid = p->tgid;
+	struct bs_tracked_proc *tp;
 	struct thread_state *ts;
 	struct signal_struct *sig;
 	__u8 one = 1;
@@ -1520,7 +1521,8 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	}
 	if (cfg_one_probe)
 		bpf_map_delete_elem(&onep_hist, &tid);
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	tp = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!tp)
 		return 0;
 	sig = p->signal;
 	if (BPF_CORE_READ(sig, live.counter) != 0)
@@ -1531,6 +1533,9 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	 * on 6.1: its upper 32 bits are not a sign) */
 	if ((__s32)bpf_map_update_elem(&exit_sent, &tgid, &one, BPF_NOEXIST) == -EEXIST)
 		return 0;
+	/* a root user space wrote (start 0): now on_free knows it */
+	if (!tp->start_ns)
+		tp->start_ns = BPF_CORE_READ(p, group_leader, start_time);
 	code = BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT ? BPF_CORE_READ(sig, group_exit_code)
 							     : BPF_CORE_READ(p, exit_code);
 	if (cfg_go)

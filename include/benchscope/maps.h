@@ -18,8 +18,8 @@ struct bs_tracked_proc {
 	__u64 iter_seq; /**< next iteration index in this process */
 	__u32 depth;	/**< 0: the root process user space started */
 	__u32 side;	/**< duet side: 0 none, 1 A, 2 B (inherited through fork) */
-	__u64 start_ns; /**< the process's task start_time (ns since boot) from its
-			 *   fork; 0 for the root user space writes (kept to the end) */
+	__u64 start_ns; /**< the process's task start_time (CLOCK_MONOTONIC ns) from
+			 *   its fork; 0 in a root user space writes, set at its exit */
 };
 
 /** Key of the `spill` map: an iteration record that did not fit the ring buffer. */

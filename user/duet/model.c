@@ -236,7 +236,9 @@ void bs_duet_cpu_diag(const struct bs_dmodel_in *in, const struct bs_dmodel_resu
 		if (!run_slowed(&in->runs[k], r, q, x, c, alpha, &departs))
 			continue;
 		out->n_slowed++;
-		out->n_departed += departs;
+		if (!departs)
+			continue;
+		out->n_departed++;
 		q = q >= 1 ? q : 1 / q;
 		out->max_run_ratio = isnan(out->max_run_ratio) ? q : fmax(out->max_run_ratio, q);
 	}

@@ -103,8 +103,8 @@ struct bs_dcpudiag {
 			       *   the term beyond their noise as well */
 	size_t n_unpaired;    /**< runs without a pair (async: a vCPU slowed enough
 			       *   leaves no iterations that overlap): in no figure here */
-	double max_run_ratio; /**< the largest ratio of a slowed run, either CPU
-			       *   slower, >= 1; NAN when none */
+	double max_run_ratio; /**< the largest ratio of a departing slowed run, either
+			       *   CPU slower, >= 1; NAN when none */
 	double median_ratio;  /**< median over the n_apart runs of their ratio (slow / fast) */
 	enum bs_dcontention contention;
 };

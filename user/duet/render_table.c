@@ -133,6 +133,13 @@ static void cpu_line(FILE *f, const struct bs_duet_ctx *c, int m, const struct b
 				"(a steady difference below the %.1fx called hidden host "
 				"contention; the verdict's CPU term removes it)",
 				BS_DUET_CPU_SLOW_RATIO);
+		else if (d->n_slowed)
+			fprintf(f,
+				"(not called hidden host contention: %zu of the %zu runs with the "
+				"sides apart >= %.1fx beyond their noise, but the term's interval "
+				"holds 1 and none departs from it by %.1fx)",
+				d->n_slowed, d->n_apart, BS_DUET_CPU_SLOW_RATIO,
+				BS_DUET_CPU_SLOW_RATIO);
 		else
 			fprintf(f,
 				"(no hidden host contention: no run of the %zu with the sides "

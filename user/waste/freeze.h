@@ -44,7 +44,8 @@ void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s);
 
 /** bs_waste_resume_all - SIGCONT to every process the run followed that
  * is still there (bs_waste_procs_cont: never to a later process given the
- * same pid). */
+ * same pid, except where /proc cannot be read to tell, EMFILE say: then by
+ * pid, rather than leave a frozen process stopped). */
 void bs_waste_resume_all(struct bs_waste_run *w);
 
 /**
