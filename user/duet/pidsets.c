@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/partition.h"
+
 /* pid's place in one set: bit s set when the pid is in pids[s] of set k */
 struct pid_ref {
 	size_t k;
@@ -86,20 +88,28 @@ static struct pid_slot *slot_get(struct bs_dpid_index *x, uint32_t pid)
 	return &x->slot[j];
 }
 
+/* what the searches below look for */
+struct set_key {
+	const struct bs_duet_data *d;
+	const struct pid_slot *s;
+	size_t k;
+	int run;
+	int64_t t_ns;
+};
+
+static bool ref_before(const void *ctx, size_t i)
+{
+	const struct set_key *q = ctx;
+
+	return q->s->ref[i].k < q->k;
+}
+
 /* the first of @s's sets at or after set @k */
 static size_t ref_lower(const struct pid_slot *s, size_t k)
 {
-	size_t lo = 0, hi = s->n;
+	struct set_key q = {.s = s, .k = k};
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ref[mid].k < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return bs_partition_point(s->n, ref_before, &q);
 }
 
 static int ref_side(const struct pid_ref *r)
@@ -107,22 +117,29 @@ static int ref_side(const struct pid_ref *r)
 	return r->sides & 1u ? 0 : 1;
 }
 
+static bool run_before(const void *ctx, size_t i)
+{
+	const struct set_key *q = ctx;
+
+	return q->d->pidsets[i].run < q->run;
+}
+
 /* the sets [*b0, *b1) of run number @run (d->pidsets is sorted by run) */
 static void run_sets(const struct bs_duet_data *d, int run, size_t *b0, size_t *b1)
 {
-	size_t lo = 0, hi = d->n_pidsets;
+	struct set_key q = {.d = d, .run = run};
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->pidsets[mid].run < run)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*b0 = *b1 = lo;
+	*b0 = *b1 = bs_partition_point(d->n_pidsets, run_before, &q);
 	while (*b1 < d->n_pidsets && d->pidsets[*b1].run == run)
 		(*b1)++;
+}
+
+/* the pid's i-th set ends before q->t_ns */
+static bool ended_before(const void *ctx, size_t i)
+{
+	const struct set_key *q = ctx;
+
+	return q->d->pidsets[q->s->ref[i].k].end_ns < q->t_ns;
 }
 
 static bool span_holds(const struct bs_dpids *p, int64_t t)
@@ -202,16 +219,9 @@ long bs_dpids_place(const struct bs_duet_data *d, uint32_t pid, int64_t t_ns, in
 		/* one set per run, spans in set order: the sets before the
 		 * first whose span ends at or after t_ns end before it, and
 		 * if that one starts after t_ns, so do the later ones */
-		size_t lo = 0, hi = s->n;
+		struct set_key q = {.d = d, .s = s, .t_ns = t_ns};
+		size_t lo = bs_partition_point(s->n, ended_before, &q);
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (d->pidsets[s->ref[mid].k].end_ns < t_ns)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
 		x->steps++;
 		if (lo == s->n || d->pidsets[s->ref[lo].k].start_ns > t_ns)
 			return -1;

@@ -11,6 +11,7 @@
 #include "trace/trace.h"
 #include "trace/trace_schema.h"
 #include "util/json.h"
+#include "util/partition.h"
 
 /* Append one fixed-size record to a growable array. */
 static int push(void **arr, size_t *n, size_t *cap, const void *rec, size_t size)
@@ -304,34 +305,34 @@ uint32_t bs_dataset_iter_instance(const struct bs_dataset *ds, const struct bs_i
 	return bs_proc_inst_of(ds->proc_inst, r->pid, r->begin_ns); /* a copy */
 }
 
-/* benches[i]'s process (pid, instance) before (pid, inst), or at it and no later than ts_ns */
-static bool bench_before(const struct bs_dataset *ds, size_t i, uint32_t pid, uint32_t inst,
-			 uint64_t ts_ns)
-{
-	const struct bs_bench_rec *b = &ds->benches[i];
-	uint32_t bi = ds->bench_inst ? ds->bench_inst[i] : 0;
+/* a benchmark name's place: its process (pid, instance) and time */
+struct name_key {
+	const struct bs_dataset *ds;
+	uint32_t pid, inst;
+	uint64_t ts_ns;
+};
 
-	if (b->pid != pid)
-		return b->pid < pid;
-	if (bi != inst)
-		return bi < inst;
-	return b->ts_ns <= ts_ns;
+/* benches[i]'s process before k's, or k's and no later than its ts_ns */
+static bool bench_before(const void *ctx, size_t i)
+{
+	const struct name_key *k = ctx;
+	const struct bs_bench_rec *b = &k->ds->benches[i];
+	uint32_t bi = k->ds->bench_inst ? k->ds->bench_inst[i] : 0;
+
+	if (b->pid != k->pid)
+		return b->pid < k->pid;
+	if (bi != k->inst)
+		return bi < k->inst;
+	return b->ts_ns <= k->ts_ns;
 }
 
 const char *bs_dataset_bench_name(const struct bs_dataset *ds, uint32_t pid, uint64_t ts_ns)
 {
-	size_t lo = 0, hi = ds ? ds->n_benches : 0;
 	uint32_t inst = bs_dataset_proc_instance(ds, pid, ts_ns);
-
+	struct name_key k = {ds, pid, inst, ts_ns};
 	/* the first record after (pid, inst, ts_ns); the one before it is the answer */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = ds ? bs_partition_point(ds->n_benches, bench_before, &k) : 0;
 
-		if (bench_before(ds, mid, pid, inst, ts_ns))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || ds->benches[lo - 1].pid != pid ||
 	    (ds->bench_inst ? ds->bench_inst[lo - 1] : 0) != inst)
 		return NULL;

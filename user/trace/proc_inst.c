@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "util/partition.h"
+
 /* A cut of a pid's timeline: a FORK (at ts_ns) or an EXIT (just after it). */
 struct cut {
 	uint32_t pid;
@@ -41,36 +43,44 @@ static int cmp_cut(const void *x, const void *y)
 	return (a->order > b->order) - (a->order < b->order);
 }
 
+/* what the searches below look for */
+struct inst_key {
+	const struct bs_proc_inst *t;
+	const struct pid_cuts *p;
+	uint32_t pid;
+	uint64_t ts_ns;
+};
+
+static bool pid_before(const void *ctx, size_t i)
+{
+	const struct inst_key *k = ctx;
+
+	return k->t->pids[i].pid < k->pid;
+}
+
 static const struct pid_cuts *pid_of(const struct bs_proc_inst *t, uint32_t pid)
 {
-	size_t lo = 0, hi = t->n_pids;
+	struct inst_key k = {.t = t, .pid = pid};
+	size_t i = bs_partition_point(t->n_pids, pid_before, &k);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return i < t->n_pids && t->pids[i].pid == pid ? &t->pids[i] : NULL;
+}
 
-		if (t->pids[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->n_pids && t->pids[lo].pid == pid ? &t->pids[lo] : NULL;
+/* cut i of k->p comes before k->ts_ns: a FORK at or before it, an EXIT before it */
+static bool cut_before(const void *ctx, size_t i)
+{
+	const struct inst_key *k = ctx;
+	const struct cut *c = &k->t->cut[k->p->first + i];
+
+	return c->fork ? c->ts_ns <= k->ts_ns : c->ts_ns < k->ts_ns;
 }
 
 /* The piece of @p's timeline holding @ts_ns: FORKs at or before it plus EXITs before it. */
 static size_t piece_of(const struct bs_proc_inst *t, const struct pid_cuts *p, uint64_t ts_ns)
 {
-	size_t lo = 0, hi = p->n;
+	struct inst_key k = {.t = t, .p = p, .ts_ns = ts_ns};
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct cut *c = &t->cut[p->first + mid];
-
-		if (c->fork ? c->ts_ns <= ts_ns : c->ts_ns < ts_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return bs_partition_point(p->n, cut_before, &k);
 }
 
 static void mark(struct bs_proc_inst *t, uint32_t pid, uint64_t ts_ns)
