@@ -7,6 +7,7 @@
 #define BENCHSCOPE_TESTS_FIXTURE_H
 
 #include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,21 @@ static inline struct bs_iter_rec fx_iter(unsigned i)
 	r.migrations = i % 2;
 	r.probe = i % 3;
 	return r;
+}
+
+/** A BENCH record: thread `pid` of process `pid` names benchmark `name`
+ * (cut to the record's 103 bytes) from `ts` (ns) on. */
+static inline struct bs_bench_rec fx_bench(uint32_t pid, uint64_t ts, const char *name)
+{
+	struct bs_bench_rec b;
+
+	memset(&b, 0, sizeof(b));
+	b.type = BS_REC_BENCH;
+	b.pid = b.tid = pid;
+	b.ts_ns = ts;
+	b.name_len = (uint32_t)strlen(name);
+	snprintf(b.name, sizeof(b.name), "%s", name);
+	return b;
 }
 
 static inline long fx_file_size(const char *path)

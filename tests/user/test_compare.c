@@ -48,24 +48,12 @@ static const char *side_ctx = ctx;
 /* no noise: every value exactly its base (test_constant_sides) */
 static bool flat;
 
-static int bench_rec(struct bs_trace_writer *w, uint32_t pid, uint64_t ts, const char *name)
-{
-	struct bs_bench_rec b;
-
-	memset(&b, 0, sizeof(b));
-	b.type = BS_REC_BENCH;
-	b.pid = b.tid = pid;
-	b.ts_ns = ts;
-	b.name_len = (uint32_t)strlen(name);
-	snprintf(b.name, sizeof(b.name), "%s", name);
-	return bs_trace_write_bench(w, &b);
-}
-
 /* one benchmark's iterations in process pid: base ns/op times factor, 100 invocations */
 static int bench_iters(struct bs_trace_writer *w, const struct side_spec *sp, uint32_t pid,
 		       uint64_t *t, const char *name, double base, unsigned *s)
 {
-	int ret = bench_rec(w, pid, *t, name);
+	struct bs_bench_rec b = fx_bench(pid, *t, name);
+	int ret = bs_trace_write_bench(w, &b);
 
 	*t += 10;
 	for (unsigned i = 0; i < sp->iters; i++) {

@@ -368,20 +368,6 @@ static void test_random_damage(void)
 	CHECK(errors > 200); /* almost every damage is detected */
 }
 
-static struct bs_bench_rec mk_bench(uint32_t pid, uint64_t ts, const char *name)
-{
-	struct bs_bench_rec b;
-
-	memset(&b, 0, sizeof(b));
-	b.type = BS_REC_BENCH;
-	b.pid = pid;
-	b.tid = pid;
-	b.ts_ns = ts;
-	b.name_len = (uint32_t)strlen(name);
-	snprintf(b.name, sizeof(b.name), "%s", name);
-	return b;
-}
-
 /* BENCH blocks: an iteration belongs to its process's last name at or
  * before its begin, whatever order the records were written in; a name
  * without its terminator is cut at the record's end. */
@@ -392,10 +378,10 @@ static void test_bench_names(void)
 	    bs_trace_create(fx_path(path, sizeof(path), "names.trace"), NULL, err, sizeof(err));
 	struct bs_dataset *ds = NULL;
 	struct bs_bench_rec b[] = {
-	    mk_bench(7, 300, "BenchmarkB"),
-	    mk_bench(7, 100, "BenchmarkA"),
-	    mk_bench(9, 200, "other/process"),
-	    mk_bench(7, 500, "BenchmarkC"),
+	    fx_bench(7, 300, "BenchmarkB"),
+	    fx_bench(7, 100, "BenchmarkA"),
+	    fx_bench(9, 200, "other/process"),
+	    fx_bench(7, 500, "BenchmarkC"),
 	};
 
 	CHECK(w != NULL);

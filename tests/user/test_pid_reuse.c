@@ -43,14 +43,8 @@ static int proc(struct bs_trace_writer *w, uint32_t kind, uint32_t pid, uint64_t
 
 static int bench(struct bs_trace_writer *w, uint32_t pid, uint64_t ts, const char *name)
 {
-	struct bs_bench_rec b;
+	struct bs_bench_rec b = fx_bench(pid, ts, name);
 
-	memset(&b, 0, sizeof(b));
-	b.type = BS_REC_BENCH;
-	b.pid = b.tid = pid;
-	b.ts_ns = ts;
-	b.name_len = (uint32_t)strlen(name);
-	snprintf(b.name, sizeof(b.name), "%s", name);
 	return bs_trace_write_bench(w, &b);
 }
 
