@@ -110,12 +110,13 @@ void bs_waste_unstick(struct bs_waste_run *w)
 }
 
 /*
- * What stopping and continuing a program costs it here, in ns of its run
- * time: a child spins on a shared counter; 21 SIGSTOP / wait-until-stopped
- * / SIGCONT cycles (what a frozen sample does) are timed against its
- * undisturbed rate; the median cycle counts. On a VM most of it is waking
- * the halted vCPU, and on a loaded machine waiting for a CPU again. NaN
- * when it cannot be measured.
+ * What continuing a stopped program costs it here, in ns of its run time,
+ * beyond the interval it stood stopped (which the run counts apart, from
+ * each sample to its SIGCONT): a child spins on a shared counter; in 21
+ * SIGSTOP / wait-until-stopped / SIGCONT cycles (what a frozen sample does)
+ * the 1 ms from the SIGCONT on is timed against its undisturbed rate; the
+ * median cycle counts. On a VM most of it is waking the halted vCPU, and on
+ * a loaded machine waiting for a CPU again. NaN when it cannot be measured.
  */
 double bs_waste_measure_freeze_ns(void)
 {
@@ -149,11 +150,13 @@ double bs_waste_measure_freeze_ns(void)
 	rate_c = c1 - c0;
 	rate = (double)rate_c / (double)rate_t;
 	for (i = 0; i < 21; i++) {
-		t0 = bs_mono_ns();
-		c0 = *cnt;
 		kill(c, SIGSTOP);
 		for (j = 0; j < 5000 && bs_waste_task_state(c, c) != 'T'; j++)
 			;
+		/* from the SIGCONT on: the stopped interval before it is the
+		 * run's, counted from each sample to its SIGCONT apart */
+		c0 = *cnt;
+		t0 = bs_mono_ns();
 		kill(c, SIGCONT);
 		usleep(1000);
 		t1 = bs_mono_ns();

@@ -57,9 +57,9 @@ void bs_waste_resume_all(struct bs_waste_run *w);
 void bs_waste_unstick(struct bs_waste_run *w);
 
 /**
- * bs_waste_measure_freeze_ns - what one stop and continue costs a program
- * here, in ns of its run time (the median of 21 cycles on a spinning
- * child); NaN when it cannot be measured.
+ * bs_waste_measure_freeze_ns - what continuing a stopped program costs it
+ * here beyond its stopped interval, in ns of its run time (the median of 21
+ * cycles on a spinning child, >= 0); NaN when it cannot be measured.
  */
 double bs_waste_measure_freeze_ns(void);
 

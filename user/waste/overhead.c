@@ -171,6 +171,11 @@ double bs_waste_account(struct bs_waste_run *w, uint64_t now, struct bs_waste_wi
 		wall = now > from ? (double)(now - from) : 0;
 	}
 	c->at_ns = now;
+	/* the stops and the continues' estimated cost cannot have taken more
+	 * of the program's time than went by (the estimate is a median of a
+	 * few cycles at start, on a machine that may be loaded since) */
+	if (stop > wall)
+		stop = wall;
 	c->trap_sum_ns += traps_ns;
 	c->stop_sum_ns += stop;
 	c->cpu_sum_ns += cpu;

@@ -122,7 +122,7 @@ struct bs_waste_run {
 	struct ring_buffer *rb; /* the records of waste.bpf.c */
 	char *ctxs;		/* the context JSON of the trace, or NULL */
 	double trap_ns,
-	    freeze_ns; /* cost of one trap (mean over CPUs), of one stop and continue: ns */
+	    freeze_ns; /* cost of one trap (mean over CPUs), of one continue past the stop: ns */
 	double trap_ns_cpu[BS_WASTE_MAX_CPUS]; /* one trap on each CPU, ns (NaN: not measured) */
 	struct bs_waste_cost cost;	       /* what the run cost the program so far */
 	struct bs_waste_stops stopped;	       /* the program's stops so far */
