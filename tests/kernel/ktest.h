@@ -619,6 +619,43 @@ static inline double dur_ns(const struct bs_iter_rec *r)
 	return (double)(r->end_ns - r->begin_ns);
 }
 
+/* END's lost counter @name of @ds (0 when absent). */
+static inline int64_t klost_count(const struct bs_dataset *ds, const char *name)
+{
+	for (size_t i = 0; i < ds->run_end.n_lost; i++)
+		if (!strcmp(ds->run_end.lost[i].name, name))
+			return ds->run_end.lost[i].value;
+	return 0;
+}
+
+/* What a run recorded, for the reader of a failure about it (@label names
+ * the run): its lost counters, warnings, benchmark names (BENCH records)
+ * and iterations, each with the name it is given. */
+static inline void kdump_run(const char *label, const struct bs_dataset *ds)
+{
+	char lost[512];
+
+	fprintf(stderr, "    %s: %zu iterations, %zu benchmark names; END lost: %s\n", label,
+		ds->n_iters, ds->n_benches, bs_run_end_lost_list(&ds->run_end, lost, sizeof(lost)));
+	for (size_t i = 0; i < ds->run_end.n_warnings; i++)
+		fprintf(stderr, "    warning: %s\n", ds->run_end.warnings[i]);
+	for (size_t i = 0; i < ds->n_benches; i++)
+		fprintf(stderr, "    name %zu: pid %u, tid %u, at %llu ns: '%s'\n", i,
+			ds->benches[i].pid, ds->benches[i].tid,
+			(unsigned long long)ds->benches[i].ts_ns, ds->benches[i].name);
+	for (size_t i = 0; i < ds->n_iters; i++) {
+		const struct bs_iter_rec *r = &ds->iters[i];
+		const char *name = bs_dataset_bench_name(ds, r->pid, r->begin_ns);
+
+		fprintf(
+		    stderr,
+		    "    iteration %zu: pid %u, tid %u, %llu invocations, begin %llu ns, %.0f ns, "
+		    "flags 0x%x, '%s'\n",
+		    i, r->pid, r->tid, (unsigned long long)r->invocations,
+		    (unsigned long long)r->begin_ns, dur_ns(r), r->flags, name ? name : "");
+	}
+}
+
 /*
  * Whether iteration @r's disagreement with the time it should take (the
  * harness's own time, or one known by construction), @diff_ns (either sign),

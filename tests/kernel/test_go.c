@@ -76,7 +76,7 @@ static void runs_agree_with_go(const char *probes)
 	struct bs_dataset *ds;
 	const struct bs_iter_rec **ptr = NULL;
 	long *group = NULL, k;
-	bool *matched = NULL;
+	bool *matched = NULL, dumped = false;
 	size_t ng, cursor = 0, n_moved = 0, n_migrate = 0, n_kept = 0, excused = 0;
 	const double tol = ktest_emulated() ? 0.05 : 0.01;
 
@@ -101,6 +101,10 @@ static void runs_agree_with_go(const char *probes)
 		const char *nm = name_of(ds, it);
 
 		ptr[i] = it;
+		if (!dumped && (!*nm || (it->flags & BS_ITER_F_PAUSED))) {
+			kdump_run(probes[0] == '1' ? "--probes 1" : "--probes 2", ds);
+			dumped = true;
+		}
 		if (!*nm || !strcmp(nm, "Main") || !strcmp(nm, "BenchmarkSub")) {
 			FAILF("iteration %zu is named '%s' (a B with sub-benchmarks, or none)", i,
 			      nm);
@@ -323,13 +327,17 @@ static void test_stop(void)
 			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
-	size_t measured = 0, printed;
+	size_t measured = 0, printed, unnamed = 0;
 	struct kgoline g[MAX_LINES];
 
 	NEED_BPF();
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
+	for (size_t i = 0; i < ds->n_iters; i++)
+		unnamed += !bs_dataset_bench_name(ds, ds->iters[i].pid, ds->iters[i].begin_ns);
+	if (unnamed)
+		kdump_run("--stop cv", ds);
 	/* measurement iterations: neither warmup nor after the stop nor calibration
 	 * (the growing rule: followed by a run with more invocations) */
 	for (size_t i = 0; i < ds->n_iters; i++) {

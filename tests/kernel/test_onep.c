@@ -52,32 +52,6 @@ static int64_t prog_runs(const struct bs_dataset *ds, const char *prog)
 	return 0;
 }
 
-/* What a run whose count is off recorded, for the failure's reader: its
- * lost counters, warnings and iterations. */
-static void dump_run(const char *probes, const struct bs_dataset *ds)
-{
-	char lost[512];
-
-	fprintf(stderr, "    --probes %s: %zu iterations; END lost: %s\n", probes, ds->n_iters,
-		bs_run_end_lost_list(&ds->run_end, lost, sizeof(lost)));
-	for (size_t i = 0; i < ds->run_end.n_warnings; i++)
-		fprintf(stderr, "    warning: %s\n", ds->run_end.warnings[i]);
-	for (size_t i = 0; i < ds->n_iters; i++)
-		fprintf(stderr,
-			"    iteration %zu: tid %u, %llu invocations, %.0f ns, flags 0x%x\n", i,
-			ds->iters[i].tid, (unsigned long long)ds->iters[i].invocations,
-			dur_ns(&ds->iters[i]), ds->iters[i].flags);
-}
-
-/* END's lost counter `name` (0 when absent). */
-static int64_t lost_count(const struct bs_dataset *ds, const char *name)
-{
-	for (size_t i = 0; i < ds->run_end.n_lost; i++)
-		if (!strcmp(ds->run_end.lost[i].name, name))
-			return ds->run_end.lost[i].value;
-	return 0;
-}
-
 /*
  * One run of `bench` with --probes `probes`: appends to ratio[] our
  * duration / Go's for each run Go printed (matched in order by N), returns
@@ -212,7 +186,7 @@ static void measure_gbench(const char *probes, double *ratio, size_t *nr, size_t
 		fprintf(stderr,
 			"    --probes %s: %lld traps, %zu iterations begun again while open\n",
 			probes, (long long)*traps, nested);
-		dump_run(probes, ds);
+		kdump_run(probes[0] == '1' ? "--probes 1" : "--probes 2", ds);
 	}
 	for (size_t i = 0; i < json_object_array_length(benches) && *nr < max; i++) {
 		int64_t n;
@@ -353,10 +327,10 @@ static void test_traps_halved(void)
 		char lost[512], inv[256] = "";
 		size_t o = 0;
 
-		if (d->n_iters == (size_t)runs && !lost_count(d, "end_without_begin") &&
-		    !lost_count(d, "iter_lost") && !lost_count(d, "thread_map_full"))
+		if (d->n_iters == (size_t)runs && !klost_count(d, "end_without_begin") &&
+		    !klost_count(d, "iter_lost") && !klost_count(d, "thread_map_full"))
 			continue;
-		dump_run(k ? "2" : "1", d);
+		kdump_run(k ? "--probes 2" : "--probes 1", d);
 		for (size_t i = 0; i < d->n_iters && o + 24 < sizeof(inv); i++)
 			o += (size_t)snprintf(inv + o, sizeof(inv) - o, "%s%llu", i ? "," : "",
 					      (unsigned long long)d->iters[i].invocations);
