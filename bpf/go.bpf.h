@@ -351,6 +351,25 @@ static __always_inline void go_pass_turn(__u32 tgid)
 		turn_pass(tp->side - 1, bpf_ktime_get_ns(), tgid, true);
 }
 
+/* Name the benchmark of B `b` from `ts_ns` on (b.name, a Go string): a name
+ * whose header cannot be read is counted in bench_lost, like one whose bytes
+ * cannot (bench_name_emit_at); an empty one names nothing. */
+static __always_inline void go_name_emit(void *b, __u64 ts_ns)
+{
+	__u64 ptr = 0;
+	__s64 len = 0;
+	struct bs_counters *c;
+
+	if (bpf_probe_read_user(&ptr, sizeof(ptr), b + cfg_go_off_name + cfg_go_str_ptr) ||
+	    bpf_probe_read_user(&len, sizeof(len), b + cfg_go_off_name + cfg_go_str_len)) {
+		if ((c = ctrs()))
+			c->bench_lost++;
+		return;
+	}
+	if (len > 0)
+		bench_name_emit_at((const void *)ptr, len, ts_ns);
+}
+
 /* ---- probes --------------------------------------------------------------- */
 
 /* testing.(*B).runN(b, n) entry: name the benchmark, arm the goroutine. */
@@ -360,8 +379,7 @@ int go_runn(struct pt_regs *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	struct go_key key = {.tgid = id >> 32, .g = ctx->r14};
 	void *b = (void *)ctx->ax;
-	__s64 n = (__s64)ctx->bx, len = 0;
-	__u64 ptr = 0;
+	__s64 n = (__s64)ctx->bx;
 	struct bs_counters *c;
 	struct go_iter *gi;
 
@@ -381,10 +399,7 @@ int go_runn(struct pt_regs *ctx)
 			if (i < (int)x.marked)
 				go_pass_turn(key.tgid);
 	}
-	if (!bpf_probe_read_user(&ptr, sizeof(ptr), b + cfg_go_off_name + cfg_go_str_ptr) &&
-	    !bpf_probe_read_user(&len, sizeof(len), b + cfg_go_off_name + cfg_go_str_len) &&
-	    len > 0)
-		bench_name_emit((const void *)ptr, len);
+	go_name_emit(b, bpf_ktime_get_ns());
 	gi = bpf_map_lookup_elem(&go_iters, &key);
 	if (!gi) {
 		if (bpf_map_update_elem(&go_iters, &key, &go_zero, BPF_NOEXIST) && (c = ctrs()))
@@ -455,9 +470,9 @@ static __always_inline int go_stop_onep(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns(), id = bpf_get_current_pid_tgid(), bn = 0, wall = 0;
 	__u32 tgid = id >> 32, has_sub = 0, flags;
-	__s64 ext = 0, start_nano = 0, dur = 0, len = 0, begin;
+	__s64 ext = 0, start_nano = 0, dur = 0, begin;
 	void *b = (void *)ctx->ax;
-	__u64 bias = (PT_REGS_IP(ctx) - cfg_go_stop_vaddr) & ~0xfffULL, ptr = 0;
+	__u64 bias = (PT_REGS_IP(ctx) - cfg_go_stop_vaddr) & ~0xfffULL;
 	__u8 timer_on = 1;
 	struct bs_counters *c;
 
@@ -485,16 +500,16 @@ static __always_inline int go_stop_onep(struct pt_regs *ctx)
 			c->end_without_begin++; /* no begin we can trust */
 		return 0;
 	}
-	if (!bpf_probe_read_user(&ptr, sizeof(ptr), b + cfg_go_off_name + cfg_go_str_ptr) &&
-	    !bpf_probe_read_user(&len, sizeof(len), b + cfg_go_off_name + cfg_go_str_len) &&
-	    len > 0)
-		bench_name_emit_at((const void *)ptr, len, (__u64)begin);
+	go_name_emit(b, (__u64)begin);
 	flags = BS_ITER_F_INVOC_BAD;
 	if (!bpf_probe_read_user(&bn, sizeof(bn), b + cfg_go_off_n) && bn > 0 && bn < GO_MAX_INVOC)
 		flags = BS_ITER_F_INVOC;
 	else
 		bn = 0;
-	bpf_probe_read_user(&timer_on, sizeof(timer_on), b + cfg_go_off_timer_on);
+	/* a failed read zeroes its buffer: an unreadable timerOn is not a
+	 * stopped timer */
+	if (bpf_probe_read_user(&timer_on, sizeof(timer_on), b + cfg_go_off_timer_on))
+		timer_on = 1;
 	bpf_probe_read_user(&dur, sizeof(dur), b + cfg_go_off_duration);
 	if (!timer_on || dur)
 		flags |= BS_ITER_F_PAUSED;
@@ -550,7 +565,8 @@ int go_stop(struct pt_regs *ctx)
 			ts->rec.flags = (ts->rec.flags & ~BS_ITER_F_INVOC_BAD) | BS_ITER_F_INVOC;
 		}
 		/* timer off here: the body stopped it at a time we did not see */
-		bpf_probe_read_user(&timer_on, sizeof(timer_on), b + cfg_go_off_timer_on);
+		if (bpf_probe_read_user(&timer_on, sizeof(timer_on), b + cfg_go_off_timer_on))
+			timer_on = 1; /* unreadable: see go_stop_onep */
 		if (!timer_on || gi->paused)
 			ts->rec.flags |= BS_ITER_F_PAUSED;
 		iter_close(t, tid, now, 0, true);
