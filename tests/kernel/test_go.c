@@ -48,6 +48,11 @@ static const char *name_of(const struct bs_dataset *ds, const struct bs_iter_rec
  * shared 2-vCPU VM, is the one way the two can differ by more than 1 % of a
  * 100 ms run, and the iteration's record then shows the preemption: such a
  * run is excused (kexcused, printed), at most a quarter of them. No retry.
+ * Under QEMU TCG the host can stall the guest's vCPU thread for milliseconds
+ * there, unseen (a 6.1 guest once had 3590 against Go's 3932 ns/op, a record
+ * showing 0.6 ms of run-queue wait): there each run may be 10 % off, and
+ * the median ratio, which one stall does not move but an error of the
+ * probes would, must be within 2 %.
  * `probes`: --probes 1 (the end probe alone, bpf/onep.bpf.h) or 2
  * (goroutine-following, go.bpf.h).
  */
@@ -78,11 +83,14 @@ static void runs_agree_with_go(const char *probes)
 	long *group = NULL, k;
 	bool *matched = NULL, dumped = false;
 	size_t ng, cursor = 0, n_moved = 0, n_migrate = 0, n_kept = 0, excused = 0;
-	const double tol = ktest_emulated() ? 0.05 : 0.01;
+	const double tol = ktest_emulated() ? 0.10 : 0.01,
+		     median_tol = ktest_emulated() ? 0.02 : 0.01;
+	double ratio[MAX_LINES];
+	size_t nr = 0;
 
 	NEED_BPF();
 	if (tol > 0.01)
-		ktest_relaxed("runs within 1 % of Go's ns/op: 5 %");
+		ktest_relaxed("runs within 1 % of Go's ns/op: 10 %, the median within 2 %");
 	snprintf(count, sizeof(count), "-test.count=%d", GO_COUNT);
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
@@ -140,6 +148,8 @@ static void runs_agree_with_go(const char *probes)
 		CHECK(ds->iters[cursor].flags & BS_ITER_F_INVOC);
 		matched[cursor] = true;
 		ours = dur_ns(&ds->iters[cursor]) / (double)g[j].n;
+		if (nr < MAX_LINES)
+			ratio[nr++] = ours / g[j].ns_op;
 		if (fabs(ours - g[j].ns_op) > tol * g[j].ns_op) {
 			const struct bs_iter_rec *it = &ds->iters[cursor];
 			double want = g[j].ns_op * (double)g[j].n;
@@ -178,6 +188,12 @@ static void runs_agree_with_go(const char *probes)
 	CHECK_INT_EQ(n_kept, ng);
 	if (excused > ng / 4)
 		FAILF("%zu of %zu runs excused by a preemption: more than a quarter", excused, ng);
+	if (nr) {
+		double m = kmedian(ratio, nr);
+
+		if (fabs(m - 1) > median_tol)
+			FAILF("median of benchscope / Go over %zu runs: %.4f", nr, m);
+	}
 	/* the goroutine of BenchmarkMigrate changed threads in some iteration:
 	 * two probes follow it; one sees only an end thread off CPU at the begin */
 	fprintf(stderr, "    BenchmarkMigrate (--probes %s): %zu of %zu iterations moved\n", probes,
