@@ -370,6 +370,17 @@ static __always_inline void go_name_emit(void *b, __u64 ts_ns)
 		bench_name_emit_at((const void *)ptr, len, ts_ns);
 }
 
+/* b.timerOn of B `b`. A failed read zeroes its buffer, and an unreadable
+ * timerOn is not a stopped timer: true then. */
+static __always_inline bool go_timer_on(void *b)
+{
+	__u8 on = 1;
+
+	if (bpf_probe_read_user(&on, sizeof(on), b + cfg_go_off_timer_on))
+		return true;
+	return on;
+}
+
 /* ---- probes --------------------------------------------------------------- */
 
 /* testing.(*B).runN(b, n) entry: name the benchmark, arm the goroutine. */
@@ -473,7 +484,6 @@ static __always_inline int go_stop_onep(struct pt_regs *ctx)
 	__s64 ext = 0, start_nano = 0, dur = 0, begin;
 	void *b = (void *)ctx->ax;
 	__u64 bias = (PT_REGS_IP(ctx) - cfg_go_stop_vaddr) & ~0xfffULL;
-	__u8 timer_on = 1;
 	struct bs_counters *c;
 
 	if (!probe_tracked(tgid))
@@ -506,12 +516,8 @@ static __always_inline int go_stop_onep(struct pt_regs *ctx)
 		flags = BS_ITER_F_INVOC;
 	else
 		bn = 0;
-	/* a failed read zeroes its buffer: an unreadable timerOn is not a
-	 * stopped timer */
-	if (bpf_probe_read_user(&timer_on, sizeof(timer_on), b + cfg_go_off_timer_on))
-		timer_on = 1;
 	bpf_probe_read_user(&dur, sizeof(dur), b + cfg_go_off_duration);
-	if (!timer_on || dur)
+	if (!go_timer_on(b) || dur)
 		flags |= BS_ITER_F_PAUSED;
 	onep_close(bpf_get_current_task_btf(), (__u64)begin, now, flags, bn);
 	return 0;
@@ -526,7 +532,6 @@ int go_stop(struct pt_regs *ctx)
 	struct task_struct *t = bpf_get_current_task_btf();
 	void *b = (void *)ctx->ax;
 	__u32 tid = (__u32)id, has_sub = 0;
-	__u8 timer_on = 1;
 	struct thread_state *ts;
 	struct bs_counters *c;
 	struct go_iter *gi;
@@ -565,9 +570,7 @@ int go_stop(struct pt_regs *ctx)
 			ts->rec.flags = (ts->rec.flags & ~BS_ITER_F_INVOC_BAD) | BS_ITER_F_INVOC;
 		}
 		/* timer off here: the body stopped it at a time we did not see */
-		if (bpf_probe_read_user(&timer_on, sizeof(timer_on), b + cfg_go_off_timer_on))
-			timer_on = 1; /* unreadable: see go_stop_onep */
-		if (!timer_on || gi->paused)
+		if (!go_timer_on(b) || gi->paused)
 			ts->rec.flags |= BS_ITER_F_PAUSED;
 		iter_close(t, tid, now, 0, true);
 	}

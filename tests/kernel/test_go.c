@@ -343,23 +343,24 @@ static void test_stop(void)
 			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
-	size_t measured = 0, printed, unnamed = 0;
+	size_t measured = 0, printed;
+	bool dumped = false;
 	struct kgoline g[MAX_LINES];
 
 	NEED_BPF();
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	for (size_t i = 0; i < ds->n_iters; i++)
-		unnamed += !bs_dataset_bench_name(ds, ds->iters[i].pid, ds->iters[i].begin_ns);
-	if (unnamed)
-		kdump_run("--stop cv", ds);
 	/* measurement iterations: neither warmup nor after the stop nor calibration
 	 * (the growing rule: followed by a run with more invocations) */
 	for (size_t i = 0; i < ds->n_iters; i++) {
 		const struct bs_iter_rec *it = &ds->iters[i];
 
 		/* ended by SIGTERM, Main's iteration (a parent) gives no record */
+		if (!dumped && !*name_of(ds, it)) {
+			kdump_run("--stop cv", ds);
+			dumped = true;
+		}
 		if (strcmp(name_of(ds, it), "BenchmarkSmall"))
 			FAILF("iteration %zu is named '%s' (flags 0x%x)", i, name_of(ds, it),
 			      it->flags);

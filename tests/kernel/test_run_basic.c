@@ -115,11 +115,12 @@ static void test_blocked_time_ground_truth(void)
 		/* Off-CPU time (blocked and preempted) is outside the 1 ms of
 		 * the thread's own CPU time the work takes (iter_loop): at most
 		 * the duration less 950 us (the switches' and the CPU clock's
-		 * stamps differ by microseconds: the rest was 6-44 us natively). The rest of the
-		 * duration, less the IRQ, softirq and steal time of its slices, is the thread's CPU
-		 * time outside the work (the probes' traps, nanosleep's system call): under 2 ms.
-		 * Not a bound on the sleep's wake-up latency, which the host sets (a 5 ms sleep
-		 * once blocked over 10 ms on an AMD EPYC/KVM VM). */
+		 * stamps differ by microseconds: the rest was 6-44 us natively).
+		 * The rest of the duration, less the IRQ, softirq and steal time
+		 * of its slices, is the thread's CPU time outside the work (the
+		 * probes' traps, nanosleep's system call): under 2 ms. Not a
+		 * bound on the sleep's wake-up latency, which the host sets (a
+		 * 5 ms sleep once blocked over 10 ms on an AMD EPYC/KVM VM). */
 		int64_t dur = (int64_t)(it->end_ns - it->begin_ns);
 		int64_t off = (int64_t)(it->blocked_ns + it->preempted_ns);
 		int64_t rest =
