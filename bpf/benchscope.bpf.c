@@ -678,8 +678,9 @@ static __always_inline void emit(struct bs_iter_rec *rec)
  * probe read where the name is): `len` bytes at user address `uptr` (Go
  * and Rust strings carry no terminator), or a NUL-terminated C string when
  * len < 0. The caller has checked that the process is measured
- * (probe_tracked); a failed reserve or read is counted in bench_lost. See
- * struct bs_bench_rec. */
+ * (probe_tracked). A name that cannot be read here goes to user space by
+ * its address (struct bs_bench_addr_rec); a failed reserve and an empty
+ * name are counted in bench_lost. See struct bs_bench_rec. */
 static __always_inline __attribute__((unused)) void bench_name_emit_at(const void *uptr, __s64 len,
 								       __u64 ts_ns)
 {
@@ -705,6 +706,20 @@ static __always_inline __attribute__((unused)) void bench_name_emit_at(const voi
 		if (n > BS_BENCH_NAME_LEN - 1) /* for the verifier */
 			n = BS_BENCH_NAME_LEN - 1;
 		err = n ? bpf_probe_read_user(r->name, n, uptr) : -1;
+	}
+	if (err < 0 && len != 0) {
+		/* its page is not in memory: user space reads it */
+		struct bs_bench_addr_rec *a = (void *)r;
+
+		a->type = BS_REC_BENCH_ADDR;
+		a->pid = tgid;
+		a->tid = (__u32)id;
+		a->name_len = len < 0 ? 0 : (__u32)len;
+		a->ts_ns = ts_ns;
+		a->uaddr = (__u64)uptr;
+		/* woken now, while the process is there to be read */
+		bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+		return;
 	}
 	if (err < 0) {
 		bpf_ringbuf_discard(r, 0);

@@ -352,8 +352,8 @@ static __always_inline void go_pass_turn(__u32 tgid)
 }
 
 /* Name the benchmark of B `b` from `ts_ns` on (b.name, a Go string): a name
- * whose header cannot be read is counted in bench_lost, like one whose bytes
- * cannot (bench_name_emit_at); an empty one names nothing. */
+ * whose header cannot be read is counted in bench_lost (bytes that cannot be
+ * read go to user space: bench_name_emit_at); an empty one names nothing. */
 static __always_inline void go_name_emit(void *b, __u64 ts_ns)
 {
 	__u64 ptr = 0;

@@ -22,12 +22,13 @@
 
 /** Tags of the records in the ring buffer (first field of every record). */
 enum bs_rec_type {
-	BS_REC_ITER = 1,    /**< struct bs_iter_rec */
-	BS_REC_PROC = 2,    /**< struct bs_proc_rec */
-	BS_REC_BARRIER = 3, /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
-	BS_REC_BENCH = 4,   /**< struct bs_bench_rec */
-	BS_REC_LINE = 5,    /**< struct bs_line_rec (output-line boundaries only) */
-	BS_REC_INTERF = 6,  /**< struct bs_interferer_charge */
+	BS_REC_ITER = 1,       /**< struct bs_iter_rec */
+	BS_REC_PROC = 2,       /**< struct bs_proc_rec */
+	BS_REC_BARRIER = 3,    /**< struct bs_barrier_rec (barrier ring buffer, sync duets only) */
+	BS_REC_BENCH = 4,      /**< struct bs_bench_rec */
+	BS_REC_LINE = 5,       /**< struct bs_line_rec (output-line boundaries only) */
+	BS_REC_INTERF = 6,     /**< struct bs_interferer_charge */
+	BS_REC_BENCH_ADDR = 7, /**< struct bs_bench_addr_rec (ring buffer only, never in a trace) */
 };
 
 /** bs_iter_rec.flags */
@@ -124,6 +125,22 @@ struct bs_bench_rec {
 	__u32 name_len; /**< length of the name in the harness, bytes (may exceed what is kept) */
 	__u64 ts_ns;	/**< when the probe read it */
 	char name[BS_BENCH_NAME_LEN]; /**< NUL-terminated, truncated to BS_BENCH_NAME_LEN - 1 */
+};
+
+/**
+ * A benchmark name the probe found but could not read: its page was not in
+ * memory, which a BPF program cannot fault in (Go's first run, now and then).
+ * Ring buffer only: user space reads the bytes from the process
+ * (process_vm_readv) and stores the struct bs_bench_rec they make, or counts
+ * the name in bench_lost when the process can no longer be read.
+ */
+struct bs_bench_addr_rec {
+	__u32 type;	/**< BS_REC_BENCH_ADDR */
+	__u32 pid;	/**< process (tgid) */
+	__u32 tid;	/**< thread that named it */
+	__u32 name_len; /**< bytes at uaddr, or 0: a NUL-terminated string */
+	__u64 ts_ns;	/**< when the probe found it */
+	__u64 uaddr;	/**< the name's address in process pid */
 };
 
 /** Bytes of one write kept in a bs_line_rec. */
@@ -329,6 +346,7 @@ _Static_assert(sizeof(struct bs_barrier_rec) == 48, "bs_barrier_rec layout");
 _Static_assert(sizeof(struct bs_iter_rec) == 128, "bs_iter_rec layout");
 _Static_assert(sizeof(struct bs_proc_rec) == 48, "bs_proc_rec layout");
 _Static_assert(sizeof(struct bs_bench_rec) == 128, "bs_bench_rec layout");
+_Static_assert(sizeof(struct bs_bench_addr_rec) == 32, "bs_bench_addr_rec layout");
 _Static_assert(sizeof(struct bs_line_rec) == 296, "bs_line_rec layout");
 _Static_assert(sizeof(struct bs_interferer_rec) == 40, "bs_interferer_rec layout");
 _Static_assert(sizeof(struct bs_interferer_charge) == 48, "bs_interferer_charge layout");

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "probe/bench_name.h"
 #include "probe/lines.h"
 #include "probe/probes.h"
 #include "trace/trace.h"
@@ -32,6 +33,13 @@ static int store_iter(void *ctx, const struct bs_iter_rec *rec)
 		return 0;
 	}
 	return bs_collector_put_iter(c, &r);
+}
+
+static void store_bench(struct bs_collector *c, const struct bs_bench_rec *r)
+{
+	c->benches++;
+	if (bs_trace_write_bench(c->trace, r))
+		c->write_errors++;
 }
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -70,9 +78,20 @@ static int on_record(void *ctx, void *data, size_t size)
 
 		memcpy(&r, data, sizeof(r));
 		r.name[BS_BENCH_NAME_LEN - 1] = '\0';
-		c->benches++;
-		if (bs_trace_write_bench(c->trace, &r))
-			c->write_errors++;
+		store_bench(c, &r);
+		return 0;
+	}
+	if (type == BS_REC_BENCH_ADDR && size >= sizeof(struct bs_bench_addr_rec)) {
+		struct bs_bench_addr_rec a;
+		struct bs_bench_rec r;
+
+		memcpy(&a, data, sizeof(a));
+		if (bs_bench_name_read(&a, &r)) {
+			c->bench_lost++;
+			return 0;
+		}
+		c->bench_read_late++;
+		store_bench(c, &r);
 		return 0;
 	}
 	if (bs_interferer_table_take(&c->interferers, data, size))

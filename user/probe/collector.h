@@ -26,7 +26,10 @@ struct bs_collector {
 	struct bs_trace_writer *trace;
 	uint64_t iters;				/**< iteration records received */
 	uint64_t procs;				/**< process records received */
-	uint64_t benches;			/**< benchmark-name records received */
+	uint64_t benches;			/**< benchmark-name records stored */
+	uint64_t bench_read_late;		/**< of them, names read from the process here
+						     (struct bs_bench_addr_rec) */
+	uint64_t bench_lost;			/**< names the process no longer had to read */
 	uint64_t write_errors;			/**< records the trace writer failed to store */
 	uint64_t unknown;			/**< records with an unknown type tag */
 	struct bs_interferer_table interferers; /**< the BS_REC_INTERF charges, summed */

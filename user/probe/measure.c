@@ -436,11 +436,11 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 				"%llu barrier records were lost (ring buffer full): the release "
 				"skews of those meetings are missing",
 				(unsigned long long)k->barrier_lost);
-	if (k->bench_lost)
+	if (k->bench_lost + m->col.bench_lost)
 		bs_measure_warn(m,
 				"%llu benchmark-name records were lost: the iterations after them "
 				"keep the benchmark named before",
-				(unsigned long long)k->bench_lost);
+				(unsigned long long)(k->bench_lost + m->col.bench_lost));
 	add_counter(lost, "iter_lost", k->iter_lost);
 	add_counter(lost, "iter_spilled", k->iter_spilled);
 	add_counter(lost, "proc_lost", k->proc_lost);
@@ -449,8 +449,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "interferer_lost", k->interferer_lost);
 	if (k->barrier_lost)
 		add_counter(lost, "barrier_lost", k->barrier_lost);
-	if (k->bench_lost)
-		add_counter(lost, "bench_lost", k->bench_lost);
+	if (k->bench_lost + m->col.bench_lost)
+		add_counter(lost, "bench_lost", k->bench_lost + m->col.bench_lost);
 	if (k->line_lost)
 		add_counter(lost, "line_lost", k->line_lost);
 	if (k->proc_map_full)
@@ -462,6 +462,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "ringbuf_lost_user", m->col.write_errors + m->col.unknown);
 	json_object_object_add(end, "lost", lost);
 	add_counter(end, "iterations_received", m->col.iters);
+	if (m->col.bench_read_late)
+		add_counter(end, "bench_names_read_by_user", m->col.bench_read_late);
 	add_counter(end, "foreign_hits", k->foreign_hits);
 	add_counter(end, "iterations_emitted", k->iter_emitted + k->iter_spilled);
 	stats = bs_probes_stats_json(&m->probes);
