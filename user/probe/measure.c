@@ -339,7 +339,7 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 {
 	json_object *lost = json_object_new_object(), *att = json_object_new_array(), *bs;
 	const struct bs_counters *k = &m->k;
-	uint64_t misses, unrec_iters = 0;
+	uint64_t misses, unrec_iters = 0, bench_lost;
 	char *stats;
 	size_t i;
 	int rc, ret;
@@ -436,11 +436,14 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 				"%llu barrier records were lost (ring buffer full): the release "
 				"skews of those meetings are missing",
 				(unsigned long long)k->barrier_lost);
-	if (k->bench_lost + m->col.bench_lost)
+	/* names the probe could not send, and those user space could not read
+	 * (the drain above may have read some) */
+	bench_lost = k->bench_lost + m->col.bench_lost;
+	if (bench_lost)
 		bs_measure_warn(m,
 				"%llu benchmark-name records were lost: the iterations after them "
 				"keep the benchmark named before",
-				(unsigned long long)(k->bench_lost + m->col.bench_lost));
+				(unsigned long long)bench_lost);
 	add_counter(lost, "iter_lost", k->iter_lost);
 	add_counter(lost, "iter_spilled", k->iter_spilled);
 	add_counter(lost, "proc_lost", k->proc_lost);
@@ -449,8 +452,8 @@ int bs_measure_finish(struct bs_measure *m, json_object *end)
 	add_counter(lost, "interferer_lost", k->interferer_lost);
 	if (k->barrier_lost)
 		add_counter(lost, "barrier_lost", k->barrier_lost);
-	if (k->bench_lost + m->col.bench_lost)
-		add_counter(lost, "bench_lost", k->bench_lost + m->col.bench_lost);
+	if (bench_lost)
+		add_counter(lost, "bench_lost", bench_lost);
 	if (k->line_lost)
 		add_counter(lost, "line_lost", k->line_lost);
 	if (k->proc_map_full)
