@@ -128,6 +128,7 @@ static void test_summary_block(void)
 	CHECK(sum.reservoir_drops == 7 && sum.unreadable == 8 && sum.hits == 10);
 	CHECK(sum.unresolved == 12 && sum.noself == 13 && sum.stale_hits == 14);
 	CHECK(sum.threads == 16 && sum.processes == 17 && sum.lost == 23);
+	CHECK(sum.stops_late == 26);
 	CHECK(sum.has_overhead && !sum.truncated);
 	CHECK_NEAR(sum.overhead.run_ns, 2.5e9, 0, 0);
 	CHECK(isnan(sum.overhead.baseline_ns) && isnan(sum.overhead.ratio)); /* null */
@@ -141,6 +142,12 @@ static void test_summary_block(void)
 	CHECK_INT_EQ(sum.overhead.tool_maxrss_kib, 9000);
 	bs_waste_summary_free(&sum);
 	CHECK(!sum.present && !sum.json);
+
+	/* "stops_late" is absent in older traces: 0 */
+	json_object_object_del(s, "stops_late");
+	CHECK_INT_EQ(bs_waste_summary_decode(s, &sum, err, sizeof(err)), 0);
+	CHECK(sum.present && sum.stops_late == 0 && sum.samples == 4);
+	bs_waste_summary_free(&sum);
 
 	/* a counter missing; an overhead member of another type; a string that is a number */
 	json_object_object_del(s, "lost");

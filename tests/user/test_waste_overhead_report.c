@@ -154,6 +154,8 @@ static void test_trace_round_trip(void)
 	CHECK(buf && strstr(buf, "  unfollowed  24 new threads (no slot or breakpoint for them) "
 				 "and 25 forked processes (the process map was full): not "
 				 "profiled\n"));
+	CHECK(buf && strstr(buf, "  late stops  26 frozen samples dropped: their thread was not "
+				 "seen stopped in time (it ran on past the sampled access)\n"));
 	/*
 	 * 2.5 s in 32 slices: 4 ms (ln 15.20) in slices 0-7, 8 ms in 8-15, 16 ms
 	 * in 16-23, 10.67 ms in 24-31; levels over [ln 4e6, ln 16e6] in 8 steps:

@@ -5,10 +5,15 @@
  * SIGCONT after it (a SIGCONT continues the whole thread group, also a stop
  * that a queued sample made after the one being continued), overlapping
  * stops count once, and each separate stop is one wake-up. Worked by hand.
+ * And the wait for a frozen sample's stop, on real child processes.
  */
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test.h"
+#include "util/monotime.h"
 #include "waste/freeze.h"
 
 static void test_separate_stops(void)
@@ -60,10 +65,39 @@ static void test_ring_wraps(void)
 	CHECK_INT_EQ((long)ns, 3 * BS_WASTE_CONT_RING * 10);
 }
 
+/* a running thread is waited for up to the bound, a stopped or reaped one not */
+static void test_wait_stopped(void)
+{
+	pid_t c = fork();
+	uint64_t t0, dt;
+	int st;
+
+	if (c == 0)
+		for (;;)
+			; /* running, never stopped */
+	CHECK(c > 0);
+	if (c <= 0)
+		return;
+	t0 = bs_mono_ns();
+	CHECK(!bs_waste_wait_stopped(c, c, 20000000));
+	dt = bs_mono_ns() - t0;
+	CHECK(dt >= 20000000 && dt < 5000000000ull);
+	kill(c, SIGSTOP);
+	CHECK(bs_waste_wait_stopped(c, c, 5000000000ull));
+	CHECK_INT_EQ(waitpid(c, &st, WUNTRACED), c);
+	kill(c, SIGCONT);
+	kill(c, SIGKILL);
+	CHECK_INT_EQ(waitpid(c, &st, 0), c);
+	t0 = bs_mono_ns();
+	CHECK(bs_waste_wait_stopped(c, c, 5000000000ull)); /* gone */
+	CHECK(bs_mono_ns() - t0 < 5000000000ull);
+}
+
 int main(void)
 {
 	RUN_TEST(test_separate_stops);
 	RUN_TEST(test_queued_stops);
 	RUN_TEST(test_ring_wraps);
+	RUN_TEST(test_wait_stopped);
 	return test_summary("test_waste_stops");
 }

@@ -34,7 +34,8 @@ static inline json_object *wfx_summary(void)
 					     "extra_traps",
 					     "lost",
 					     "threads_unfollowed",
-					     "processes_unfollowed"};
+					     "processes_unfollowed",
+					     "stops_late"};
 	json_object *s = json_object_new_object(), *ov = json_object_new_object();
 	unsigned i;
 

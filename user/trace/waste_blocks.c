@@ -135,9 +135,11 @@ int bs_waste_summary_decode(json_object *o, struct bs_waste_summary *s, char *er
 		if (ret < 0)
 			goto fail;
 	}
-	/* traces of earlier builds have no "sigtraps_program" nor "*_unfollowed" */
+	/* traces of earlier builds have no "sigtraps_program", "*_unfollowed"
+	 * nor "stops_late" */
 	if ((ret = bs_field_count(&f, o, "sigtraps_program", BS_FIELD_OPTIONAL,
 				  &s->sigtraps_program)) < 0 ||
+	    (ret = bs_field_count(&f, o, "stops_late", BS_FIELD_OPTIONAL, &s->stops_late)) < 0 ||
 	    (ret = bs_field_count(&f, o, "threads_unfollowed", BS_FIELD_OPTIONAL,
 				  &s->threads_unfollowed)) < 0 ||
 	    (ret = bs_field_count(&f, o, "processes_unfollowed", BS_FIELD_OPTIONAL,

@@ -117,6 +117,8 @@ struct bs_waste_summary {
 	uint64_t threads_unfollowed;   /**< new threads not followed (optional: 0) */
 	uint64_t processes_unfollowed; /**< forked processes not followed, map full (optional: 0) */
 	uint64_t
+	    stops_late; /**< frozen samples dropped, their stop not seen in time (optional: 0) */
+	uint64_t
 	    sigtraps_program; /**< SIGTRAPs the kernel generated for the program (optional: 0) */
 	const char *first_sigtrap; /**< "first_sigtrap": the first of sigtraps_program,
 				    *   described (bs_waste_trap_describe); NULL when

@@ -100,6 +100,7 @@ static void on_sample_rec(struct bs_waste_run *w, const struct bs_waste_sample *
 	uint64_t waddr, val = 0, addr;
 	uint32_t wlen, key;
 	int r, err = 0, k;
+	bool stopped;
 
 	uint64_t t_recv = bs_mono_ns();
 
@@ -177,9 +178,13 @@ static void on_sample_rec(struct bs_waste_run *w, const struct bs_waste_sample *
 	slot.old = val;
 	bs_waste_set_slot(w, key, &slot);
 	err = bs_waste_arm_bp(t->bfd[r], waddr, wlen, watch);
-	bs_waste_resume(w, s);
-	if (err) {
-		w->c.arm_errors++;
+	stopped = bs_waste_resume(w, s);
+	if (err || !stopped) {
+		if (err)
+			w->c.arm_errors++;
+		else /* the thread ran on past the sampled access: the value read
+		      * and the watchpoint armed may be of a later one */
+			bs_waste_disarm_bp(t->bfd[r]);
 		slot.state = BS_WSLOT_FREE;
 		bs_waste_set_slot(w, key, &slot);
 		bs_waste_reservoir_release(&t->res, r);

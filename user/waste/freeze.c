@@ -2,6 +2,7 @@
 /* waste/freeze.c - stopping and continuing the profiled program (see waste/freeze.h). */
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,24 +33,19 @@ char bs_waste_task_state(pid_t pid, pid_t tid)
 	return bs_waste_stat_parse(buf, &st, NULL) ? 0 : st;
 }
 
-/*
- * The SIGSTOP of a frozen sample is sent from an irq_work that may run
- * after the record reached us (the thread waits in the kernel at the sampled
- * ip meanwhile; ~200 us here): wait (up to 5 ms) until the thread is
- * stopped, so that our SIGCONT is not overtaken by the stop.
- */
-static void wait_stopped(const struct bs_waste_sample *s)
+bool bs_waste_wait_stopped(pid_t pid, pid_t tid, uint64_t timeout_ns)
 {
+	uint64_t t0 = bs_mono_ns();
 	int i;
 
-	if (!s->frozen)
-		return;
-	for (i = 0; i < 500; i++) {
-		char st = bs_waste_task_state((pid_t)s->pid, (pid_t)s->tid);
+	for (i = 0;; i++) {
+		char st = bs_waste_task_state(pid, tid);
 
 		if (st == 'T' || st == 't' || st == 0 || st == 'Z' || st == 'X')
-			return;
-		if (i > 20) {
+			return true;
+		if (bs_mono_ns() - t0 > timeout_ns)
+			return false;
+		if (i > 20) { /* the first reads spin: most stops land within them */
 			struct timespec ts = {0, 10000};
 
 			nanosleep(&ts, NULL);
@@ -82,15 +78,26 @@ void bs_waste_stop_account(struct bs_waste_stops *st, uint64_t sample_ns, uint64
 	st->cont[st->n++ % BS_WASTE_CONT_RING] = cont_ns;
 }
 
-void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s)
+bool bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s)
 {
+	bool stopped;
+
 	if (!s->frozen)
-		return;
-	wait_stopped(s); /* armed already: now make sure our SIGCONT comes after the stop */
+		return true;
+	/* armed already: our SIGCONT must come after the stop */
+	stopped = bs_waste_wait_stopped((pid_t)s->pid, (pid_t)s->tid, BS_WASTE_STOP_WAIT_NS);
+	/* cleared before: the SIGCONT wakes the program, whose threads can take
+	 * our CPU before we would clear it (natively a third of the samples
+	 * were then skipped as busy) */
 	w->skel->bss->freeze_busy = 0;
 	kill((pid_t)s->pid, SIGCONT);
+	if (!stopped) {
+		w->c.stops_late++;
+		return false;
+	}
 	w->c.stops++;
 	bs_waste_stop_account(&w->stopped, s->ns, bs_mono_ns(), &w->c.stop_ns, &w->c.stop_wakes);
+	return true;
 }
 
 void bs_waste_resume_all(struct bs_waste_run *w)

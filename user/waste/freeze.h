@@ -9,10 +9,17 @@
 #ifndef BENCHSCOPE_WASTE_FREEZE_H
 #define BENCHSCOPE_WASTE_FREEZE_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "benchscope/waste_record.h"
 #include "waste/profiler.h"
+
+/* How long bs_waste_resume waits for a frozen sample's thread to stop, ns:
+ * stops have been seen to land within 50 ms on a loaded machine and in a
+ * TCG guest, and the wait holds every other sample back meanwhile. */
+#define BS_WASTE_STOP_WAIT_NS 100000000ull
 
 /**
  * bs_waste_task_state - the state letter of thread @tid of @pid in
@@ -35,12 +42,29 @@ void bs_waste_stop_account(struct bs_waste_stops *st, uint64_t sample_ns, uint64
 			   uint64_t *stop_ns, uint64_t *wakes);
 
 /**
- * bs_waste_resume - continue the thread group that sample @s froze (a
- * sample that froze nothing: no-op): wait until the stop has landed (up to
- * 5 ms), clear the BPF side's freeze_busy, SIGCONT; its stop counted
- * (bs_waste_stop_account) into w->c.stop_ns, w->c.stop_wakes, w->c.stops.
+ * bs_waste_wait_stopped - wait until thread @tid of @pid is stopped ('T' or
+ * 't'), or gone (no longer readable, a zombie), polling /proc for at most
+ * @timeout_ns of CLOCK_MONOTONIC. The SIGSTOP of a frozen sample is sent
+ * from an irq_work that may run after the record reached us; counting our
+ * own wait for a CPU, two busy threads on 2 vCPUs were seen stopped within
+ * 5 ms, 4 % of them within 5-50 ms under load, and in a 6.1 TCG guest about
+ * one stop in 3000 came 200-400 ms late, no signal pending meanwhile and the
+ * thread running on.
+ * Returns true when it stopped or is gone, false when @timeout_ns passed.
  */
-void bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s);
+bool bs_waste_wait_stopped(pid_t pid, pid_t tid, uint64_t timeout_ns);
+
+/**
+ * bs_waste_resume - continue the thread group that sample @s froze: wait
+ * until its thread has stopped (up to BS_WASTE_STOP_WAIT_NS), clear the BPF
+ * side's freeze_busy, SIGCONT; the stop counted (bs_waste_stop_account)
+ * into w->c.stop_ns, w->c.stop_wakes, w->c.stops. Returns false when the
+ * thread was not seen stopped in time (counted in w->c.stops_late: it ran
+ * on, so what was read and armed at the sample may be past; the stop that
+ * lands later is undone by bs_waste_unstick), true otherwise (also for a
+ * sample that froze nothing: a no-op).
+ */
+bool bs_waste_resume(struct bs_waste_run *w, const struct bs_waste_sample *s);
 
 /** bs_waste_resume_all - SIGCONT to every process the run followed that
  * is still there (bs_waste_procs_cont: never to a later process given the

@@ -194,6 +194,7 @@ int bs_waste_report(struct bs_waste_run *w, const volatile sig_atomic_t *interru
 	C(threads);
 	C(processes);
 	C(unstuck);
+	C(stops_late);
 	C(gone_early);
 	C(threads_unfollowed);
 	C(sigtraps_program);

@@ -62,6 +62,7 @@ struct bs_waste_counters {
 	uint64_t open_errors, stop_ns, stops, unstuck, gone_early;
 	uint64_t threads_unfollowed; /* new threads not followed (table full, no breakpoint...) */
 	uint64_t stop_wakes; /* stops that did not overlap the one before (one wake-up each) */
+	uint64_t stops_late; /* frozen samples whose stop was not seen in time (dropped) */
 	uint64_t sigtraps_program, sigtraps_self; /* SIGTRAPs the kernel generated (on_signal) */
 };
 

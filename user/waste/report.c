@@ -356,6 +356,13 @@ static void print_facts(FILE *f, const struct bs_waste_summary *s)
 			" new threads (no slot or breakpoint for them) and %" PRIu64
 			" forked processes (the process map was full): not profiled\n",
 			s->threads_unfollowed, s->processes_unfollowed);
+	if (s->stops_late)
+		fprintf(
+		    f,
+		    "  late stops  %" PRIu64
+		    " frozen samples dropped: their thread was not seen stopped in time (it ran "
+		    "on past the sampled access)\n",
+		    s->stops_late);
 	if (s->sigtraps_program)
 		fprintf(f,
 			"  SIGTRAPs    %" PRIu64
