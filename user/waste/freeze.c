@@ -132,7 +132,7 @@ double bs_waste_measure_freeze_ns(void)
 	uint64_t t0, t1, c0, c1, rate_t, rate_c;
 	double rate, lost, lost_i[21];
 	pid_t c;
-	int i, j, st;
+	int i, st;
 
 	if (cnt == MAP_FAILED)
 		return NAN;
@@ -158,8 +158,7 @@ double bs_waste_measure_freeze_ns(void)
 	rate = (double)rate_c / (double)rate_t;
 	for (i = 0; i < 21; i++) {
 		kill(c, SIGSTOP);
-		for (j = 0; j < 5000 && bs_waste_task_state(c, c) != 'T'; j++)
-			;
+		bs_waste_wait_stopped(c, c, BS_WASTE_STOP_WAIT_NS);
 		/* from the SIGCONT on: the stopped interval before it is the
 		 * run's, counted from each sample to its SIGCONT apart */
 		c0 = *cnt;

@@ -17,8 +17,8 @@
 #include "waste/profiler.h"
 
 /* How long bs_waste_resume waits for a frozen sample's thread to stop, ns:
- * stops have been seen to land within 50 ms on a loaded machine and in a
- * TCG guest, and the wait holds every other sample back meanwhile. */
+ * stops were seen to land within 50 ms on a loaded machine, and a few in a
+ * TCG guest within 50-100 ms; the wait holds every other sample back. */
 #define BS_WASTE_STOP_WAIT_NS 100000000ull
 
 /**
