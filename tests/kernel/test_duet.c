@@ -31,10 +31,13 @@ static json_object *ev_member(json_object *ev, const char *a, const char *b)
 	return bs_json_get(bs_json_get(ev, a), b);
 }
 
-/* The analysis the report prints: the verdict of `method` of benchmark 0. */
-static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, struct bs_dmres *out)
+/* The analysis the report prints, at confidence @level (0: the report's
+ * 0.95): the verdict of `method` of benchmark 0. */
+static bool verdict_at(const struct bs_dataset *ds, enum bs_dmethod method, double level,
+		       struct bs_dmres *out)
 {
-	struct bs_danalysis_opts o = {.seed = 1, .no_mds = true, .n_resamples = 2000};
+	struct bs_danalysis_opts o = {
+	    .seed = 1, .no_mds = true, .n_resamples = 2000, .level = level};
 	struct bs_duet_data *d = kduet_model(ds, 0);
 	struct bs_duet_analysis *an = NULL;
 	bool ok = false;
@@ -57,6 +60,11 @@ static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, stru
 	bs_duet_analysis_free(an);
 	bs_duet_data_free(d);
 	return ok;
+}
+
+static bool verdict_of(const struct bs_dataset *ds, enum bs_dmethod method, struct bs_dmres *out)
+{
+	return verdict_at(ds, method, 0, out);
 }
 
 /*
@@ -212,10 +220,22 @@ out:
  * no difference. On these VMs the host may slow one vCPU by up to 2x for
  * seconds while the guest sees nothing; the sides start half the runs on
  * each CPU and the run-level model's CPU term takes that speed difference
- * out (duet/model.h). One duet, one seed, no retry: a false alarm needs the
- * 95 % interval to exclude 0 AND the estimate to be off by more than 1.5 %.
- * Not judged when the machine was busy (other work took a CPU from both
- * sides: run-queue wait above BUSY_SHARE).
+ * out (duet/model.h). What is judged is that the interval holds: with the
+ * CPU carried into the version term (the defect this guards against) an
+ * A/A duet printed "B is 59.6 % slower". At the report's 95 % a model that
+ * holds still calls a difference in 1 A/A duet of 20, by construction:
+ * 42 of these duets on an Intel Xeon/KVM VM whose vCPUs the host slows at
+ * times (residual sd 6-45 % per run) gave p < 0.05 in 2 and p < 0.1 in 4,
+ * and a CI run on an AMD EPYC/KVM VM printed "B is 25.2 % slower, 95 % CI
+ * [8.7, 44.2] %" (p = 0.006). So the 95 % verdict is printed, and the same
+ * model is judged at 99.9 %: it fails 1 duet in 1000 when the interval
+ * holds, and would have failed 37 of those 42 had their estimates carried
+ * a CPU's 1.6x (their 99.9 % half widths were under ln 1.6). One
+ * duet, one seed, no retry: a failure needs the 99.9 % interval to exclude
+ * 0 AND the estimate to be off by more than 1.5 %. The tool's own bias is
+ * measured on a harness of known timing by test_aa_no_tool_bias. Not
+ * judged when the machine was busy (other work took a CPU from both sides:
+ * run-queue wait above BUSY_SHARE).
  */
 static void test_aa_no_difference(void)
 {
@@ -239,7 +259,7 @@ static void test_aa_no_difference(void)
 			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
-	struct bs_dmres v;
+	struct bs_dmres v, v999;
 	bool quiet, busy;
 
 	NEED_BPF();
@@ -254,18 +274,20 @@ static void test_aa_no_difference(void)
 	CHECK_INT_EQ(kevents(ds, "duet_run", NULL, 0), 10);
 	CHECK_INT_EQ(json_object_get_int(ev_member(ds->end, "status_runs", "ok")), 10);
 	busy = runq_share(ds) > BUSY_SHARE;
-	if (!verdict_of(ds, BS_DM_ASYNC, &v)) {
+	if (!verdict_of(ds, BS_DM_ASYNC, &v) || !verdict_at(ds, BS_DM_ASYNC, 0.999, &v999)) {
 		FAILF("no async verdict");
 		bs_dataset_free(ds);
 		return;
 	}
-	fprintf(stderr, "    A/A async --crossover (run-queue wait %.1f %%): %s",
-		100 * runq_share(ds), v.verdict);
+	fprintf(stderr, "    A/A async --crossover (run-queue wait %.1f %%): %s (p = %.3g)",
+		100 * runq_share(ds), v.verdict, v.model.p);
 	if (v.cpu.checked)
 		fprintf(stderr, "; vCPU %d / vCPU %d %.2fx, slowed in %zu of %zu runs",
 			v.cpu.slow_cpu, v.cpu.fast_cpu, v.cpu.ratio, v.cpu.n_slowed, v.cpu.n_apart);
-	fputc('\n', stderr);
-	quiet = v.v.kind == BS_VERDICT_NO_DIFFERENCE || fabs(v.v.pct) < 1.5;
+	fprintf(stderr, "\n      judged at 99.9 %%: %s\n", v999.verdict);
+	CHECK(fabs(v999.v.pct - v.v.pct) < 1e-9);
+	CHECK(v999.v.lo_pct < v.v.lo_pct && v999.v.hi_pct > v.v.hi_pct);
+	quiet = v999.v.kind == BS_VERDICT_NO_DIFFERENCE || fabs(v999.v.pct) < 1.5;
 	if (!quiet && busy)
 		SKIP_JUDGEMENT("A/A accuracy not judged: the sides waited for a CPU %.1f %% of "
 			       "their time (> %.0f %%)",
