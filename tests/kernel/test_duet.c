@@ -645,7 +645,12 @@ static void test_bad_command(void)
  * with the fixed schedule: runs 0 and 2 unswapped, run 1 swapped) and, with
  * its one placement term, 3 runs; sync pairs iteration j with j, so every
  * run has pairs. (On a 2-vCPU PVM host the A/A interval after 3 runs was
- * 30 wide: a width like 0.5 tests the host, not the rule.)
+ * 30 wide: a width like 0.5 tests the host, not the rule.) Even 100, the
+ * widest the option takes, is a bound on the host: with one residual degree
+ * of freedom (t = 12.71) it holds only while runs 0 and 2 agree within about
+ * 2.3x, and a host that slows one vCPU 2x in one of them comes near. So the
+ * rule is checked against the widths it recorded: stop exactly at the first
+ * decided width <= 100 from run 3 on, and the interval decided at 3 runs.
  * Also --probe-A/--probe-B (uprobe for A, the same on B given apart) and
  * --cpus A=0,B=1: every iteration ran on the CPU its run's event gives its side.
  */
@@ -683,6 +688,7 @@ static void test_stop_ci_probes_cpus(void)
 	struct kresult r;
 	struct bs_dataset *ds;
 	size_t i;
+	int n_runs;
 
 	NEED_BPF();
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
@@ -692,22 +698,32 @@ static void test_stop_ci_probes_cpus(void)
 	ds = krun_ok(&r, argv, trace);
 	if (!ds)
 		return;
-	/* one decision per run, always; that the CI is narrow enough after 3
-	 * runs is a statistical bound that emulation noise breaks */
-	CHECK_INT_EQ(kevents(ds, "duet_stop_check", NULL, 0), kevents(ds, "duet_run", NULL, 0));
-	if (kevents(ds, "duet_run", NULL, 0) == 3 ||
-	    !ktest_relaxed("--stop-ci 100 stops after 3 runs")) {
-		CHECK_INT_EQ(kevents(ds, "duet_run", NULL, 0), 3);
-		CHECK(!strcmp(json_object_get_string(
-				  bs_json_get(knth_event(ds, "duet_stop_check", 2), "decision"))
-				  ?: "",
-			      "stop"));
-		CHECK(!strcmp(json_object_get_string(
-				  bs_json_get(knth_event(ds, "duet_stop_check", 1), "decision"))
-				  ?: "",
-			      "continue"));
-		CHECK(json_object_get_boolean(ev_member(ds->end, "status_runs", "stopped_by_ci")));
+	/* one decision per run, always, each the rule applied to its own width */
+	n_runs = kevents(ds, "duet_run", NULL, 0);
+	CHECK_INT_EQ(kevents(ds, "duet_stop_check", NULL, 0), n_runs);
+	CHECK(n_runs >= 3 && n_runs <= 10);
+	for (i = 0; i < (size_t)n_runs && n_runs <= 10; i++) {
+		json_object *ev = knth_event(ds, "duet_stop_check", i);
+		json_object *w = bs_json_get(ev, "rel_ci_width");
+		bool decided = json_object_get_boolean(bs_json_get(ev, "decided"));
+		bool want = bs_json_int(ev, "runs_ok", 0) >= bs_json_int(ev, "min_runs", 3) &&
+			    decided && w && json_object_get_double(w) <= 100;
+		bool stop = !strcmp(bs_json_str(ev, "decision", ""), "stop");
+
+		if (i == 2) {
+			CHECK(decided && w != NULL && bs_json_int(ev, "runs_ok", 0) == 3);
+			fprintf(stderr, "    width after 3 runs %.3g (stops at <= 100)\n",
+				w ? json_object_get_double(w) : NAN);
+		}
+		CHECK_INT_EQ(stop, want);
+		/* the duet ends at its first stop, or at the 10 runs' limit */
+		CHECK_INT_EQ(stop || i + 1 == 10, i + 1 == (size_t)n_runs);
 	}
+	CHECK_INT_EQ(
+	    json_object_get_boolean(ev_member(ds->end, "status_runs", "stopped_by_ci")),
+	    n_runs < 10 ||
+		!strcmp(bs_json_str(knth_event(ds, "duet_stop_check", n_runs - 1), "decision", ""),
+			"stop"));
 	CHECK(!strcmp(json_object_get_string(ev_member(knth_event(ds, "duet_run", 0), "cpus", "A"))
 			  ?: "",
 		      "0"));
