@@ -12,8 +12,9 @@
  * duration - WORK_US - SLEEP_US is what interference added.
  *
  * With BS_EXIT_AFTER_US=T, the main thread runs no iteration: it starts
- * the other THREADS - 1, waits T microseconds and ends the process
- * (exit_group) while they are inside iterations.
+ * the other THREADS - 1, waits until each is about to begin its first
+ * iteration, then T microseconds more, and ends the process (exit_group)
+ * while they are inside iterations.
  *
  * With BS_SCHEDSTAT=FILE, the main thread writes the kernel's own accounting
  * of it, from /proc/thread-self/schedstat, taken just before the first and
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 static long work_us, sleep_us, n_iter;
+static int n_started; /* threads about to begin their first iteration */
 
 static double cpu_us(void)
 {
@@ -55,6 +57,7 @@ static void *thread_main(void *arg)
 	long i;
 
 	(void)arg;
+	__atomic_add_fetch(&n_started, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < n_iter; i++)
 		bs_iteration(work_us, sleep_us);
 	return NULL;
@@ -101,6 +104,9 @@ int main(int argc, char **argv)
 	for (t = 1; t < threads; t++)
 		pthread_create(&tids[t], NULL, thread_main, NULL);
 	if (exit_after) {
+		/* thread creation can take longer than T under emulation */
+		while (__atomic_load_n(&n_started, __ATOMIC_ACQUIRE) < threads - 1)
+			usleep(100);
 		usleep((useconds_t)atol(exit_after));
 		_exit(0);
 	}

@@ -111,6 +111,43 @@ static void test_gbench(void)
 	bs_imp_free(&imp);
 }
 
+/*
+ * Two Google Benchmark files are two processes of the harness: a benchmark's
+ * repetitions in each are a synthetic process of their own (a run for
+ * compare's bootstrap), and the repetitions within one file stay one.
+ */
+#define GB_REP                                                                                     \
+	"{\"name\": \"BM_A\", \"run_name\": \"BM_A\", \"run_type\": "                              \
+	"\"iteration\", \"iterations\": 10, \"real_time\": %d, \"time_unit\": "                    \
+	"\"ns\"}"
+static void test_gbench_files_are_processes(void)
+{
+	const struct bs_import_format *f = bs_import_format_find("gbench");
+	struct bs_imp imp;
+	char err[600];
+	char one[200], text[1000];
+
+	snprintf(one, sizeof(one), GB_REP, 5);
+	snprintf(text, sizeof(text), "{\"context\": {}, \"benchmarks\": [%s, %s]}", one, one);
+	CHECK_INT_EQ(import_text(&imp, err, sizeof(err), "gbench", "f1.json", text), 0);
+	snprintf(one, sizeof(one), GB_REP, 7);
+	snprintf(text, sizeof(text), "{\"context\": {}, \"benchmarks\": [%s, %s]}", one, one);
+	if (f) {
+		const char *p = write_file("f2.json", text);
+
+		CHECK_INT_EQ(bs_imp_source(&imp, p), 0);
+		CHECK_INT_EQ(f->read(&imp, p), 0);
+	}
+	CHECK_INT_EQ(imp.n, 4);
+	CHECK_INT_EQ(imp.n_benches, 1);
+	CHECK_INT_EQ(imp.n_procs, 2);
+	check_sample(&imp, 0, 0, 0, 50, 10, false);
+	check_sample(&imp, 1, 0, 0, 50, 10, false);
+	check_sample(&imp, 2, 1, 0, 70, 10, false);
+	check_sample(&imp, 3, 1, 0, 70, 10, false);
+	bs_imp_free(&imp);
+}
+
 static void test_hyperfine(void)
 {
 	struct bs_imp imp;
@@ -438,6 +475,7 @@ int main(void)
 		return 1;
 	}
 	RUN_TEST(test_gbench);
+	RUN_TEST(test_gbench_files_are_processes);
 	RUN_TEST(test_hyperfine);
 	RUN_TEST(test_go);
 	RUN_TEST(test_pyperf);

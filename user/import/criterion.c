@@ -8,7 +8,7 @@
  * sample.json {"sampling_mode", "iters": [...], "times": [...]}: sample k
  * ran iters[k] invocations in times[k] ns. The benchmark's name is
  * benchmark.json's "full_id" beside it (else the directory's path); each
- * benchmark is one synthetic process. estimates.json beside it (mean,
+ * sample.json is one synthetic process. estimates.json beside it (mean,
  * median, std_dev, median_abs_dev, slope with their confidence intervals)
  * is recomputable from the samples and dropped, as are the base/ and
  * change/ directories of an earlier run. criterion keeps no warm-up

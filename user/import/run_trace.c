@@ -69,6 +69,9 @@ int bs_imp_bad(struct bs_imp *imp, const char *fmt, ...)
 int bs_imp_source(struct bs_imp *imp, const char *path)
 {
 	imp->path = path;
+	/* each file is a process of its own: a benchmark's repetitions there too */
+	for (size_t i = 0; i < imp->n_benches; i++)
+		imp->bench_proc[i] = -1;
 	if (!imp->sources || !imp->machine)
 		return -ENOMEM;
 	return json_object_array_add(imp->sources, json_object_new_string(path)) ? -ENOMEM : 0;

@@ -87,7 +87,10 @@ void bs_imp_init(struct bs_imp *imp, const char *format, const char *tool, char 
 /** Free what @imp holds (NULL-safe). */
 void bs_imp_free(struct bs_imp *imp);
 
-/** Add the source file @path (and make it the one messages name). Returns 0 or -ENOMEM. */
+/**
+ * Add the source file @path (and make it the one messages name); the
+ * benchmarks' processes (bs_imp_bench_proc) start anew. Returns 0 or -ENOMEM.
+ */
 int bs_imp_source(struct bs_imp *imp, const char *path);
 
 /** A new synthetic process; returns its number from 0. */
@@ -105,7 +108,10 @@ long bs_imp_bench(struct bs_imp *imp, const char *name);
 /**
  * bs_imp_bench_proc - the process of benchmark @bench where a tool runs each
  * benchmark's repetitions as one group (gbench, go, criterion): created on
- * first use. Returns its number, or -ENOMEM.
+ * its first use in each source file (bs_imp_source), since each file comes
+ * from a process of its own, so that the variation between the files'
+ * processes is the variation between runs that compare and stop see.
+ * Returns its number, or -EINVAL (no such benchmark), -ENOMEM.
  */
 long bs_imp_bench_proc(struct bs_imp *imp, long bench);
 
