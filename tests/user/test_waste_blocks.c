@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "test.h"
+
+#include <math.h>
 #include "trace/trace.h"
 #include "trace/waste_blocks.h"
 #include "waste/report.h"
@@ -279,6 +281,20 @@ static void test_render(void)
 	CHECK(buf && strstr(buf, "  memory      peak RSS 2048 KiB with (VmHWM, read at least every "
 				 "20 ms; no run without)"));
 	CHECK(buf && !strstr(buf, "KiB without"));
+	CHECK(buf && strstr(buf, "  costs here  1.50 µs per watchpoint trap, 40.00 µs per stop of "
+				 "the program (both measured at start; handling 2.00 µs per "
+				 "sample)\n"));
+	free(buf);
+	/* a cost not measured, and no stop: said, not shown as "-" */
+	r.sum.overhead.trap_ns = NAN;
+	r.sum.overhead.handling_ns = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	bs_waste_print(f, &r, 10, 6);
+	fclose(f);
+	CHECK(buf && strstr(buf, "  costs here  not measured per watchpoint trap, 40.00 µs per "
+				 "stop of the program (both measured at start; no sample stopped "
+				 "the program)\n"));
 	free(buf);
 	bs_waste_result_free(&r);
 }

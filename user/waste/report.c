@@ -288,6 +288,17 @@ static void fmt_time(char *b, size_t n, double ns)
 		snprintf(b, n, "%.2f µs", ns / 1e3);
 }
 
+/* a measured cost: "not measured" for NaN, @none where it is not above 0 */
+static void fmt_cost(char *b, size_t n, double ns, const char *none)
+{
+	if (isnan(ns))
+		snprintf(b, n, "not measured");
+	else if (ns <= 0)
+		snprintf(b, n, "%s", none);
+	else
+		fmt_time(b, n, ns);
+}
+
 static void print_stack(FILE *f, const char *label, const char *frames, int depth)
 {
 	const char *p = frames;
@@ -506,13 +517,14 @@ static void print_overhead(FILE *f, const struct bs_waste_summary *s)
 			o->ratio);
 	else
 		fprintf(f, "  run time    %s with benchscope (no uninstrumented run)\n", a);
-	fmt_time(a, sizeof(a), o->trap_ns);
-	fmt_time(b, sizeof(b), o->sample_ns);
-	fmt_time(c, sizeof(c), o->handling_ns);
+	fmt_cost(a, sizeof(a), o->trap_ns, "not above the noise");
+	fmt_cost(b, sizeof(b), o->sample_ns, "not above the noise");
+	fmt_cost(c, sizeof(c), o->handling_ns, "");
 	fprintf(f,
 		"  costs here  %s per watchpoint trap, %s per stop of the program (both "
-		"measured at start; handling %s per sample)\n",
-		a, b, c);
+		"measured at start; %s%s%s)\n",
+		a, b, c[0] ? "handling " : "no sample stopped the program", c,
+		c[0] ? " per sample" : "");
 	print_controller(f, s);
 	if (o->maxrss_kib && !isnan(o->baseline_ns))
 		fprintf(f,
