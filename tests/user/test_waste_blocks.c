@@ -7,12 +7,12 @@
  * report rendered from the structs (the kind table by util/table.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "test.h"
 
-#include <math.h>
 #include "trace/trace.h"
 #include "trace/waste_blocks.h"
 #include "waste/report.h"
