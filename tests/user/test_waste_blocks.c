@@ -249,8 +249,6 @@ static void test_render(void)
 	struct bs_waste_outcome dead = {BS_WK_DEAD_STORE, true}, live = {BS_WK_DEAD_STORE, false};
 	json_object *s = wfx_summary();
 	char *buf = NULL, err[256];
-	size_t len = 0;
-	FILE *f;
 
 	memset(&r, 0, sizeof(r));
 	CHECK_INT_EQ(bs_waste_summary_decode(s, &r.sum, err, sizeof(err)), 0);
@@ -259,9 +257,7 @@ static void test_render(void)
 	bs_waste_agg_add(&r.agg, &dead, 8, 0, 0);
 	bs_waste_agg_add(&r.agg, &live, 1234567, 0, 0);
 	bs_waste_agg_sort(&r.agg);
-	f = open_memstream(&buf, &len);
-	bs_waste_print(f, &r, 10, 6);
-	fclose(f);
+	buf = wfx_printed(&r);
 	CHECK(buf && strstr(buf, "  command     ./prog 1\n"));
 	CHECK(buf && strstr(buf, "period 4.000 ms of CPU time (at the end 5.000 ms)\n"));
 	CHECK(buf && strstr(buf, "  watchpoints 3 per thread, armed while the sampled thread"));
@@ -288,10 +284,7 @@ static void test_render(void)
 	/* a cost not measured, and no stop: said, not shown as "-" */
 	r.sum.overhead.trap_ns = NAN;
 	r.sum.overhead.handling_ns = 0;
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	bs_waste_print(f, &r, 10, 6);
-	fclose(f);
+	buf = wfx_printed(&r);
 	CHECK(buf && strstr(buf, "  costs here  not measured per watchpoint trap, 40.00 µs per "
 				 "stop of the program (both measured at start; no sample stopped "
 				 "the program)\n"));

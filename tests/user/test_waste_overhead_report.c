@@ -129,8 +129,6 @@ static void test_trace_round_trip(void)
 {
 	struct bs_waste_result r;
 	char path[64], err[512], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/bs-test-waste-ovr-%d.trace", (int)getpid());
 	CHECK_INT_EQ(write_trace(path), 0);
@@ -145,9 +143,7 @@ static void test_trace_round_trip(void)
 		CHECK_NEAR(r.sum.overhead.periods[2].window_pct, 7.25, 0, 0);
 		CHECK_INT_EQ(r.sum.overhead.periods[3].period, 10666666);
 	}
-	f = open_memstream(&buf, &len);
-	bs_waste_print(f, &r, 10, 6);
-	fclose(f);
+	buf = wfx_printed(&r);
 	CHECK(buf && strstr(buf, "  controller  overhead 1.25 % of a 5.0 % budget"));
 	/* lost records and unprofiled tasks, as the fixture numbers them */
 	CHECK(buf && strstr(buf, "in 17 processes; 23 records lost\n"));
@@ -290,14 +286,12 @@ static void test_first_sigtrap(void)
 				  "0x401000, CPU 1, ptrace DR6 0x0";
 	struct bs_waste_result r;
 	char path[64], err[256], line[512], *buf = NULL;
-	size_t len = 0;
 
 	snprintf(path, sizeof(path), "/tmp/bs-test-waste-trap-%d.trace", (int)getpid());
 	for (int with = 1; with >= 0; with--) {
 		struct bs_trace_writer *w =
 		    bs_trace_create(path, "{\"tool\":\"waste\"}", err, sizeof(err));
 		json_object *s = wfx_summary();
-		FILE *f;
 
 		if (!w) {
 			FAILF("cannot write %s", path);
@@ -311,9 +305,7 @@ static void test_first_sigtrap(void)
 		json_object_put(s);
 		CHECK_INT_EQ(bs_trace_close(w), 0);
 		CHECK_INT_EQ(bs_waste_load_trace(path, &r, err, sizeof(err)), 0);
-		f = open_memstream(&buf, &len);
-		bs_waste_print(f, &r, 10, 6);
-		fclose(f);
+		buf = wfx_printed(&r);
 		snprintf(line, sizeof(line),
 			 "  SIGTRAPs    2 generated for the program by the kernel (a trap no "
 			 "breakpoint claimed); the first: %s\n",
@@ -362,8 +354,6 @@ static void test_measured_cost(void)
 	struct bs_waste_result r;
 	json_object *s = wfx_summary(), *ov = json_object_object_get(s, "overhead");
 	char err[256], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
 	double pct = (12.5e6 / (2e9 - 12.5e6) + 18.75e6 / 2.5e9) * 100;
 
 	CHECK_NEAR(bs_waste_cost_frac(12.5e6, 18.75e6, 2e9, 2.5e9) * 100, pct, 1e-12, 0);
@@ -377,9 +367,7 @@ static void test_measured_cost(void)
 	CHECK_INT_EQ(bs_waste_summary_decode(s, &r.sum, err, sizeof(err)), 0);
 	json_object_put(s);
 	CHECK_NEAR(r.sum.overhead.program_cpu_ns, 2e9, 0, 0);
-	f = open_memstream(&buf, &len);
-	bs_waste_print(f, &r, 10, 6);
-	fclose(f);
+	buf = wfx_printed(&r);
 	CHECK(buf && strstr(buf, "  controller  overhead 1.38 % of a 5.0 % budget (measured: traps "
 				 "12.500 ms, each CPU's at its own cost, against the program's "
 				 "2.000 s of CPU time; stopped 18.750 ms of 2.500 s)\n"));

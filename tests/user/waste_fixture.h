@@ -2,13 +2,16 @@
 /*
  * waste_fixture.h - a complete summary of a `benchscope waste` run, with
  * the members waste/output.c writes (values chosen so that each can be told
- * apart), for the waste tests.
+ * apart), for the waste tests, and the text report of a result.
  */
 #ifndef BENCHSCOPE_TESTS_WASTE_FIXTURE_H
 #define BENCHSCOPE_TESTS_WASTE_FIXTURE_H
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdio.h>
+
+#include "waste/report.h"
 
 /** The summary of a soft-source run without a baseline; the caller puts it. */
 static inline json_object *wfx_summary(void)
@@ -67,6 +70,20 @@ static inline json_object *wfx_summary(void)
 	json_object_object_add(ov, "tool_maxrss_kib", json_object_new_int64(9000));
 	json_object_object_add(s, "overhead", ov);
 	return s;
+}
+
+/** bs_waste_print(@r, top 10, depth 6) as a string to free, or NULL. */
+static inline char *wfx_printed(const struct bs_waste_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	bs_waste_print(f, r, 10, 6);
+	fclose(f);
+	return buf;
 }
 
 #endif
