@@ -221,14 +221,18 @@ static void test_alone_near_zero(void)
 	 * for accounting granularity); the kernel's may exceed them by at most
 	 * the time between iterations, where benchscope does not look (on
 	 * hardware microseconds; under TCG, where each probe hit takes about a
-	 * millisecond, several: 17.8 ms against 12.1 ms was seen on 6.1).
+	 * millisecond, several: 17.8 ms against 12.1 ms was seen on 6.1). Under
+	 * TCG the kernel also counts the waits between its reads and the first
+	 * begin and last end, each behind an emulated trap: 21.3 ms against
+	 * 13.6 ms in the iterations and 3.5 ms between them was seen on 6.1, so
+	 * there the bound gets 5 ms more for those two edges.
 	 */
 	fprintf(stderr,
 		"    alone: run-queue wait %.0f us in iterations, %.0f us by the kernel, "
 		"%.0f us between iterations\n",
 		runq / 1e3, kernel_delay / 1e3, gap_ns(ds) / 1e3);
 	CHECK(runq <= kernel_delay + 2e6 + 0.10 * kernel_delay);
-	if (kernel_delay > runq + gap_ns(ds) + 2e6 + 0.10 * runq)
+	if (kernel_delay > runq + gap_ns(ds) + 2e6 + 0.10 * runq + (ktest_emulated() ? 5e6 : 0))
 		FAILF("kernel run_delay %.0f ns exceeds the iterations' run-queue wait %.0f ns "
 		      "by more than the %.0f ns between iterations",
 		      kernel_delay, runq, gap_ns(ds));
