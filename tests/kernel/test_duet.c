@@ -31,7 +31,7 @@
 #define GB_ARGS_AB                                                                                 \
 	" --benchmark_filter=BM_MapInsert --benchmark_min_time=0.03 --benchmark_repetitions=5"
 
-static char cmd_a[4200], cmd_b[4200], cmd_map_a[4200], sym_iter[4200];
+static char cmd_a[4200], cmd_ab_b[4200], cmd_ab_a[4200], sym_iter[4200];
 
 static json_object *ev_member(json_object *ev, const char *a, const char *b)
 {
@@ -337,8 +337,9 @@ static double third_party_share(const struct bs_dataset *ds)
 
 /*
  * B does 10 % more work per invocation of BM_MapInsert (GB_ARGS_AB): the
- * async duet (8 runs) sees B slower by 4-16 % (the tolerance: the invocation also runs the
- * harness's loop) with the CI excluding 0; the exit status follows
+ * async duet (8 runs) sees B slower by 4-16 % (the tolerance: the
+ * invocation also runs the harness's loop) with the CI excluding 0; the
+ * exit status follows
  * --fail-on-regression 2 (5 exactly when the reported lower bound is above
  * 2 %).
  *
@@ -375,9 +376,9 @@ static void test_b_slower_detected(void)
 			"-o",
 			(char *)trace,
 			"-A",
-			cmd_map_a,
+			cmd_ab_a,
 			"-B",
-			cmd_b,
+			cmd_ab_b,
 			NULL};
 	struct kresult r;
 	struct bs_dataset *ds;
@@ -711,7 +712,7 @@ static void test_stop_ci_probes_cpus(void)
 	n_runs = kevents(ds, "duet_run", NULL, 0);
 	CHECK_INT_EQ(kevents(ds, "duet_stop_check", NULL, 0), n_runs);
 	CHECK(n_runs >= 3 && n_runs <= 10);
-	for (i = 0; i < (size_t)n_runs && n_runs <= 10; i++) {
+	for (i = 0; i < (size_t)n_runs; i++) {
 		json_object *ev = knth_event(ds, "duet_stop_check", i);
 		json_object *w = bs_json_get(ev, "rel_ci_width");
 		bool decided = json_object_get_boolean(bs_json_get(ev, "decided"));
@@ -866,8 +867,8 @@ static void test_interrupt_keeps_trace(void)
 int main(void)
 {
 	snprintf(cmd_a, sizeof(cmd_a), "%s" GB_ARGS, kpath("progs/gbench_example"));
-	snprintf(cmd_map_a, sizeof(cmd_map_a), "%s" GB_ARGS_AB, kpath("progs/gbench_example"));
-	snprintf(cmd_b, sizeof(cmd_b), "%s" GB_ARGS_AB, kpath("progs/gbench_example_b"));
+	snprintf(cmd_ab_a, sizeof(cmd_ab_a), "%s" GB_ARGS_AB, kpath("progs/gbench_example"));
+	snprintf(cmd_ab_b, sizeof(cmd_ab_b), "%s" GB_ARGS_AB, kpath("progs/gbench_example_b"));
 	snprintf(sym_iter, sizeof(sym_iter), "%s:bs_iteration", ITER_LOOP);
 	RUN_TEST(test_bad_command);
 	RUN_TEST(test_failing_sides);

@@ -6,9 +6,9 @@
  * Every row of run_type "iteration" is one repetition: `iterations`
  * invocations taking real_time (per iteration, in time_unit) each, so the
  * sample's time is real_time x iterations. The repetitions of one
- * benchmark (one run_name) in one file are one synthetic process. Aggregate rows
- * (mean, median, stddev, cv, BigO, RMS), cpu_time, user counters and labels
- * are dropped; rows with error_occurred too. The "context" object is the
+ * benchmark (one run_name) in one file are one synthetic process.
+ * Aggregate rows (mean, median, stddev, cv, BigO, RMS), cpu_time, user
+ * counters and labels are dropped; rows with error_occurred too. The "context" object is the
  * machine.
  */
 #include "import/formats.h"

@@ -8,8 +8,8 @@
  * N iterations at <value> ns/op, so the sample's time is N x ns/op (Go
  * printed ns/op rounded to a few digits: that is the precision the file
  * has). Each benchmark's results (one per -test.count) in one file are one
- * synthetic process. "key: value" configuration lines before the results (goos,
- * goarch, pkg, cpu) are the machine; every other metric (B/op,
+ * synthetic process. "key: value" configuration lines before the results
+ * (goos, goarch, pkg, cpu) are the machine; every other metric (B/op,
  * allocs/op, MB/s, custom ones) is dropped, so are results with 0
  * iterations (a benchmark that skipped: Go prints "NaN ns/op").
  * The "-P" GOMAXPROCS suffix is cut from the name (the name `benchscope

@@ -110,7 +110,7 @@ long bs_imp_bench(struct bs_imp *imp, const char *name);
  * benchmark's repetitions as one group (gbench, go, criterion): created on
  * its first use in each source file (bs_imp_source), since each file comes
  * from a process of its own, so that the variation between the files'
- * processes is the variation between runs that compare and stop see.
+ * processes is the variation between runs that compare and replay see.
  * Returns its number, or -EINVAL (no such benchmark), -ENOMEM.
  */
 long bs_imp_bench_proc(struct bs_imp *imp, long bench);

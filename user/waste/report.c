@@ -288,13 +288,13 @@ static void fmt_time(char *b, size_t n, double ns)
 		snprintf(b, n, "%.2f µs", ns / 1e3);
 }
 
-/* a measured cost: "not measured" for NaN, @none where it is not above 0 */
-static void fmt_cost(char *b, size_t n, double ns, const char *none)
+/* a measured cost: "not measured" for NaN, "not above the noise" where it is not above 0 */
+static void fmt_cost(char *b, size_t n, double ns)
 {
 	if (isnan(ns))
 		snprintf(b, n, "not measured");
 	else if (ns <= 0)
-		snprintf(b, n, "%s", none);
+		snprintf(b, n, "not above the noise");
 	else
 		fmt_time(b, n, ns);
 }
@@ -507,7 +507,7 @@ static void print_controller(FILE *f, const struct bs_waste_summary *s)
 static void print_overhead(FILE *f, const struct bs_waste_summary *s)
 {
 	const struct bs_waste_overhead *o = &s->overhead;
-	char a[64], b[64], c[64];
+	char a[64], b[64], c[64], handling[96];
 
 	fprintf(f, "\nOverhead\n");
 	fmt_time(a, sizeof(a), o->run_ns);
@@ -517,14 +517,18 @@ static void print_overhead(FILE *f, const struct bs_waste_summary *s)
 			o->ratio);
 	else
 		fprintf(f, "  run time    %s with benchscope (no uninstrumented run)\n", a);
-	fmt_cost(a, sizeof(a), o->trap_ns, "not above the noise");
-	fmt_cost(b, sizeof(b), o->sample_ns, "not above the noise");
-	fmt_cost(c, sizeof(c), o->handling_ns, "");
+	fmt_cost(a, sizeof(a), o->trap_ns);
+	fmt_cost(b, sizeof(b), o->sample_ns);
+	if (o->handling_ns > 0 || isnan(o->handling_ns)) {
+		fmt_cost(c, sizeof(c), o->handling_ns);
+		snprintf(handling, sizeof(handling), "handling %s per sample", c);
+	} else {
+		snprintf(handling, sizeof(handling), "no sample stopped the program");
+	}
 	fprintf(f,
 		"  costs here  %s per watchpoint trap, %s per stop of the program (both "
-		"measured at start; %s%s%s)\n",
-		a, b, c[0] ? "handling " : "no sample stopped the program", c,
-		c[0] ? " per sample" : "");
+		"measured at start; %s)\n",
+		a, b, handling);
 	print_controller(f, s);
 	if (o->maxrss_kib && !isnan(o->baseline_ns))
 		fprintf(f,
