@@ -79,7 +79,9 @@ enum bs_iter_flags {
  *   runq_wait_ns  runnable but not running: all of preempted_ns plus the
  *                 time from wake-up to running again;
  *   irq_ns, softirq_ns  hard-IRQ / softirq handler time on the CPU while the
- *                 thread was running there;
+ *                 thread was running there (hard IRQ: device handlers,
+ *                 irq_handler_entry/exit; the x86 system vectors, e.g. the
+ *                 local timer and IPIs, are not counted);
  *   steal_ns      hypervisor steal time on the CPU while the thread ran
  *                 (rq->prev_steal_time_rq deltas; 0 where not accounted).
  */
