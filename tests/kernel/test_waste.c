@@ -210,18 +210,27 @@ static void test_threads_all_kinds(void)
 	{
 		/* what the controller measured: two busy threads' CPU time (from
 		 * wait4) within what the CPUs could give them; traps and stops
-		 * (frozen samples) cost something, the stops less than the run */
+		 * (frozen samples) cost something. The stops' cost is capped at
+		 * each accounting window's wall time, so at most the run; natively
+		 * it is a part of it. Under TCG the continues' cost, measured at
+		 * start, can fill every window (a 6.1 guest on a slow host: equal) */
 		json_object *ov = json_object_object_get(s, "overhead");
 		double run = json_object_get_double(json_object_object_get(ov, "run_ns"));
 		double cpu = json_object_get_double(json_object_object_get(ov, "program_cpu_ns"));
+		double stop = json_object_get_double(json_object_object_get(ov, "stop_cost_ns"));
 		double ncpu = (double)sysconf(_SC_NPROCESSORS_ONLN);
 
 		CHECK(cpu > 0.3 * run && cpu < (ncpu + 0.2) * run);
 		CHECK(json_object_get_double(json_object_object_get(ov, "trap_cost_ns")) > 0);
-		CHECK(json_object_get_double(json_object_object_get(ov, "stop_cost_ns")) > 0);
-		CHECK(json_object_get_double(json_object_object_get(ov, "stop_cost_ns")) < run);
-		if (!(cpu > 0.3 * run && cpu < (ncpu + 0.2) * run))
-			fprintf(stderr, "    program CPU %.0f ns in a run of %.0f ns\n", cpu, run);
+		CHECK(stop > 0);
+		CHECK(stop <= run);
+		if (!ktest_relaxed("the stops' cost below the run: at most the run"))
+			CHECK(stop < run);
+		if (!(cpu > 0.3 * run && cpu < (ncpu + 0.2) * run) || stop >= run)
+			fprintf(
+			    stderr,
+			    "    program CPU %.0f ns, stops' cost %.0f ns, in a run of %.0f ns\n",
+			    cpu, stop, run);
 	}
 	{
 		/* the period over time: starts at --period at t 0, ends at the final one */
