@@ -339,9 +339,8 @@ static double third_party_share(const struct bs_dataset *ds)
  * B does 10 % more work per invocation of BM_MapInsert (GB_ARGS_AB): the
  * async duet (8 runs) sees B slower by 4-16 % (the tolerance: the
  * invocation also runs the harness's loop) with the CI excluding 0; the
- * exit status follows
- * --fail-on-regression 2 (5 exactly when the reported lower bound is above
- * 2 %).
+ * exit status follows --fail-on-regression 2 (5 exactly when the reported
+ * lower bound is above 2 %).
  *
  * Both sides are pinned to CPU 0 (--cpus A=0,B=0): the kernel time-slices
  * them, so whatever speed that vCPU has at a moment, both sides have it.

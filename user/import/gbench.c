@@ -8,8 +8,8 @@
  * sample's time is real_time x iterations. The repetitions of one
  * benchmark (one run_name) in one file are one synthetic process.
  * Aggregate rows (mean, median, stddev, cv, BigO, RMS), cpu_time, user
- * counters and labels are dropped; rows with error_occurred too. The "context" object is the
- * machine.
+ * counters and labels are dropped; rows with error_occurred too. The
+ * "context" object is the machine.
  */
 #include "import/formats.h"
 
